@@ -1,0 +1,9 @@
+/** Unit and snapshot tests. End-to-end tests against a live cluster live in jest.e2e.config.js. */
+module.exports = {
+  preset: 'ts-jest',
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '\\.e2e\\.test\\.ts$'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', isolatedModules: false }] },
+};

@@ -1,0 +1,54 @@
+import { EdgeKind, isEdgeKind } from './edge-kind';
+
+/**
+ * The manifest contract: every synthesised object carries these annotations, so a tool can rebuild
+ * the component graph from YAML alone (`stackwright deploy dist/`, the Pulumi adapter, exporters).
+ */
+export const ANNOTATION_PREFIX = 'stackwright.io';
+
+export const Annotations = {
+  /** The cloud (root construct) the object belongs to. */
+  CLOUD: `${ANNOTATION_PREFIX}/cloud`,
+  /** The component that owns the object, e.g. `keystone-api`. Unique within a cloud. */
+  COMPONENT: `${ANNOTATION_PREFIX}/component`,
+  /** The service the component belongs to, e.g. `keystone`. */
+  SERVICE: `${ANNOTATION_PREFIX}/service`,
+  /** The construct path of the component, for error messages that point back at the code. */
+  CONSTRUCT_PATH: `${ANNOTATION_PREFIX}/construct-path`,
+  /** The component's edges, `name:kind` joined by commas and sorted, e.g. `keystone-db-sync:completed,memcached:ready`. */
+  DEPENDS_ON: `${ANNOTATION_PREFIX}/depends-on`,
+} as const;
+
+/** One edge of the component graph: `from` needs `to`. */
+export interface Edge {
+  readonly from: string;
+  readonly to: string;
+  readonly kind: EdgeKind;
+}
+
+/** Encodes a component's outgoing edges into the `depends-on` annotation value (sorted, stable). */
+export function encodeDependsOn(edges: readonly Pick<Edge, 'to' | 'kind'>[]): string {
+  return [...edges]
+    .map((e) => `${e.to}:${e.kind}`)
+    .sort()
+    .join(',');
+}
+
+/**
+ * Decodes the `depends-on` annotation. Throws with the offending text when it is malformed, since a
+ * hand-edited manifest is the only way to get there and the deploy must not guess.
+ */
+export function decodeDependsOn(from: string, value: string | undefined): Edge[] {
+  if (!value) return [];
+  return value.split(',').map((item) => {
+    const separator = item.lastIndexOf(':');
+    const to = item.slice(0, separator);
+    const kind = item.slice(separator + 1);
+    if (separator <= 0 || !isEdgeKind(kind)) {
+      throw new Error(
+        `component ${from}: malformed ${Annotations.DEPENDS_ON} entry "${item}"; expected "<component>:<ready|completed|same-node|runtime>"`,
+      );
+    }
+    return { from, to, kind };
+  });
+}

@@ -1,0 +1,154 @@
+# shellcheck shell=bash
+# Shared settings and helpers for the local e2e control plane (scripts/cluster/*.sh).
+# Sourced, never executed. Callers set `set -euo pipefail` themselves.
+
+# --- pinned versions (bump together; see docs/test-cluster.md) -------------------
+# k8s and its staging modules move in lock-step: v1.36.3 <-> v0.36.3 (test/cluster/k8s-bins/go.mod).
+K8S_VERSION="v1.36.3"
+# etcd version = test/cluster/etcd-bin/go.mod require line; 3.6.8 is what k8s 1.36 vendors and kubeadm 1.36 supports.
+ETCD_VERSION="v3.6.8"
+# kwok v0.8.0 is built against k8s 1.36 libraries; standalone kwok needs explicit stages (see kwok-stages.sh).
+KWOK_VERSION="v0.8.0"
+GO_MIN_MINOR=26
+
+CLUSTER_SCRIPTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO_ROOT="$(cd "$CLUSTER_SCRIPTS_DIR/../.." && pwd)"
+K8S_WRAPPER_DIR="$REPO_ROOT/test/cluster/k8s-bins"
+ETCD_WRAPPER_DIR="$REPO_ROOT/test/cluster/etcd-bin"
+
+# Cache lives outside the repository and is keyed by every pinned version, so a version
+# bump never reuses stale binaries and nothing built can be committed by accident.
+CACHE_ROOT="${STACKWRIGHT_CLUSTER_CACHE:-$HOME/.cache/stackwright/cluster}"
+VERSION_KEY="k8s-${K8S_VERSION}_etcd-${ETCD_VERSION}_kwok-${KWOK_VERSION}"
+CACHE_DIR="$CACHE_ROOT/$VERSION_KEY"
+BIN_DIR="$CACHE_DIR/bin"
+KWOK_STAGES_FILE="$CACHE_DIR/kwok-stages.yaml"
+BUILD_LOG="$CACHE_DIR/build.log"
+BUILD_PID_FILE="$CACHE_DIR/build.pid"
+BUILD_RC_FILE="$CACHE_DIR/build.rc"
+BUILD_TIMES_FILE="$CACHE_DIR/build-times.txt"
+BUILD_LOCK_FILE="$CACHE_DIR/build.lock"
+
+# --- runtime layout ----------------------------------------------------------------
+RUN_DIR="${STACKWRIGHT_CLUSTER_RUN:-$HOME/.cache/stackwright/run}"
+LOG_DIR="$RUN_DIR/logs"
+PID_DIR="$RUN_DIR/pids"
+PKI_DIR="$RUN_DIR/pki"
+ETCD_DATA_DIR="$RUN_DIR/etcd"
+KUBECONFIG_FILE="$RUN_DIR/admin.kubeconfig"
+# Ports default to unusual values so a developer's kind/k3s/minikube on 6443/2379 does not clash.
+API_PORT="${STACKWRIGHT_CLUSTER_API_PORT:-16443}"
+ETCD_PORT="${STACKWRIGHT_CLUSTER_ETCD_PORT:-12379}"
+ETCD_PEER_PORT="${STACKWRIGHT_CLUSTER_ETCD_PEER_PORT:-12380}"
+KCM_PORT="${STACKWRIGHT_CLUSTER_KCM_PORT:-10357}"
+SCHED_PORT="${STACKWRIGHT_CLUSTER_SCHEDULER_PORT:-10359}"
+KWOK_PORT="${STACKWRIGHT_CLUSTER_KWOK_PORT:-10347}"
+
+# Start order; stop order is the reverse.
+COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok)
+
+log() { printf '[cluster] %s\n' "$*" >&2; }
+die() {
+  printf '[cluster] ERROR: %s\n' "$*" >&2
+  exit 1
+}
+
+# Seconds since epoch with sub-second precision, for measurements in logs.
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+require_go() {
+  command -v go >/dev/null 2>&1 || die "go not found: install Go >= 1.$GO_MIN_MINOR (https://go.dev/dl) and put it on PATH"
+  local v minor
+  v="$(GOTOOLCHAIN=local go env GOVERSION)" # e.g. go1.26.8
+  minor="$(printf '%s' "$v" | sed -nE 's/^go1\.([0-9]+).*/\1/p')"
+  [[ -n "$minor" && "$minor" -ge "$GO_MIN_MINOR" ]] ||
+    die "go $v is too old: Kubernetes ${K8S_VERSION} needs Go >= 1.$GO_MIN_MINOR (GOTOOLCHAIN=local forbids auto-download)"
+}
+
+require_cmd() {
+  command -v "$1" >/dev/null 2>&1 || die "$1 not found: $2"
+}
+
+# Expected `--version` fragment per binary; used to decide whether a cached binary is usable.
+expected_version() {
+  case "$1" in
+    kube-apiserver | kube-controller-manager | kube-scheduler) echo "Kubernetes ${K8S_VERSION}" ;;
+    kubectl) echo "Client Version: ${K8S_VERSION}" ;;
+    etcd) echo "etcd Version: ${ETCD_VERSION#v}" ;;
+    kwok) echo "${KWOK_VERSION}" ;;
+    *) die "unknown binary $1" ;;
+  esac
+}
+
+binary_version() {
+  local bin="$BIN_DIR/$1"
+  [[ -x "$bin" ]] || return 1
+  case "$1" in
+    kubectl) "$bin" version --client 2>/dev/null ;;
+    *) "$bin" --version 2>/dev/null ;;
+  esac
+}
+
+# True when the binary exists and reports the pinned version.
+binary_ok() {
+  local out
+  out="$(binary_version "$1")" || return 1
+  grep -qF -- "$(expected_version "$1")" <<<"$out"
+}
+
+ALL_BINARIES=(kube-apiserver kube-controller-manager kube-scheduler kubectl etcd kwok)
+
+all_binaries_ok() {
+  local b
+  for b in "${ALL_BINARIES[@]}"; do binary_ok "$b" || return 1; done
+  [[ -s "$KWOK_STAGES_FILE" ]]
+}
+
+# --- process helpers -------------------------------------------------------------
+pid_file() { echo "$PID_DIR/$1.pid"; }
+
+# Prints the pid of a component if its pid file points at a live process that is
+# really that component (guards against pid reuse after a reboot or crash).
+component_pid() {
+  local f pid
+  f="$(pid_file "$1")"
+  [[ -s "$f" ]] || return 1
+  pid="$(cat "$f")"
+  kill -0 "$pid" 2>/dev/null || return 1
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$BIN_DIR/$1" || return 1
+  echo "$pid"
+}
+
+curl_api() {
+  curl -fsS --max-time 5 --cacert "$PKI_DIR/ca.crt" --cert "$PKI_DIR/admin.crt" --key "$PKI_DIR/admin.key" \
+    "https://127.0.0.1:$API_PORT$1"
+}
+
+kubectl_c() { "$BIN_DIR/kubectl" --kubeconfig "$KUBECONFIG_FILE" "$@"; }
+
+# Health probe per component; exit 0 when healthy.
+component_healthy() {
+  case "$1" in
+    etcd) curl -fsS --max-time 3 "http://127.0.0.1:$ETCD_PORT/health" 2>/dev/null | grep -q '"health":"true"' ;;
+    kube-apiserver) [[ "$(curl_api /readyz 2>/dev/null)" == "ok" ]] ;;
+    kube-controller-manager) [[ "$(curl -fsSk --max-time 3 "https://127.0.0.1:$KCM_PORT/healthz" 2>/dev/null)" == "ok" ]] ;;
+    kube-scheduler) [[ "$(curl -fsSk --max-time 3 "https://127.0.0.1:$SCHED_PORT/healthz" 2>/dev/null)" == "ok" ]] ;;
+    kwok) [[ "$(curl -fsS --max-time 3 "http://127.0.0.1:$KWOK_PORT/healthz" 2>/dev/null)" == "ok" ]] ;;
+    *) return 1 ;;
+  esac
+}
+
+# wait_for <timeout-seconds> <description> <command...>
+wait_for() {
+  local timeout="$1" what="$2"
+  shift 2
+  local deadline=$((SECONDS + timeout))
+  until "$@" >/dev/null 2>&1; do
+    if ((SECONDS >= deadline)); then
+      log "timed out after ${timeout}s waiting for: $what"
+      return 1
+    fi
+    sleep 0.5
+  done
+}
