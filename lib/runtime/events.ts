@@ -1,0 +1,122 @@
+import { ApplyOutcome, ObjectStatus } from './ports';
+import { ComponentState, RolloutResult } from './result';
+
+/** Fields every event carries. */
+interface EventBase {
+  /** ISO 8601 time the event happened. */
+  readonly at: string;
+}
+
+/** The run began; `components` lists every component in the graph, sorted. */
+export interface RunStartedEvent extends EventBase {
+  readonly type: 'run-started';
+  readonly mode: 'deploy' | 'verify';
+  readonly components: readonly string[];
+  readonly bootstrapObjects: number;
+}
+
+/** A component left `pending`: its gating edges are satisfied and it holds a concurrency slot. */
+export interface ComponentStartedEvent extends EventBase {
+  readonly type: 'component-started';
+  readonly component: string;
+}
+
+/** One object was accepted by server-side apply. `component` is absent for bootstrap objects. */
+export interface ObjectAppliedEvent extends EventBase {
+  readonly type: 'object-applied';
+  readonly component?: string;
+  readonly ref: string;
+  readonly action: ApplyOutcome['action'];
+}
+
+/** The computed status of an object changed (status or message). */
+export interface ObjectStatusEvent extends EventBase {
+  readonly type: 'object-status';
+  readonly component?: string;
+  readonly ref: string;
+  readonly status: ObjectStatus;
+  readonly message: string;
+}
+
+/** All objects of a component are applied; it now waits for them to become Current. */
+export interface ComponentAppliedEvent extends EventBase {
+  readonly type: 'component-applied';
+  readonly component: string;
+  readonly durationMs: number;
+}
+
+/** Every object of the component is Current; its dependants may start. */
+export interface ComponentVerifiedEvent extends EventBase {
+  readonly type: 'component-verified';
+  readonly component: string;
+  readonly durationMs: number;
+}
+
+/** The component failed (apply rejected, object Failed, timeout, abort) — `reason` says which object and why. */
+export interface ComponentFailedEvent extends EventBase {
+  readonly type: 'component-failed';
+  readonly component: string;
+  readonly reason: string;
+  readonly diagnosis?: readonly string[];
+}
+
+/** The component will not start because `blockedBy` failed. */
+export interface ComponentBlockedEvent extends EventBase {
+  readonly type: 'component-blocked';
+  readonly component: string;
+  readonly blockedBy: string;
+  readonly reason: string;
+}
+
+/**
+ * A running component is slow (or stuck); this is what the cluster says about its pods. Emitted at
+ * most once per component per diagnosis round, off the hot path.
+ */
+export interface ComponentDiagnosisEvent extends EventBase {
+  readonly type: 'component-diagnosis';
+  readonly component: string;
+  readonly diagnosis: readonly string[];
+}
+
+/** The run ended; `result` is the complete outcome. */
+export interface RunFinishedEvent extends EventBase {
+  readonly type: 'run-finished';
+  readonly result: RolloutResult;
+}
+
+/**
+ * Everything a run reports while it runs, as a discriminated union on `type`. The CLI renders these
+ * (one line per event in CI, a live tree on a terminal) and `--json` streams them one per line.
+ */
+export type RolloutEvent =
+  | RunStartedEvent
+  | ComponentStartedEvent
+  | ObjectAppliedEvent
+  | ObjectStatusEvent
+  | ComponentAppliedEvent
+  | ComponentVerifiedEvent
+  | ComponentFailedEvent
+  | ComponentBlockedEvent
+  | ComponentDiagnosisEvent
+  | RunFinishedEvent;
+
+/** Every event type, for exhaustive renderers. */
+export type RolloutEventType = RolloutEvent['type'];
+
+/** The state a component is in after `event`, when the event changes it. */
+export function stateAfter(event: RolloutEvent): ComponentState | undefined {
+  switch (event.type) {
+    case 'component-started':
+      return 'applying';
+    case 'component-applied':
+      return 'verifying';
+    case 'component-verified':
+      return 'verified';
+    case 'component-failed':
+      return 'failed';
+    case 'component-blocked':
+      return 'blocked';
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,119 @@
+import { ApplyOutcome, ObjectStatus } from './ports';
+
+/**
+ * Where a component stands in a run.
+ *
+ * - `pending`: waiting for its gating dependencies (or for a concurrency slot).
+ * - `applying`: its objects are being written (server-side apply).
+ * - `verifying`: all objects written; waiting for every one of them to be Current.
+ * - `verified`: every object Current (for a Job: completed) — dependants may start.
+ * - `failed`: an apply was rejected, an object reported Failed, or it timed out.
+ * - `blocked`: a (transitive) gating dependency failed; never started.
+ * - `not-started`: the run ended (abort, run timeout, no progress, bootstrap failure) before it could start.
+ * - `skipped`: excluded by the caller (`RolloutOptions.skip`); its dependants do not wait for it.
+ */
+export type ComponentState = 'pending' | 'applying' | 'verifying' | 'verified' | 'failed' | 'blocked' | 'not-started' | 'skipped';
+
+/** Every component state, in the order summaries list them. */
+export const COMPONENT_STATES: readonly ComponentState[] = [
+  'verified',
+  'failed',
+  'blocked',
+  'not-started',
+  'skipped',
+  'pending',
+  'applying',
+  'verifying',
+];
+
+/** True for the states of a component that holds a concurrency slot. */
+export function isRunningState(state: ComponentState): boolean {
+  return state === 'applying' || state === 'verifying';
+}
+
+/** True for the states a component ends a run in. */
+export function isTerminalState(state: ComponentState): boolean {
+  return state === 'verified' || state === 'failed' || state === 'blocked' || state === 'not-started' || state === 'skipped';
+}
+
+/** What a run did to, and last saw of, one object. */
+export interface ObjectResult {
+  /** `Kind/namespace/name` (see `objectRef`). */
+  readonly ref: string;
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace?: string;
+  /** What server-side apply did; absent when the object was never applied (verify, or not reached). */
+  readonly action?: ApplyOutcome['action'];
+  /** The last status computed from the live object. */
+  readonly status: ObjectStatus;
+  /** The last status message, e.g. "2/3 replicas available". */
+  readonly message: string;
+  /** ISO 8601 time of the successful apply. */
+  readonly appliedAt?: string;
+  /** ISO 8601 time the object was first seen Current after our write. */
+  readonly currentAt?: string;
+}
+
+/** The outcome of one component, oper8's completion state per node. */
+export interface ComponentResult {
+  readonly name: string;
+  readonly service: string;
+  readonly constructPath: string;
+  readonly state: ComponentState;
+  /** Why it failed, was blocked or did not start; absent when verified. */
+  readonly reason?: string;
+  /** For `blocked`: the failed component at the root of the block. */
+  readonly blockedBy?: string;
+  /** What the cluster says about the pods behind a failed or slow component, in actionable words. */
+  readonly diagnosis?: readonly string[];
+  readonly startedAt?: string;
+  /** When the last object was applied (the component entered `verifying`). */
+  readonly appliedAt?: string;
+  readonly verifiedAt?: string;
+  readonly failedAt?: string;
+  readonly durations: {
+    /** started -> last object applied. */
+    readonly applyMs?: number;
+    /** last object applied -> verified (or failed). */
+    readonly verifyMs?: number;
+    /** started -> verified (or failed). */
+    readonly totalMs?: number;
+  };
+  readonly objects: readonly ObjectResult[];
+}
+
+/** How the run as a whole ended. */
+export type RunOutcome = 'succeeded' | 'failed' | 'aborted' | 'timed-out' | 'no-progress';
+
+/** The bootstrap phase: namespaces, CRDs and shared RBAC applied before any component. */
+export interface BootstrapResult {
+  readonly state: 'verified' | 'failed' | 'not-started';
+  readonly reason?: string;
+  readonly objects: readonly ObjectResult[];
+}
+
+/** The data a run produces; the CLI only renders it (`--json` prints it as is). */
+export interface RolloutResult {
+  /** `deploy` writes and verifies; `verify` only observes. */
+  readonly mode: 'deploy' | 'verify';
+  readonly outcome: RunOutcome;
+  /** True when every component ended verified or skipped. */
+  readonly ok: boolean;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly durationMs: number;
+  readonly bootstrap: BootstrapResult;
+  /** One entry per component, sorted by name. */
+  readonly components: readonly ComponentResult[];
+  /** How many components ended in each state (every state present, zeros included). */
+  readonly counts: Readonly<Record<ComponentState, number>>;
+}
+
+/** Counts components per state, with every state present. */
+export function countStates(components: readonly Pick<ComponentResult, 'state'>[]): Record<ComponentState, number> {
+  const counts = Object.fromEntries(COMPONENT_STATES.map((s) => [s, 0])) as Record<ComponentState, number>;
+  for (const c of components) counts[c.state] += 1;
+  return counts;
+}
