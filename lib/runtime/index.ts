@@ -6,3 +6,4 @@ export * from './rollout-options';
 export * from './rollout';
 export * from './scheduler';
 export * from './tasks';
+export * from './readiness';
