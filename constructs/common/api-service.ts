@@ -1,0 +1,113 @@
+import { k8s } from 'cdk8s-plus-33';
+import { Construct } from 'constructs';
+import { addCheck, Component, rangeProblems } from '../../lib/model';
+import { Placement } from '../../lib/scheduling';
+import { CONFIG_CHECKSUM_ANNOTATION, ConfigFiles, configFiles } from './config-files';
+import { podTemplate } from './pod-template';
+
+export interface ApiServiceProps {
+  /** Where the API pods run (the service's API key and `ANY_API`). */
+  readonly placement: Placement;
+  readonly image: string;
+  /** @default - the image's entrypoint */
+  readonly command?: string[];
+  /** The port the API listens on; the Service exposes the same port. */
+  readonly port: number;
+  /** HTTP path answered once the API is healthy, used by the readiness and liveness probes. */
+  readonly healthPath: string;
+  /**
+   * Number of API pods. Two or more are spread over nodes and protected by a PodDisruptionBudget.
+   * @default 2
+   */
+  readonly replicas?: number;
+  /** Environment of the API container. @default - none */
+  readonly env?: k8s.EnvVar[];
+  /** Configuration files, in a ConfigMap mounted at `mountPath`. @default - none */
+  readonly config?: { readonly mountPath: string; readonly files: Readonly<Record<string, string>> };
+  /** Extra volumes and mounts (e.g. fernet keys). @default - none */
+  readonly volumes?: k8s.Volume[];
+  readonly volumeMounts?: k8s.VolumeMount[];
+  /** @default { cpu: '100m', memory: '256Mi' } */
+  readonly requests?: { readonly cpu: string; readonly memory: string };
+}
+
+/**
+ * An OpenStack API as a component: Deployment with probes, ClusterIP Service, and for two or more
+ * replicas a PodDisruptionBudget and preferred anti-affinity so a node drain never takes the API down.
+ */
+export class ApiService extends Component {
+  readonly deployment: k8s.KubeDeployment;
+  readonly serviceObject: k8s.KubeService;
+  readonly port: number;
+  /** The mounted configuration, for Jobs that need the same files. */
+  readonly config?: ConfigFiles;
+
+  constructor(scope: Construct, id: string, props: ApiServiceProps) {
+    super(scope, id, { placement: props.placement });
+    const replicas = props.replicas ?? 2;
+    addCheck(this, () => rangeProblems('replicas', replicas, { min: 1, max: 50 }));
+    this.port = props.port;
+    this.config = props.config ? configFiles(this, props.config.mountPath, props.config.files) : undefined;
+    const config = this.config;
+    const port = k8s.IntOrString.fromNumber(props.port);
+    const requests = props.requests ?? { cpu: '100m', memory: '256Mi' };
+    const probe = (initialDelaySeconds: number): k8s.Probe => ({
+      httpGet: { path: props.healthPath, port },
+      initialDelaySeconds,
+      periodSeconds: 10,
+      timeoutSeconds: 5,
+      failureThreshold: 3,
+    });
+    this.deployment = new k8s.KubeDeployment(this, 'deployment', {
+      metadata: { name: this.componentName },
+      spec: {
+        replicas,
+        selector: { matchLabels: this.selectorLabels },
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: k8s.IntOrString.fromNumber(0) } },
+        template: podTemplate(this, {
+          spreadReplicas: replicas > 1,
+          annotations: config ? { [CONFIG_CHECKSUM_ANNOTATION]: config.checksum } : undefined,
+          volumes: [...(config ? [config.volume] : []), ...(props.volumes ?? []), { name: 'tmp', emptyDir: {} }],
+          containers: [
+            {
+              name: 'api',
+              image: props.image,
+              command: props.command,
+              ports: [{ name: 'api', containerPort: props.port }],
+              env: props.env,
+              volumeMounts: [
+                ...(config ? [config.mount] : []),
+                ...(props.volumeMounts ?? []),
+                { name: 'tmp', mountPath: '/tmp' },
+              ],
+              readinessProbe: probe(5),
+              livenessProbe: probe(30),
+              resources: {
+                requests: { cpu: k8s.Quantity.fromString(requests.cpu), memory: k8s.Quantity.fromString(requests.memory) },
+                limits: { memory: k8s.Quantity.fromString(requests.memory.replace(/^(\d+)/, (n) => String(Number(n) * 4))) },
+              },
+            },
+          ],
+        }),
+      },
+    });
+    this.serviceObject = new k8s.KubeService(this, 'service', {
+      metadata: { name: this.componentName },
+      spec: {
+        selector: this.selectorLabels,
+        ports: [{ name: 'api', port: props.port, targetPort: port, protocol: 'TCP' }],
+      },
+    });
+    if (replicas > 1) {
+      new k8s.KubePodDisruptionBudget(this, 'pdb', {
+        metadata: { name: this.componentName },
+        spec: { maxUnavailable: k8s.IntOrString.fromNumber(1), selector: { matchLabels: this.selectorLabels } },
+      });
+    }
+  }
+
+  /** In-cluster URL of the API, e.g. `http://keystone-api:5000`. */
+  get internalUrl(): string {
+    return `http://${this.componentName}:${this.port}`;
+  }
+}

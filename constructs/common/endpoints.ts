@@ -1,0 +1,28 @@
+import { IDependable } from '../../lib/model';
+import { SecretRef } from './secret-ref';
+
+/**
+ * What a service needs from its infrastructure. A deployed MariaDB, RabbitMQ or Memcached construct
+ * provides it, and so does an existing external endpoint (see `external-endpoints.ts`), which
+ * deploys nothing and gates nothing.
+ */
+export interface DatabaseEndpoint extends IDependable {
+  /** Host name clients connect to. */
+  readonly host: string;
+  readonly port: number;
+  /** The administrator's password, used by the Jobs that create per-service databases and users. */
+  readonly adminPassword: SecretRef;
+}
+
+export interface MessagingEndpoint extends IDependable {
+  readonly host: string;
+  readonly port: number;
+  /** The administrator's credentials, used by the Jobs that create per-service vhosts and users. */
+  readonly adminUser: string;
+  readonly adminPassword: SecretRef;
+}
+
+export interface CacheEndpoint extends IDependable {
+  /** `host:port` of every memcached server. */
+  readonly servers: readonly string[];
+}

@@ -1,0 +1,78 @@
+import { k8s } from 'cdk8s-plus-33';
+import { Construct } from 'constructs';
+import { Cloud, Component, ComponentProps, rangeProblems, addCheck } from '../../lib/model';
+import { operatorJobPlacement, Placement, SchedulingKey } from '../../lib/scheduling';
+import { podTemplate } from './pod-template';
+import { SecretRef, envFromSecret } from './secret-ref';
+
+export interface JobComponentProps extends Omit<ComponentProps, 'placement'> {
+  /** The operator key of the service running the Job, e.g. `SchedulingKey.OPERATOR_KEYSTONE`. */
+  readonly operatorKey: SchedulingKey;
+  /** The container image. */
+  readonly image: string;
+  /** The command (the image's entrypoint is replaced). */
+  readonly command: string[];
+  /** Plain environment variables. @default - none */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Environment variables read from Secrets. @default - none */
+  readonly secretEnv?: Readonly<Record<string, SecretRef>>;
+  /** Environment variables composed by the caller (e.g. a database connection). @default - none */
+  readonly extraEnv?: k8s.EnvVar[];
+  /** Volumes and their mounts. @default - none */
+  readonly volumes?: k8s.Volume[];
+  readonly volumeMounts?: k8s.VolumeMount[];
+  /** Service account for Jobs that talk to the Kubernetes API. @default - none, no token mounted */
+  readonly serviceAccountName?: string;
+  /**
+   * Retries before the Job counts as failed. Kept low on purpose: a broken db-sync should fail
+   * the rollout quickly and be explained, not retry for hours.
+   * @default 3
+   */
+  readonly backoffLimit?: number;
+}
+
+/**
+ * A one-shot task of a service (db-sync, bootstrap, keystone registration, credential generation)
+ * as its own component: dependants use a `completed` edge on it. Scheduled the way Yaook schedules
+ * its operator Jobs: the service's `OPERATOR_*` key with the `OPERATOR_ANY` group.
+ */
+export class JobComponent extends Component {
+  readonly job: k8s.KubeJob;
+
+  constructor(scope: Construct, id: string, props: JobComponentProps) {
+    const placement: Placement = operatorJobPlacement(props.operatorKey);
+    super(scope, id, { ...props, placement });
+    const backoffLimit = props.backoffLimit ?? 3;
+    addCheck(this, () => rangeProblems('backoffLimit', backoffLimit, { min: 0, max: 100 }));
+    const env: k8s.EnvVar[] = [
+      ...Object.entries(props.secretEnv ?? {}).map(([name, ref]) => envFromSecret(name, ref)),
+      ...Object.entries(props.env ?? {}).map(([name, value]) => ({ name, value })),
+      ...(props.extraEnv ?? []),
+    ];
+    this.job = new k8s.KubeJob(this, 'job', {
+      metadata: { name: this.componentName },
+      spec: {
+        backoffLimit,
+        template: podTemplate(this, {
+          restartPolicy: 'Never',
+          serviceAccountName: props.serviceAccountName,
+          volumes: props.volumes,
+          containers: [
+            {
+              name: 'main',
+              image: props.image,
+              command: props.command,
+              env: env.length > 0 ? env : undefined,
+              volumeMounts: props.volumeMounts,
+              resources: {
+                requests: { cpu: k8s.Quantity.fromString('50m'), memory: k8s.Quantity.fromString('64Mi') },
+                limits: { memory: k8s.Quantity.fromString('512Mi') },
+              },
+            },
+          ],
+        }),
+      },
+    });
+    Cloud.of(this); // a Job outside a cloud has no namespace: fail early with the path
+  }
+}

@@ -1,0 +1,82 @@
+import { k8s } from 'cdk8s-plus-33';
+import { Component } from '../../lib/model';
+import { podScheduling } from '../../lib/scheduling';
+
+export interface PodTemplateOptions {
+  readonly containers: k8s.Container[];
+  readonly initContainers?: k8s.Container[];
+  readonly volumes?: k8s.Volume[];
+  readonly serviceAccountName?: string;
+  /** @default 'Always' for long-running workloads; Jobs pass 'OnFailure' or 'Never'. */
+  readonly restartPolicy?: string;
+  /**
+   * Node agents that manage the host's network or hypervisor need the host namespaces. Everything
+   * else runs as a non-root user.
+   * @default false
+   */
+  readonly hostAgent?: boolean;
+  /** Spread replicas over nodes (preferred pod anti-affinity on the hostname). @default false */
+  readonly spreadReplicas?: boolean;
+  /** Remove every pod via the reserved downscale nodeSelector (DaemonSets only). @default false */
+  readonly forcedDownscale?: boolean;
+  /** Extra pod annotations (e.g. a config hash that rolls the pods on change). */
+  readonly annotations?: Record<string, string>;
+}
+
+/** Non-root by default: OpenStack services run as the image's unprivileged user. */
+const RESTRICTED_POD_SECURITY: k8s.PodSecurityContext = {
+  runAsNonRoot: true,
+  runAsUser: 42424,
+  runAsGroup: 42424,
+  fsGroup: 42424,
+  seccompProfile: { type: 'RuntimeDefault' },
+};
+
+/**
+ * The pod template of a component's workload: its selector labels, its Yaook placement (affinity +
+ * tolerations), the security context, and optional anti-affinity for HA.
+ */
+export function podTemplate(component: Component, options: PodTemplateOptions): k8s.PodTemplateSpec {
+  if (!component.placement) {
+    throw new Error(`[${component.node.path}] owns pods but has no placement; pass \`placement\` to the component`);
+  }
+  const scheduling = podScheduling(component.placement, { forcedDownscale: options.forcedDownscale });
+  const antiAffinity: k8s.PodAntiAffinity | undefined = options.spreadReplicas
+    ? {
+        preferredDuringSchedulingIgnoredDuringExecution: [
+          {
+            weight: 100,
+            podAffinityTerm: {
+              topologyKey: 'kubernetes.io/hostname',
+              labelSelector: { matchLabels: component.selectorLabels },
+            },
+          },
+        ],
+      }
+    : undefined;
+  return {
+    metadata: { labels: component.selectorLabels, annotations: options.annotations },
+    spec: {
+      affinity: { ...scheduling.affinity, podAntiAffinity: antiAffinity } as k8s.Affinity,
+      tolerations: scheduling.tolerations.map((t) => ({ ...t })),
+      nodeSelector: scheduling.nodeSelector ? { ...scheduling.nodeSelector } : undefined,
+      serviceAccountName: options.serviceAccountName,
+      automountServiceAccountToken: options.serviceAccountName !== undefined,
+      restartPolicy: options.restartPolicy,
+      securityContext: options.hostAgent ? undefined : RESTRICTED_POD_SECURITY,
+      hostNetwork: options.hostAgent ? true : undefined,
+      hostPid: options.hostAgent ? true : undefined,
+      initContainers: options.initContainers,
+      containers: options.containers.map((c) => withContainerDefaults(c, options.hostAgent ?? false)),
+      volumes: options.volumes,
+    },
+  };
+}
+
+/** Unprivileged containers drop every capability; host agents are privileged (see `hostAgent`). */
+function withContainerDefaults(container: k8s.Container, hostAgent: boolean): k8s.Container {
+  const securityContext: k8s.SecurityContext = hostAgent
+    ? { privileged: true }
+    : { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } };
+  return { imagePullPolicy: 'IfNotPresent', securityContext, ...container };
+}

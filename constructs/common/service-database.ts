@@ -1,0 +1,87 @@
+import { k8s } from 'cdk8s-plus-33';
+import { Construct } from 'constructs';
+import { Cloud } from '../../lib/model';
+import { SchedulingKey } from '../../lib/scheduling';
+import { DatabaseEndpoint } from './endpoints';
+import { GeneratedSecret } from './generated-secret';
+import { JobComponent } from './job-component';
+import { envFromSecret, SecretRef } from './secret-ref';
+
+export interface ServiceDatabaseProps {
+  readonly database: DatabaseEndpoint;
+  /** The service's operator key: its Jobs are scheduled with it. */
+  readonly operatorKey: SchedulingKey;
+  /** @default the service name, with '-' replaced by '_' */
+  readonly databaseName?: string;
+  /** The image that runs the service's schema migration. */
+  readonly image: string;
+  /** The schema migration command, e.g. `['keystone-manage', 'db_sync']`. */
+  readonly syncCommand: string[];
+  /** Config files the migration needs (mounted as for the service). @default - none */
+  readonly volumes?: k8s.Volume[];
+  readonly volumeMounts?: k8s.VolumeMount[];
+}
+
+/**
+ * The database chain every OpenStack service has: a generated password (`<svc>-db-credentials`),
+ * a Job creating the database and user on the server (`<svc>-db-init`), and the schema migration
+ * (`<svc>-db-sync`). Dependants wait on `sync` with a `completed` edge; pods read the connection
+ * URL through {@link connectionEnv}, which composes it from the Secret at run time.
+ */
+export class ServiceDatabase extends Construct {
+  readonly credentials: GeneratedSecret;
+  readonly init: JobComponent;
+  readonly sync: JobComponent;
+  readonly databaseName: string;
+  private readonly database: DatabaseEndpoint;
+
+  constructor(scope: Construct, id: string, props: ServiceDatabaseProps) {
+    super(scope, id);
+    const cloud = Cloud.of(this);
+    this.database = props.database;
+    this.databaseName = props.databaseName ?? scope.node.id.replace(/-/g, '_');
+    this.credentials = new GeneratedSecret(this, `${id}-credentials`, {
+      operatorKey: props.operatorKey,
+      keys: ['password'],
+      secretName: `${scope.node.id}-${id}`,
+    });
+    const user = this.databaseName;
+    const sql = [
+      `CREATE DATABASE IF NOT EXISTS \\\`${this.databaseName}\\\`;`,
+      `CREATE USER IF NOT EXISTS '${user}'@'%' IDENTIFIED BY '$USER_PASSWORD';`,
+      `ALTER USER '${user}'@'%' IDENTIFIED BY '$USER_PASSWORD';`,
+      `GRANT ALL PRIVILEGES ON \\\`${this.databaseName}\\\`.* TO '${user}'@'%';`,
+    ].join(' ');
+    this.init = new JobComponent(this, `${id}-init`, {
+      operatorKey: props.operatorKey,
+      image: cloud.image('mariadb', '11.4'),
+      command: ['/bin/sh', '-ec', `mariadb -h "$DB_HOST" -P "$DB_PORT" -u root -p"$ADMIN_PASSWORD" -e "${sql}"`],
+      env: { DB_HOST: props.database.host, DB_PORT: String(props.database.port) },
+      secretEnv: { ADMIN_PASSWORD: props.database.adminPassword, USER_PASSWORD: this.credentials.ref('password') },
+    });
+    this.init.dependsOn(props.database, 'ready').dependsOn(this.credentials, 'completed');
+    this.sync = new JobComponent(this, `${id}-sync`, {
+      operatorKey: props.operatorKey,
+      image: props.image,
+      command: props.syncCommand,
+      volumes: props.volumes,
+      volumeMounts: props.volumeMounts,
+      extraEnv: this.connectionEnv(),
+    });
+    this.sync.dependsOn(this.init, 'completed');
+  }
+
+  /** The password Secret of the service's database user. */
+  get password(): SecretRef {
+    return this.credentials.ref('password');
+  }
+
+  /**
+   * Environment giving oslo.config `[database] connection` without a literal password: the password
+   * comes from the Secret and Kubernetes expands `$(DB_PASSWORD)` when the pod starts.
+   */
+  connectionEnv(): k8s.EnvVar[] {
+    const url = `mysql+pymysql://${this.databaseName}:$(DB_PASSWORD)@${this.database.host}:${this.database.port}/${this.databaseName}?charset=utf8`;
+    return [envFromSecret('DB_PASSWORD', this.password), { name: 'OS_DATABASE__CONNECTION', value: url }];
+  }
+}

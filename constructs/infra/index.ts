@@ -1,0 +1,2 @@
+export * from './mariadb';
+export * from './memcached';

@@ -1,0 +1,79 @@
+import { k8s } from 'cdk8s-plus-33';
+import { Construct } from 'constructs';
+import { addCheck, Component, rangeProblems, Service } from '../../lib/model';
+import { groupPlacement, SchedulingKey } from '../../lib/scheduling';
+import { CacheEndpoint } from '../common/endpoints';
+import { podTemplate } from '../common/pod-template';
+
+export interface MemcachedProps {
+  /** @default 2 */
+  readonly replicas?: number;
+  /** Memory for items per server, in MiB. @default 512 */
+  readonly memoryMiB?: number;
+  /** @default 'docker.io/library/memcached:1.6' */
+  readonly image?: string;
+}
+
+const PORT = 11211;
+
+/**
+ * Memcached for oslo.cache: a StatefulSet behind a headless Service, so clients list every server
+ * by its stable name. Yaook has no dedicated caching key in its SchedulingKey set, so it schedules
+ * by the infrastructure group key alone.
+ */
+export class Memcached extends Service implements CacheEndpoint {
+  readonly server: Component;
+  readonly servers: readonly string[];
+
+  constructor(scope: Construct, id: string, props: MemcachedProps = {}) {
+    super(scope, id);
+    const replicas = props.replicas ?? 2;
+    const memoryMiB = props.memoryMiB ?? 512;
+    addCheck(this, () => [
+      ...rangeProblems('replicas', replicas, { min: 1, max: 16 }),
+      ...rangeProblems('memoryMiB', memoryMiB, { min: 64, max: 65536 }),
+    ]);
+    this.server = new Component(this, 'default', { placement: groupPlacement(SchedulingKey.ANY_INFRA) });
+    const name = this.server.componentName;
+    this.servers = Array.from({ length: replicas }, (_, i) => `${name}-${i}.${name}:${PORT}`);
+    new k8s.KubeService(this.server, 'service', {
+      metadata: { name },
+      spec: {
+        clusterIp: 'None',
+        selector: this.server.selectorLabels,
+        ports: [{ name: 'memcached', port: PORT, targetPort: k8s.IntOrString.fromNumber(PORT) }],
+      },
+    });
+    const probe: k8s.Probe = { tcpSocket: { port: k8s.IntOrString.fromNumber(PORT) }, periodSeconds: 10 };
+    new k8s.KubeStatefulSet(this.server, 'statefulset', {
+      metadata: { name },
+      spec: {
+        serviceName: name,
+        replicas,
+        podManagementPolicy: 'Parallel',
+        selector: { matchLabels: this.server.selectorLabels },
+        template: podTemplate(this.server, {
+          spreadReplicas: true,
+          containers: [
+            {
+              name: 'memcached',
+              image: props.image ?? 'docker.io/library/memcached:1.6',
+              args: ['-m', String(memoryMiB), '-p', String(PORT)],
+              ports: [{ name: 'memcached', containerPort: PORT }],
+              readinessProbe: probe,
+              livenessProbe: probe,
+              resources: {
+                requests: { cpu: k8s.Quantity.fromString('50m'), memory: k8s.Quantity.fromString(`${memoryMiB + 64}Mi`) },
+                limits: { memory: k8s.Quantity.fromString(`${memoryMiB + 128}Mi`) },
+              },
+            },
+          ],
+        }),
+      },
+    });
+  }
+
+  protected get entryPoints(): readonly Component[] {
+    return [this.server];
+  }
+}

@@ -1,0 +1,3 @@
+export * from './graph';
+export * from './scheduling';
+export * from './model';

@@ -1,0 +1,212 @@
+import { ApiObject, Chart, JsonPatch } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-33';
+import { Construct, IConstruct } from 'constructs';
+import { Annotations, encodeDependsOn, findCycle, topologicalOrder } from '../graph';
+import { Component } from './component';
+import { CLOUD_MARKER, closest, COMPONENT_MARKER, mark } from './markers';
+import { dnsLabelProblems } from './names';
+import { CLUSTER_SCOPED_KINDS, kindRank } from './object-order';
+import { addCheck } from './validation';
+
+export interface CloudProps {
+  /** The namespace every namespaced object of the cloud goes to. */
+  readonly namespace: string;
+  /**
+   * The OpenStack release, used as the default image tag.
+   * @default '2025.1'
+   */
+  readonly release?: string;
+  /**
+   * Registry and path prefix of the OpenStack images.
+   * @default 'registry.yaook.cloud/yaook'
+   */
+  readonly imageRegistry?: string;
+  /**
+   * The image used by Jobs that create credentials and other Kubernetes objects (needs `kubectl` and `openssl`).
+   * @default 'docker.io/bitnami/kubectl:1.36'
+   */
+  readonly toolboxImage?: string;
+  /**
+   * Labels added to every object.
+   * @default - none
+   */
+  readonly labels?: Readonly<Record<string, string>>;
+  /**
+   * Whether the cloud synthesises its Namespace object.
+   * @default true
+   */
+  readonly createNamespace?: boolean;
+}
+
+const MANAGED_BY = 'stackwright';
+
+/**
+ * The root of a cloud: a cdk8s Chart that holds services and validates the whole component graph at
+ * synthesis (names, disabled or missing dependencies, cycles, duplicate objects) before anything is
+ * written. Its output is deterministic: objects carry graph annotations and come in dependency
+ * order, components tied by name, kinds in apply order.
+ *
+ * @example
+ * const app = new App();
+ * const cloud = new Cloud(app, 'prod', { namespace: 'openstack' });
+ * new Memcached(cloud, 'cache');
+ * app.synth();
+ */
+export class Cloud extends Chart {
+  /** The cloud a construct belongs to; throws with the path when it is not inside one. */
+  static of(scope: IConstruct): Cloud {
+    const cloud = closest(scope, CLOUD_MARKER);
+    if (!cloud) throw new Error(`[${scope.node.path}] is not inside a Cloud; create it with a Cloud (or its child) as scope`);
+    return cloud as Cloud;
+  }
+
+  readonly cloudName: string;
+  readonly namespace: string;
+  readonly release: string;
+  readonly imageRegistry: string;
+  readonly toolboxImage: string;
+
+  constructor(scope: Construct, id: string, props: CloudProps) {
+    super(scope, id, { namespace: props.namespace, labels: props.labels, disableResourceNameHashes: true });
+    mark(this, CLOUD_MARKER);
+    this.cloudName = id;
+    this.namespace = props.namespace;
+    this.release = props.release ?? '2025.1';
+    this.imageRegistry = props.imageRegistry ?? 'registry.yaook.cloud/yaook';
+    this.toolboxImage = props.toolboxImage ?? 'docker.io/bitnami/kubectl:1.36';
+    if (props.createNamespace ?? true) {
+      new k8s.KubeNamespace(this, 'namespace', { metadata: { name: props.namespace } });
+    }
+    addCheck(this, () => this.problems());
+  }
+
+  /** `<registry>/<name>:<release>`, or the given tag. */
+  image(name: string, tag: string = this.release): string {
+    return `${this.imageRegistry}/${name}:${tag}`;
+  }
+
+  /** Every component of the cloud, enabled or not, in tree order. */
+  get components(): Component[] {
+    return Component.allIn(this);
+  }
+
+  /** The enabled components in deployment order (gating dependencies first, ties by name). */
+  get orderedComponents(): Component[] {
+    const enabled = this.components.filter((c) => c.enabled);
+    const byName = new Map(enabled.map((c) => [c.componentName, c]));
+    const order = topologicalOrder([...byName.keys()], this.edgesOf(enabled));
+    return order.map((name) => byName.get(name) as Component);
+  }
+
+  /**
+   * Renders the cloud: annotates every object with its component and edges, drops disabled
+   * components, and orders the result. cdk8s calls this from `app.synth()` after validation.
+   */
+  override toJson(): any[] { // eslint-disable-line @typescript-eslint/no-explicit-any -- cdk8s' own signature
+    this.annotate();
+    const disabled = new Set(this.components.filter((c) => !c.enabled).map((c) => c.componentName));
+    const position = new Map(this.orderedComponents.map((c, i) => [c.componentName, i]));
+    const rendered: RenderedObject[] = super.toJson();
+    return rendered
+      .filter((o) => !disabled.has(o.metadata.annotations?.[Annotations.COMPONENT] ?? ''))
+      .map((o, index) => ({ o, index }))
+      .sort((a, b) => compareObjects(a.o, b.o, position) || a.index - b.index)
+      .map(({ o }) => o);
+  }
+
+  private annotate(): void {
+    for (const object of this.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject)) {
+      object.metadata.addLabel('app.kubernetes.io/managed-by', MANAGED_BY);
+      object.metadata.addAnnotation(Annotations.CLOUD, this.cloudName);
+      if (CLUSTER_SCOPED_KINDS.has(object.kind) && !clusterScopedPatched.has(object)) {
+        object.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
+        clusterScopedPatched.add(object);
+      }
+    }
+    for (const component of this.components) {
+      for (const object of component.apiObjects) {
+        const labels: Record<string, string> = {
+          'app.kubernetes.io/name': component.service?.constructor.name.toLowerCase() ?? component.componentName,
+          'app.kubernetes.io/part-of': 'openstack',
+          ...component.selectorLabels,
+        };
+        for (const [key, value] of Object.entries(labels)) object.metadata.addLabel(key, value);
+        object.metadata.addAnnotation(Annotations.COMPONENT, component.componentName);
+        object.metadata.addAnnotation(Annotations.SERVICE, component.serviceName);
+        object.metadata.addAnnotation(Annotations.CONSTRUCT_PATH, component.node.path);
+        const dependsOn = encodeDependsOn(component.edges.map((e) => ({ to: e.target.componentName, kind: e.kind })));
+        if (dependsOn) object.metadata.addAnnotation(Annotations.DEPENDS_ON, dependsOn);
+      }
+    }
+  }
+
+  private edgesOf(components: readonly Component[]) {
+    return components.flatMap((c) =>
+      c.edges.map((e) => ({ from: c.componentName, to: e.target.componentName, kind: e.kind })),
+    );
+  }
+
+  private problems(): string[] {
+    const problems = dnsLabelProblems(this.namespace, 'namespace');
+    const components = this.components;
+    const byName = new Map<string, Component[]>();
+    for (const c of components) byName.set(c.componentName, [...(byName.get(c.componentName) ?? []), c]);
+    for (const [name, same] of byName) {
+      if (same.length > 1) {
+        problems.push(
+          `duplicate component name "${name}" at ${same.map((c) => c.node.path).join(' and ')}; give one of them another id or a \`name\``,
+        );
+      }
+    }
+    for (const c of components) {
+      for (const e of c.edges) {
+        if (Cloud.of(e.target) !== this) {
+          problems.push(
+            `${c.node.path} depends on ${e.target.node.path}, which belongs to another cloud; pass an external endpoint instead`,
+          );
+        }
+      }
+    }
+    const enabled = components.filter((c) => c.enabled);
+    const cycle = findCycle(
+      enabled.map((c) => c.componentName),
+      this.edgesOf(enabled),
+    );
+    if (cycle) {
+      const paths = cycle.map((name) => byName.get(name)?.[0]?.node.path ?? name);
+      problems.push(
+        `dependency cycle: ${cycle.join(' -> ')} (${paths.join(' -> ')}); remove one of these dependencies or make it a 'runtime' edge`,
+      );
+    }
+    problems.push(...this.duplicateObjectProblems());
+    return problems;
+  }
+
+  private duplicateObjectProblems(): string[] {
+    const seen = new Map<string, string>();
+    const problems: string[] = [];
+    for (const object of this.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject)) {
+      const owner = closest(object, COMPONENT_MARKER) as Component | undefined;
+      if (owner && !owner.enabled) continue;
+      const key = `${object.apiVersion.split('/')[0]}/${object.kind}/${object.name}`;
+      const previous = seen.get(key);
+      if (previous) {
+        problems.push(`${object.kind} "${object.name}" is defined twice, at ${previous} and ${object.node.path}; rename one`);
+      } else seen.set(key, object.node.path);
+    }
+    return problems;
+  }
+}
+
+interface RenderedObject {
+  readonly kind: string;
+  readonly metadata: { readonly name: string; readonly annotations?: Record<string, string> };
+}
+
+const clusterScopedPatched = new WeakSet<ApiObject>();
+
+function compareObjects(a: RenderedObject, b: RenderedObject, position: Map<string, number>): number {
+  const pa = position.get(a.metadata.annotations?.[Annotations.COMPONENT] ?? '') ?? -1;
+  const pb = position.get(b.metadata.annotations?.[Annotations.COMPONENT] ?? '') ?? -1;
+  return pa - pb || kindRank(a.kind) - kindRank(b.kind) || a.metadata.name.localeCompare(b.metadata.name);
+}

@@ -1,0 +1,166 @@
+import { ApiObject } from 'cdk8s';
+import { Construct, IConstruct } from 'constructs';
+import { EdgeKind } from '../graph';
+import { Placement, reservedNodeLabelProblems } from '../scheduling';
+import { IDependable } from './dependable';
+import { closest, COMPONENT_MARKER, hasMarker, mark, SERVICE_MARKER } from './markers';
+import { dnsLabelProblems } from './names';
+import type { Service } from './service';
+import { addCheck } from './validation';
+
+export interface ComponentProps {
+  /**
+   * Where the component's pods run. Required for components that own pods; omit for components
+   * that own only configuration (ConfigMaps, RBAC).
+   * @default - no pods
+   */
+  readonly placement?: Placement;
+  /**
+   * The component's name in the cloud: object names, graph nodes and CLI output use it.
+   * @default `<service name>-<id>` (just the service name when id is `default`)
+   */
+  readonly name?: string;
+  /**
+   * A disabled component synthesises nothing; a gating dependency on it fails validation.
+   * @default true
+   */
+  readonly enabled?: boolean;
+}
+
+/** One edge as declared: resolved to components at synthesis. */
+interface DeclaredEdge {
+  readonly target: IDependable;
+  readonly kind: EdgeKind;
+}
+
+/** A resolved edge between components. */
+export interface ComponentEdge {
+  readonly target: Component;
+  readonly kind: EdgeKind;
+}
+
+/**
+ * One deployable unit (e.g. keystone-api, keystone-db-sync, nova-compute): it owns Kubernetes
+ * objects (its construct children), a placement, and edges to the components it needs. The runtime
+ * applies a component's objects together and verifies them before any dependant starts.
+ *
+ * @example
+ * const api = new Component(keystone, 'api', { placement: placement(SchedulingKey.IDENTITY_API, SchedulingKey.ANY_API) });
+ * api.dependsOn(dbSync, 'completed');
+ */
+export class Component extends Construct implements IDependable {
+  /** True when `x` is a Component (works across package copies). */
+  static isComponent(x: unknown): x is Component {
+    return hasMarker(x, COMPONENT_MARKER);
+  }
+
+  /** The components in a construct subtree, in tree order. */
+  static allIn(scope: IConstruct): Component[] {
+    return scope.node.findAll().filter((c): c is Component => Component.isComponent(c));
+  }
+
+  readonly componentName: string;
+  readonly placement?: Placement;
+  /** The service this component belongs to, when it is inside one. */
+  readonly service?: Service;
+  private _enabled: boolean;
+  private readonly declaredEdges: DeclaredEdge[] = [];
+
+  constructor(scope: Construct, id: string, props: ComponentProps = {}) {
+    super(scope, id);
+    mark(this, COMPONENT_MARKER);
+    this.service = closest(scope, SERVICE_MARKER) as Service | undefined;
+    const prefix = this.service?.serviceName;
+    this.componentName = props.name ?? (prefix ? (id === 'default' ? prefix : `${prefix}-${id}`) : id);
+    this.placement = props.placement;
+    this._enabled = props.enabled ?? true;
+    addCheck(this, () => this.problems());
+  }
+
+  get enabled(): boolean {
+    return this._enabled && (this.service?.enabled ?? true);
+  }
+
+  get dependencyTargets(): readonly Component[] {
+    return [this];
+  }
+
+  /** The name of the service this component reports under (itself when it has no service). */
+  get serviceName(): string {
+    return this.service?.serviceName ?? this.componentName;
+  }
+
+  /** The component's short role inside its service (`api`, `db-sync`; `server` for a service's only component), used as a label. */
+  get role(): string {
+    return this.node.id === 'default' ? 'server' : this.node.id;
+  }
+
+  /** Turns the component off: it synthesises nothing, and gating dependencies on it fail validation. */
+  disable(): void {
+    this._enabled = false;
+  }
+
+  /**
+   * Declares that this component needs `target` (a component, a service, or external infrastructure).
+   * @param kind `ready` (default), `completed` (a Job that must succeed), `same-node`, or `runtime` (soft).
+   */
+  dependsOn(target: IDependable, kind: EdgeKind = 'ready'): this {
+    this.declaredEdges.push({ target, kind });
+    return this;
+  }
+
+  /** The edges, resolved to components, without duplicates (the strongest declaration wins). */
+  get edges(): ComponentEdge[] {
+    const byTarget = new Map<Component, EdgeKind>();
+    for (const { target, kind } of this.declaredEdges) {
+      for (const component of target.dependencyTargets) {
+        if (component === this) continue;
+        const previous = byTarget.get(component);
+        if (previous === undefined || previous === 'runtime') byTarget.set(component, kind);
+      }
+    }
+    return [...byTarget.entries()].map(([target, kind]) => ({ target, kind }));
+  }
+
+  /** The Kubernetes objects this component owns (its subtree, excluding nested components). */
+  get apiObjects(): ApiObject[] {
+    const objects: ApiObject[] = [];
+    const walk = (scope: IConstruct) => {
+      for (const child of scope.node.children) {
+        if (Component.isComponent(child)) continue;
+        if (child instanceof ApiObject) objects.push(child);
+        walk(child);
+      }
+    };
+    walk(this);
+    return objects;
+  }
+
+  /** Labels that select this component's pods; stable across releases. */
+  get selectorLabels(): Record<string, string> {
+    return {
+      'app.kubernetes.io/instance': this.serviceName,
+      'app.kubernetes.io/component': this.role,
+    };
+  }
+
+  private problems(): string[] {
+    const problems = dnsLabelProblems(this.componentName, 'component name');
+    for (const edge of this.edges) {
+      if (!edge.target.enabled && edge.kind !== 'runtime') {
+        problems.push(
+          `depends on ${edge.target.componentName} (${edge.kind}), which is disabled; enable ${edge.target.node.path} or remove the dependency`,
+        );
+      }
+    }
+    if (this.placement) {
+      problems.push(
+        ...reservedNodeLabelProblems(
+          [...Object.keys(this.placement.nodeSelector), ...Object.keys(this.placement.requiredLabels)],
+          'the placement',
+        ),
+      );
+    }
+    return problems;
+  }
+}

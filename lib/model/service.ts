@@ -1,0 +1,53 @@
+import { Construct } from 'constructs';
+import { Component } from './component';
+import { IDependable } from './dependable';
+import { mark, SERVICE_MARKER, hasMarker } from './markers';
+import { dnsLabelProblems } from './names';
+import { addCheck } from './validation';
+
+export interface ServiceProps {
+  /**
+   * A disabled service synthesises none of its components.
+   * @default true
+   */
+  readonly enabled?: boolean;
+}
+
+/**
+ * An OpenStack service (Keystone, Nova, …) or an infra service (MariaDB, RabbitMQ, …): a group of
+ * components with typed inputs. Passing a service as another service's input depends on its entry
+ * points, e.g. Glance on `keystone-api`.
+ */
+export abstract class Service extends Construct implements IDependable {
+  static isService(x: unknown): x is Service {
+    return hasMarker(x, SERVICE_MARKER);
+  }
+
+  /** The service's name: the construct id. Component and object names start with it. */
+  readonly serviceName: string;
+  private readonly _enabled: boolean;
+
+  constructor(scope: Construct, id: string, props: ServiceProps = {}) {
+    super(scope, id);
+    mark(this, SERVICE_MARKER);
+    this.serviceName = id;
+    this._enabled = props.enabled ?? true;
+    addCheck(this, () => dnsLabelProblems(this.serviceName, 'service name', 40));
+  }
+
+  get enabled(): boolean {
+    return this._enabled;
+  }
+
+  /** The components a dependant waits for when it depends on the whole service (its API, usually). */
+  protected abstract get entryPoints(): readonly Component[];
+
+  get dependencyTargets(): readonly Component[] {
+    return this.entryPoints;
+  }
+
+  /** Every component of this service, in tree order. */
+  get components(): Component[] {
+    return Component.allIn(this);
+  }
+}

@@ -1,0 +1,4 @@
+export * from './scheduling-key';
+export * from './reserved-labels';
+export * from './placement';
+export * from './pod-scheduling';
