@@ -7,3 +7,5 @@ export * from './rollout';
 export * from './scheduler';
 export * from './tasks';
 export * from './readiness';
+export * from './diagnose';
+export * from './preflight';

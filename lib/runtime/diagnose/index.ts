@@ -1,0 +1,3 @@
+export * from './placement';
+export * from './pod-diagnosis';
+export * from './workload-diagnosis';
