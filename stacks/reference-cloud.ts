@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { Keystone, MariaDB, Memcached } from '../constructs';
+import { Keystone, MariaDB, Memcached, RabbitMQ } from '../constructs';
 import { Cloud, CloudProps } from '../lib/model';
 
 /**
@@ -10,6 +10,7 @@ export function referenceCloud(scope: Construct, id = 'reference', props: Partia
   const cloud = new Cloud(scope, id, { namespace: 'openstack', ...props });
   const database = new MariaDB(cloud, 'db', { replicas: 3 });
   const cache = new Memcached(cloud, 'memcached');
-  new Keystone(cloud, 'keystone', { database, cache });
+  const messaging = new RabbitMQ(cloud, 'mq', { replicas: 3 });
+  new Keystone(cloud, 'keystone', { database, cache, messaging });
   return cloud;
 }

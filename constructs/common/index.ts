@@ -9,3 +9,5 @@ export * from './generated-secret';
 export * from './endpoints';
 export * from './external-endpoints';
 export * from './service-database';
+export * from './service-messaging';
+export * from './keystone-registration';

@@ -1,2 +1,3 @@
 export * from './mariadb';
 export * from './memcached';
+export * from './rabbitmq';

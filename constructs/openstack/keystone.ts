@@ -6,6 +6,7 @@ import { ConfigFiles } from '../common/config-files';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { GeneratedSecret } from '../common/generated-secret';
 import { JobComponent } from '../common/job-component';
+import { IdentityEndpoint } from '../common/keystone-registration';
 import { mergeOslo, OsloSchema, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
 import { envFromSecret } from '../common/secret-ref';
 import { ServiceDatabase } from '../common/service-database';
@@ -49,7 +50,7 @@ const CONFIG_DIR = '/etc/keystone';
  * @example
  * const keystone = new Keystone(cloud, 'keystone', { database, cache, config: { token: { expiration: 7200 } } });
  */
-export class Keystone extends Service {
+export class Keystone extends Service implements IdentityEndpoint {
   readonly api: ApiService;
   readonly bootstrap: JobComponent;
   readonly adminCredentials: GeneratedSecret;
@@ -139,6 +140,11 @@ export class Keystone extends Service {
       volumeMounts: [...keyMounts, config.mount],
     });
     this.bootstrap.dependsOn(this.api, 'ready').dependsOn(this.adminCredentials, 'completed');
+  }
+
+  /** Services register themselves once bootstrap has created the admin user and the identity endpoints. */
+  get registrationTarget(): JobComponent {
+    return this.bootstrap;
   }
 
   /** In-cluster identity URL, e.g. `http://keystone-api:5000/v3`. */

@@ -1,0 +1,83 @@
+import { Construct } from 'constructs';
+import { Cloud } from '../../lib/model';
+import { SchedulingKey } from '../../lib/scheduling';
+import { GeneratedSecret } from './generated-secret';
+import { JobComponent } from './job-component';
+import { envFromSecret, SecretRef } from './secret-ref';
+
+/** What registration needs from Keystone; `Keystone` implements it. */
+export interface IdentityEndpoint {
+  /** e.g. `http://keystone-api:5000/v3` */
+  readonly authUrl: string;
+  readonly region: string;
+  readonly adminCredentials: { ref(key: string): SecretRef };
+  /** The component registration waits for (Keystone's bootstrap Job). */
+  readonly registrationTarget: JobComponent;
+}
+
+export interface KeystoneRegistrationProps {
+  readonly keystone: IdentityEndpoint;
+  readonly operatorKey: SchedulingKey;
+  /** Catalogue type, e.g. `image`, `compute`, `placement`. */
+  readonly serviceType: string;
+  /** Name in the catalogue, e.g. `glance`. */
+  readonly catalogName: string;
+  /** The URL registered as internal, public and admin endpoint. */
+  readonly endpointUrl: string;
+}
+
+/**
+ * Registers a service with Keystone: its service user (password generated in the cluster), the
+ * catalogue entry and its endpoints. One Job (`<svc>-ks-register`) running idempotent
+ * `openstack` commands; it waits for Keystone's bootstrap to have completed.
+ */
+export class KeystoneRegistration extends Construct {
+  readonly credentials: GeneratedSecret;
+  readonly job: JobComponent;
+  readonly userName: string;
+
+  constructor(scope: Construct, id: string, props: KeystoneRegistrationProps) {
+    super(scope, id);
+    const cloud = Cloud.of(this);
+    this.userName = props.catalogName;
+    this.credentials = new GeneratedSecret(this, `${id}-credentials`, {
+      operatorKey: props.operatorKey,
+      keys: ['password'],
+      secretName: `${scope.node.id}-keystone-user`,
+    });
+    const url = props.endpointUrl;
+    const script = [
+      `openstack service show ${props.catalogName} || openstack service create --name ${props.catalogName} ${props.serviceType}`,
+      ...['internal', 'public', 'admin'].map(
+        (iface) =>
+          `openstack endpoint list --service ${props.catalogName} --interface ${iface} -f value -c ID | grep -q . || ` +
+          `openstack endpoint create --region "$OS_REGION_NAME" ${props.catalogName} ${iface} ${url}`,
+      ),
+      `openstack user create --or-show --domain Default --password "$SERVICE_PASSWORD" ${this.userName}`,
+      `openstack role add --project service --user ${this.userName} admin`,
+    ].join('\n');
+    this.job = new JobComponent(this, id, {
+      operatorKey: props.operatorKey,
+      image: cloud.image('openstackclient'),
+      command: ['/bin/sh', '-ec', `openstack project show service || openstack project create --domain Default service\n${script}`],
+      env: {
+        OS_AUTH_URL: props.keystone.authUrl,
+        OS_REGION_NAME: props.keystone.region,
+        OS_USERNAME: 'admin',
+        OS_PROJECT_NAME: 'admin',
+        OS_USER_DOMAIN_NAME: 'Default',
+        OS_PROJECT_DOMAIN_NAME: 'Default',
+      },
+      extraEnv: [
+        envFromSecret('OS_PASSWORD', props.keystone.adminCredentials.ref('password')),
+        envFromSecret('SERVICE_PASSWORD', this.credentials.ref('password')),
+      ],
+    });
+    this.job.dependsOn(props.keystone.registrationTarget, 'completed').dependsOn(this.credentials, 'completed');
+  }
+
+  /** The service user's password, for `[keystone_authtoken] password`. */
+  get password(): SecretRef {
+    return this.credentials.ref('password');
+  }
+}
