@@ -11,3 +11,4 @@ export * from './external-endpoints';
 export * from './service-database';
 export * from './service-messaging';
 export * from './keystone-registration';
+export * from './keystone-authtoken';
