@@ -1,0 +1,288 @@
+import { KubeObject, objectRef } from '../../graph';
+import { ApplyOptions, ApplyOutcome, ClusterPort, WatchKey } from '../ports';
+import { ExponentialBackOff } from '../tasks';
+import { toApplyConflict } from './apply-conflict';
+import { connect, ConnectionOptions } from './connection';
+import { KubeApiError, NoMatchError } from './errors';
+import { RequestCounter } from './request-counter';
+import { RestMapper } from './rest-mapper';
+import { resourcePath, ResourceMapping } from './rest-mapping';
+import { ListResult, RawWatchEvent, SharedWatch, WatchListener } from './shared-watch';
+import { KubeTransport, RetryPolicy } from './transport';
+
+/** How deletes cascade to dependents (ReplicaSets, Pods): see the Kubernetes garbage collection docs. */
+export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
+
+export interface DeleteOptions {
+  /** @default 'Background' */
+  readonly propagationPolicy?: PropagationPolicy;
+}
+
+export interface KubeClusterOptions extends ConnectionOptions {
+  readonly retry?: RetryPolicy;
+  /** Back-off factory for watches (one instance per watch). */
+  readonly watchBackOff?: () => ExponentialBackOff;
+  /** How long an unused watch keeps streaming. @default 30000 */
+  readonly watchLingerMs?: number;
+  /** Told about watch errors that are retried (for `--verbose` logs). */
+  readonly onWatchError?: (key: WatchKey, error: unknown) => void;
+}
+
+/** Server-side timeout of one watch request; randomised so many watches do not reconnect together. */
+const WATCH_TIMEOUT_SECONDS = () => 240 + Math.floor(Math.random() * 120);
+
+/**
+ * The `ClusterPort` over a real API server: server-side apply with a field manager, dry runs,
+ * deletes with a propagation policy, and ONE shared watch per (apiVersion, kind, namespace)
+ * whatever the number of subscribers. Every request is counted (`requests`).
+ *
+ * @example
+ * const cluster = await KubeCluster.connect({ kubeconfig: process.env.KUBECONFIG });
+ * try { await cluster.apply(object, { fieldManager: 'stackwright', force: false, dryRun: false }); }
+ * finally { cluster.close(); }
+ */
+export class KubeCluster implements ClusterPort {
+  private readonly watches = new Map<string, SharedWatch>();
+  /** resourceVersion our own last apply returned, per object: tells `unchanged` from `configured`. */
+  private readonly appliedVersions = new Map<string, string>();
+  readonly mapper: RestMapper;
+
+  constructor(
+    readonly transport: KubeTransport,
+    private readonly options: KubeClusterOptions = {},
+  ) {
+    this.mapper = new RestMapper(transport);
+  }
+
+  /** Resolves the kubeconfig and returns a port; no request is sent yet. */
+  static async connect(options: KubeClusterOptions = {}): Promise<KubeCluster> {
+    const connection = await connect(options);
+    return new KubeCluster(new KubeTransport(connection, options.retry), options);
+  }
+
+  /** Requests sent so far, by verb. */
+  get requests(): RequestCounter {
+    return this.transport.counter;
+  }
+
+  /** `GET /version`: proves the server is reachable and the credentials work. */
+  async serverVersion(): Promise<string> {
+    const response = await this.transport.request({ method: 'GET', path: '/version', verb: 'get' });
+    const body = response.body as { gitVersion?: string } | undefined;
+    return body?.gitVersion ?? 'unknown';
+  }
+
+  /** The REST mapping of a kind (cached discovery). */
+  mapping(apiVersion: string, kind: string): Promise<ResourceMapping> {
+    return this.mapper.resolve(apiVersion, kind);
+  }
+
+  async apply(object: KubeObject, options: ApplyOptions): Promise<ApplyOutcome> {
+    const ref = objectRef(object);
+    const mapping = await this.mapping(object.apiVersion, object.kind);
+    const path = resourcePath(mapping, this.namespaceOf(object, mapping), object.metadata.name);
+    let response;
+    try {
+      response = await this.transport.request({
+        method: 'PATCH',
+        path,
+        query: {
+          fieldManager: options.fieldManager,
+          force: options.force ? 'true' : undefined,
+          dryRun: options.dryRun ? 'All' : undefined,
+        },
+        // JSON is YAML: the apply content type accepts it and no YAML serialiser is needed.
+        contentType: 'application/apply-patch+yaml',
+        body: object,
+        verb: options.dryRun ? 'dry-run' : 'apply',
+      });
+    } catch (error) {
+      throw toApplyConflict(ref, error) ?? annotate(ref, error);
+    }
+    const live = response.body as KubeObject;
+    const rv = typeof live.metadata?.resourceVersion === 'string' ? live.metadata.resourceVersion : undefined;
+    let action: ApplyOutcome['action'];
+    if (response.status === 201) action = 'created';
+    else if (options.dryRun) action = 'configured';
+    else action = rv !== undefined && this.knownVersions(object).includes(rv) ? 'unchanged' : 'configured';
+    if (!options.dryRun && rv !== undefined) this.appliedVersions.set(ref, rv);
+    return { ref, action, live };
+  }
+
+  /** Deletes; a 404 counts as done. Resolves when the API server accepted the delete. */
+  async delete(object: KubeObject, options: DeleteOptions = {}): Promise<void> {
+    const mapping = await this.mapping(object.apiVersion, object.kind);
+    try {
+      await this.transport.request({
+        method: 'DELETE',
+        path: resourcePath(mapping, this.namespaceOf(object, mapping), object.metadata.name),
+        body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: options.propagationPolicy ?? 'Background' },
+        verb: 'delete',
+      });
+    } catch (error) {
+      if (error instanceof KubeApiError && error.status === 404) return;
+      throw annotate(objectRef(object), error);
+    }
+    this.appliedVersions.delete(objectRef(object));
+  }
+
+  async get(object: KubeObject): Promise<KubeObject | undefined> {
+    let mapping: ResourceMapping;
+    try {
+      mapping = await this.mapping(object.apiVersion, object.kind);
+    } catch (error) {
+      if (error instanceof NoMatchError) return undefined; // no such type, so no such object
+      throw error;
+    }
+    try {
+      const response = await this.transport.request({
+        method: 'GET',
+        path: resourcePath(mapping, this.namespaceOf(object, mapping), object.metadata.name),
+        verb: 'get',
+      });
+      return withType(response.body as KubeObject, mapping);
+    } catch (error) {
+      if (error instanceof KubeApiError && error.status === 404) return undefined;
+      throw annotate(objectRef(object), error);
+    }
+  }
+
+  async list(key: WatchKey, labelSelector?: string): Promise<KubeObject[]> {
+    return [...(await this.listWithVersion(key, labelSelector)).items];
+  }
+
+  watch(key: WatchKey, onEvent: WatchListener): () => void {
+    return this.sharedWatch(key).subscribe(onEvent);
+  }
+
+  /**
+   * The live object from the shared watch's snapshot (starting the watch and waiting for its first
+   * LIST if needed): what `deploy` compares against, one LIST per kind and namespace instead of
+   * one GET per object.
+   */
+  async observed(object: KubeObject): Promise<KubeObject | undefined> {
+    const mapping = await this.mapping(object.apiVersion, object.kind);
+    const namespace = this.namespaceOf(object, mapping);
+    const watch = this.sharedWatch({ apiVersion: object.apiVersion, kind: object.kind, namespace });
+    // Hold a subscription while waiting, so the watch cannot linger out in between.
+    const release = watch.subscribe(() => undefined);
+    try {
+      await watch.whenSynced();
+      return watch.cached(namespace, object.metadata.name);
+    } finally {
+      release();
+    }
+  }
+
+  /** Number of open shared watches (what "one watch per kind and namespace" is checked against). */
+  get watchCount(): number {
+    return this.watches.size;
+  }
+
+  /** Forgets discovery, e.g. after a CRD was established. */
+  invalidateDiscovery(): void {
+    this.mapper.invalidate();
+  }
+
+  /** Stops every watch and closes idle connections. Call when done, or the process stays alive. */
+  close(): void {
+    for (const watch of this.watches.values()) watch.stop();
+    this.watches.clear();
+    this.transport.close();
+  }
+
+  private sharedWatch(key: WatchKey): SharedWatch {
+    const id = `${key.apiVersion}/${key.kind}/${key.namespace ?? '*'}`;
+    let watch = this.watches.get(id);
+    if (!watch) {
+      watch = new SharedWatch(this.watchSource(key), {
+        backOff: this.options.watchBackOff?.(),
+        lingerMs: this.options.watchLingerMs ?? 30_000,
+        onError: (error) => this.options.onWatchError?.(key, error),
+      });
+      this.watches.set(id, watch);
+    }
+    return watch;
+  }
+
+  private watchSource(key: WatchKey) {
+    return {
+      list: (signal: AbortSignal) => this.listWithVersion(key, undefined, signal),
+      watch: async (resourceVersion: string, onEvent: (event: RawWatchEvent) => void, signal: AbortSignal) => {
+        const mapping = await this.mapping(key.apiVersion, key.kind);
+        await this.transport.stream(
+          resourcePath(mapping, key.namespace),
+          {
+            watch: 'true',
+            resourceVersion,
+            allowWatchBookmarks: 'true',
+            timeoutSeconds: String(WATCH_TIMEOUT_SECONDS()),
+          },
+          (line) => {
+            const event = line as RawWatchEvent;
+            if (event.type !== 'ERROR' && event.type !== 'BOOKMARK') withType(event.object as KubeObject, mapping);
+            onEvent(event);
+          },
+          signal,
+        );
+      },
+    };
+  }
+
+  private async listWithVersion(key: WatchKey, labelSelector?: string, signal?: AbortSignal): Promise<ListResult> {
+    let mapping: ResourceMapping;
+    try {
+      mapping = await this.mapping(key.apiVersion, key.kind);
+    } catch (error) {
+      if (error instanceof NoMatchError) return { items: [], resourceVersion: '0' };
+      throw error;
+    }
+    const response = await this.transport.request({
+      method: 'GET',
+      path: resourcePath(mapping, key.namespace),
+      query: { labelSelector },
+      verb: 'list',
+      signal,
+    });
+    const body = response.body as { items?: KubeObject[]; metadata?: { resourceVersion?: string } };
+    return {
+      items: (body.items ?? []).map((item) => withType(item, mapping)),
+      resourceVersion: body.metadata?.resourceVersion ?? '0',
+    };
+  }
+
+  private knownVersions(object: KubeObject): string[] {
+    const versions: string[] = [];
+    const applied = this.appliedVersions.get(objectRef(object));
+    if (applied) versions.push(applied);
+    const id = `${object.apiVersion}/${object.kind}/${object.metadata.namespace ?? '*'}`;
+    const watch = this.watches.get(id);
+    const cached = watch?.isSynced ? watch.cached(object.metadata.namespace, object.metadata.name) : undefined;
+    const rv = cached?.metadata.resourceVersion;
+    if (typeof rv === 'string') versions.push(rv);
+    return versions;
+  }
+
+  private namespaceOf(object: KubeObject, mapping: ResourceMapping): string | undefined {
+    if (!mapping.namespaced) return undefined;
+    if (!object.metadata.namespace) {
+      throw new Error(`${objectRef(object)}: ${object.kind} is namespaced but the object has no metadata.namespace`);
+    }
+    return object.metadata.namespace;
+  }
+}
+
+/** List items and watch objects may omit apiVersion/kind; the mapping knows them. */
+function withType(object: KubeObject, mapping: ResourceMapping): KubeObject {
+  const typed = object as { apiVersion?: string; kind?: string };
+  if (!typed.apiVersion) typed.apiVersion = mapping.group === '' ? mapping.version : `${mapping.group}/${mapping.version}`;
+  if (!typed.kind) typed.kind = mapping.kind;
+  return object;
+}
+
+function annotate(ref: string, error: unknown): unknown {
+  if (error instanceof KubeApiError && !error.message.startsWith(ref)) {
+    return new KubeApiError(error.status, error.reason, `${ref}: ${error.message}`, error.body);
+  }
+  return error;
+}

@@ -1,0 +1,244 @@
+import * as http from 'http';
+import * as https from 'https';
+import { KubeConnection } from './connection';
+import { ClusterUnreachableError, KubeApiError, KubeStatus } from './errors';
+import { RequestCounter, RequestVerb } from './request-counter';
+
+/** One HTTP request to the API server. */
+export interface KubeRequest {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Absolute path, e.g. `/apis/apps/v1/namespaces/x/deployments/y`. */
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string | undefined>>;
+  /** Serialised as JSON unless `contentType` says YAML (server-side apply accepts JSON as YAML). */
+  readonly body?: unknown;
+  readonly contentType?: string;
+  readonly accept?: string;
+  /** How the request is counted; retries count again. */
+  readonly verb: RequestVerb;
+  readonly signal?: AbortSignal;
+}
+
+export interface KubeResponse {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+/** Retry policy for transient failures (429, 5xx, resets). Deterministic in tests via `random`. */
+export interface RetryPolicy {
+  readonly attempts: number;
+  readonly baseMs: number;
+  readonly maxMs: number;
+  readonly random: () => number;
+}
+
+const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseMs: 200, maxMs: 5_000, random: Math.random };
+const REQUEST_TIMEOUT_MS = 30_000;
+const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT']);
+
+/**
+ * A small HTTPS client for the Kubernetes API: keep-alive connections, counted requests, bounded
+ * retries with jittered exponential back-off for what the API server documents as transient, and
+ * line-streaming for watches. Written over `https` rather than client-node's generated clients
+ * because server-side apply, dry runs, watch resumption and request counting all need control of
+ * the raw request.
+ */
+export class KubeTransport {
+  readonly counter = new RequestCounter();
+  private readonly agent: https.Agent;
+  private readonly streamAgent: https.Agent;
+  private headers: Record<string, string> | undefined;
+  private reachedOnce = false;
+
+  constructor(
+    readonly connection: KubeConnection,
+    private readonly retry: RetryPolicy = DEFAULT_RETRY,
+  ) {
+    const tls = { ...connection.tls };
+    this.agent = new https.Agent({ ...tls, keepAlive: true, maxSockets: 64 });
+    // Watches hold their socket for minutes; keeping them apart stops them starving requests.
+    this.streamAgent = new https.Agent({ ...tls, keepAlive: false });
+  }
+
+  /** Sends a request, retrying transient failures; throws `KubeApiError` for any other non-2xx. */
+  async request(req: KubeRequest): Promise<KubeResponse> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const response = await this.once(req);
+        if (response.status === 401 && attempt === 1) {
+          this.headers = undefined; // a token may have expired: resolve the credentials again
+          continue;
+        }
+        if (response.status >= 200 && response.status < 300) return response;
+        const error = apiError(response, req);
+        if (!RETRYABLE_STATUS.has(response.status) || attempt >= this.retry.attempts) throw error;
+        await sleep(this.delay(attempt, error.body?.details?.retryAfterSeconds), req.signal);
+      } catch (error) {
+        if (error instanceof KubeApiError || isAbort(error, req.signal)) throw error;
+        const code = (error as NodeJS.ErrnoException).code ?? '';
+        if (attempt >= this.retry.attempts || (!this.reachedOnce && UNREACHABLE_CODES.has(code) && attempt >= 2)) {
+          throw new ClusterUnreachableError(
+            `cannot reach the API server at ${this.connection.server} (context ${this.connection.context}): ${errorText(error)}`,
+          );
+        }
+        await sleep(this.delay(attempt), req.signal);
+      }
+    }
+  }
+
+  /**
+   * Opens a streaming GET (a watch) and calls `onLine` with every JSON line. Resolves when the
+   * server ends the stream, rejects on transport errors or a non-200 status. Counted as one request.
+   */
+  async stream(path: string, query: Record<string, string | undefined>, onLine: (line: unknown) => void, signal: AbortSignal): Promise<void> {
+    this.counter.record('watch');
+    const headers = await this.authHeaders();
+    await new Promise<void>((resolve, reject) => {
+      const request = https.request(
+        this.url(path, query),
+        { method: 'GET', agent: this.streamAgent, headers: { ...headers, Accept: 'application/json' }, signal },
+        (response) => {
+          if (response.statusCode !== 200) {
+            collect(response)
+              .then((text) => reject(apiError({ status: response.statusCode ?? 0, body: parseJson(text) }, { method: 'GET', path })))
+              .catch(reject);
+            return;
+          }
+          this.reachedOnce = true;
+          let buffered = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => {
+            buffered += chunk;
+            let newline = buffered.indexOf('\n');
+            while (newline >= 0) {
+              const line = buffered.slice(0, newline).trim();
+              buffered = buffered.slice(newline + 1);
+              if (line.length > 0) {
+                try {
+                  onLine(JSON.parse(line));
+                } catch (error) {
+                  request.destroy(error instanceof Error ? error : new Error(String(error)));
+                  return;
+                }
+              }
+              newline = buffered.indexOf('\n');
+            }
+          });
+          response.on('end', () => resolve());
+          response.on('error', reject);
+          response.on('aborted', () => reject(new Error('watch stream aborted by the server')));
+        },
+      );
+      request.on('error', reject);
+      request.end();
+    });
+  }
+
+  /** Closes idle keep-alive sockets; in-flight requests finish. */
+  close(): void {
+    this.agent.destroy();
+    this.streamAgent.destroy();
+  }
+
+  private async once(req: KubeRequest): Promise<KubeResponse> {
+    this.counter.record(req.verb);
+    const headers: Record<string, string> = { ...(await this.authHeaders()), Accept: req.accept ?? 'application/json' };
+    let payload: string | undefined;
+    if (req.body !== undefined) {
+      payload = JSON.stringify(req.body);
+      headers['Content-Type'] = req.contentType ?? 'application/json';
+      headers['Content-Length'] = String(Buffer.byteLength(payload));
+    }
+    return new Promise<KubeResponse>((resolve, reject) => {
+      const request = https.request(
+        this.url(req.path, req.query ?? {}),
+        { method: req.method, agent: this.agent, headers, signal: req.signal, timeout: REQUEST_TIMEOUT_MS },
+        (response) => {
+          this.reachedOnce = true;
+          collect(response)
+            .then((text) => resolve({ status: response.statusCode ?? 0, body: parseJson(text) }))
+            .catch(reject);
+        },
+      );
+      request.on('timeout', () => request.destroy(Object.assign(new Error('request timed out'), { code: 'ETIMEDOUT' })));
+      request.on('error', reject);
+      if (payload !== undefined) request.write(payload);
+      request.end();
+    });
+  }
+
+  private async authHeaders(): Promise<Record<string, string>> {
+    if (!this.headers) this.headers = await this.connection.authHeaders();
+    return this.headers;
+  }
+
+  private url(path: string, query: Readonly<Record<string, string | undefined>>): URL {
+    const url = new URL(this.connection.server + path);
+    for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
+    return url;
+  }
+
+  private delay(attempt: number, retryAfterSeconds?: number): number {
+    if (retryAfterSeconds !== undefined && retryAfterSeconds > 0) return retryAfterSeconds * 1000;
+    const exponential = Math.min(this.retry.maxMs, this.retry.baseMs * 2 ** (attempt - 1));
+    return exponential * (0.5 + this.retry.random() / 2);
+  }
+}
+
+function apiError(response: KubeResponse, req: Pick<KubeRequest, 'method' | 'path'>): KubeApiError {
+  const status = isStatus(response.body) ? response.body : undefined;
+  const message = status?.message ?? `${req.method} ${req.path}: HTTP ${response.status}`;
+  return new KubeApiError(response.status, status?.reason ?? `HTTP${response.status}`, message, status);
+}
+
+function isStatus(body: unknown): body is KubeStatus {
+  return typeof body === 'object' && body !== null && (body as { kind?: unknown }).kind === 'Status';
+}
+
+function collect(response: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    response.on('data', (chunk: Buffer) => chunks.push(chunk));
+    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    response.on('error', reject);
+  });
+}
+
+function parseJson(text: string): unknown {
+  if (text.length === 0) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true || (error instanceof Error && error.name === 'AbortError');
+}
+
+function errorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as NodeJS.ErrnoException).code;
+  return code && !error.message.includes(code) ? `${code} ${error.message}` : error.message;
+}
+
+/** Sleeps `ms`, rejecting early with the signal's reason when it aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
