@@ -25,7 +25,7 @@ describe('deterministic synthesis', () => {
 
   test('no object name carries a generated hash suffix', () => {
     const files = synthToDirectory();
-    const names = Object.values(files).flatMap((text) => [...text.matchAll(/^  name: (.+)$/gm)].map((m) => m[1]));
+    const names = Object.values(files).flatMap((text) => [...text.matchAll(/^ {2}name: (.+)$/gm)].map((m) => m[1]));
     expect(names.length).toBeGreaterThan(10);
     for (const name of names) expect(name).not.toMatch(/-c8[0-9a-f]{6}$/);
   });
