@@ -12,3 +12,5 @@ export * from './service-database';
 export * from './service-messaging';
 export * from './keystone-registration';
 export * from './keystone-authtoken';
+export * from './required-inputs';
+export * from './worker-service';

@@ -18,12 +18,18 @@ export interface IdentityEndpoint {
 export interface KeystoneRegistrationProps {
   readonly keystone: IdentityEndpoint;
   readonly operatorKey: SchedulingKey;
-  /** Catalogue type, e.g. `image`, `compute`, `placement`. */
-  readonly serviceType: string;
-  /** Name in the catalogue, e.g. `glance`. */
+  /**
+   * Catalogue type, e.g. `image`, `compute`, `placement`; required with `endpointUrl`.
+   * @default - none (only with no `endpointUrl`)
+   */
+  readonly serviceType?: string;
+  /** Name in the catalogue, e.g. `glance`; also the service user's name. */
   readonly catalogName: string;
-  /** The URL registered as internal, public and admin endpoint. */
-  readonly endpointUrl: string;
+  /**
+   * The URL registered as internal, public and admin endpoint.
+   * @default - no catalogue entry: only the service user, for services without an API (Ceilometer)
+   */
+  readonly endpointUrl?: string;
 }
 
 /**
@@ -46,13 +52,23 @@ export class KeystoneRegistration extends Construct {
       secretName: `${scope.node.id}-keystone-user`,
     });
     const url = props.endpointUrl;
+    if (url !== undefined && !props.serviceType) {
+      throw new Error(`[${this.node.path}] endpointUrl needs serviceType (the catalogue type, e.g. 'volumev3')`);
+    }
+    const catalogue =
+      url === undefined
+        ? []
+        : [
+            `openstack service show ${props.catalogName} || openstack service create --name ${props.catalogName} ${props.serviceType}`,
+            ...['internal', 'public', 'admin'].map(
+              (iface) =>
+                `openstack endpoint list --service ${props.catalogName} --interface ${iface} -f value -c ID | grep -q . || ` +
+                // Quoted: catalogue URLs carry `%(project_id)s`, whose parentheses the shell would parse.
+                `openstack endpoint create --region "$OS_REGION_NAME" ${props.catalogName} ${iface} '${url}'`,
+            ),
+          ];
     const script = [
-      `openstack service show ${props.catalogName} || openstack service create --name ${props.catalogName} ${props.serviceType}`,
-      ...['internal', 'public', 'admin'].map(
-        (iface) =>
-          `openstack endpoint list --service ${props.catalogName} --interface ${iface} -f value -c ID | grep -q . || ` +
-          `openstack endpoint create --region "$OS_REGION_NAME" ${props.catalogName} ${iface} ${url}`,
-      ),
+      ...catalogue,
       `openstack user create --or-show --domain Default --password "$SERVICE_PASSWORD" ${this.userName}`,
       `openstack role add --project service --user ${this.userName} admin`,
     ].join('\n');

@@ -5,6 +5,7 @@ import { SchedulingKey } from '../../lib/scheduling';
 import { DatabaseEndpoint } from './endpoints';
 import { GeneratedSecret } from './generated-secret';
 import { JobComponent } from './job-component';
+import { osloEnvName } from './oslo-config';
 import { envFromSecret, SecretRef } from './secret-ref';
 
 export interface ServiceDatabaseProps {
@@ -20,6 +21,12 @@ export interface ServiceDatabaseProps {
   /** Config files the migration needs (mounted as for the service). @default - none */
   readonly volumes?: k8s.Volume[];
   readonly volumeMounts?: k8s.VolumeMount[];
+  /**
+   * The oslo.config option that holds the connection URL, for services that do not use
+   * `[database] connection` (Gnocchi's indexer reads `[indexer] url`).
+   * @default { section: 'database', option: 'connection' }
+   */
+  readonly connectionOption?: { readonly section: string; readonly option: string };
 }
 
 /**
@@ -34,11 +41,14 @@ export class ServiceDatabase extends Construct {
   readonly sync: JobComponent;
   readonly databaseName: string;
   private readonly database: DatabaseEndpoint;
+  private readonly connectionEnvName: string;
 
   constructor(scope: Construct, id: string, props: ServiceDatabaseProps) {
     super(scope, id);
     const cloud = Cloud.of(this);
     this.database = props.database;
+    const option = props.connectionOption ?? { section: 'database', option: 'connection' };
+    this.connectionEnvName = osloEnvName(option.section, option.option);
     this.databaseName = props.databaseName ?? scope.node.id.replace(/-/g, '_');
     this.credentials = new GeneratedSecret(this, `${id}-credentials`, {
       operatorKey: props.operatorKey,
@@ -77,11 +87,11 @@ export class ServiceDatabase extends Construct {
   }
 
   /**
-   * Environment giving oslo.config `[database] connection` without a literal password: the password
+   * Environment giving oslo.config `[database] connection` (or `connectionOption`) without a literal password: the password
    * comes from the Secret and Kubernetes expands `$(DB_PASSWORD)` when the pod starts.
    */
   connectionEnv(): k8s.EnvVar[] {
     const url = `mysql+pymysql://${this.databaseName}:$(DB_PASSWORD)@${this.database.host}:${this.database.port}/${this.databaseName}?charset=utf8`;
-    return [envFromSecret('DB_PASSWORD', this.password), { name: 'OS_DATABASE__CONNECTION', value: url }];
+    return [envFromSecret('DB_PASSWORD', this.password), { name: this.connectionEnvName, value: url }];
   }
 }

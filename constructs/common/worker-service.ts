@@ -1,0 +1,145 @@
+import { k8s } from 'cdk8s-plus-33';
+import { Construct } from 'constructs';
+import { addCheck, Component, rangeProblems } from '../../lib/model';
+import { Placement } from '../../lib/scheduling';
+import { CONFIG_CHECKSUM_ANNOTATION, ConfigFiles, configFiles } from './config-files';
+import { podTemplate } from './pod-template';
+
+/** The workload kind of a worker. */
+export type WorkerWorkload = 'Deployment' | 'StatefulSet' | 'DaemonSet';
+
+export interface WorkerServiceProps {
+  /** Where the worker's pods run. */
+  readonly placement: Placement;
+  readonly image: string;
+  /** @default - the image's entrypoint */
+  readonly command?: string[];
+  /**
+   * `Deployment` for interchangeable workers, `StatefulSet` for workers whose host name is part of
+   * their identity (Ironic conductors on the hash ring, cinder-volume's `backend_host`), `DaemonSet`
+   * for one pod per eligible node (node agents).
+   * @default 'Deployment'
+   */
+  readonly workload?: WorkerWorkload;
+  /** Number of pods (not used by a DaemonSet). Two or more are spread over nodes. @default 1 */
+  readonly replicas?: number;
+  /**
+   * TCP ports the worker must hold an established connection to, to count as ready: an RPC worker
+   * that is not connected to its message bus (or database) does no work. This is the check
+   * openstack-helm's health probes make, read from `/proc/net/tcp` so the image needs only `awk`.
+   */
+  readonly connectedTo: readonly number[];
+  /** @default - none */
+  readonly env?: k8s.EnvVar[];
+  /** Configuration files, in a ConfigMap `<component>-config` mounted at `mountPath`. @default - none */
+  readonly config?: { readonly mountPath: string; readonly files: Readonly<Record<string, string>> };
+  /** @default - none */
+  readonly volumes?: k8s.Volume[];
+  /** @default - none */
+  readonly volumeMounts?: k8s.VolumeMount[];
+  /** @default { cpu: '100m', memory: '256Mi' } */
+  readonly requests?: { readonly cpu: string; readonly memory: string };
+  /**
+   * Privileged with the host's network and PID namespaces. Only for node agents that manage the
+   * host (LVM volumes, iSCSI targets); the caller says why at the call site. The connection check
+   * then sees the host's sockets, so it proves less.
+   * @default false
+   */
+  readonly hostAgent?: boolean;
+  /** DaemonSets only: remove every pod with the reserved downscale nodeSelector. @default false */
+  readonly forcedDownscale?: boolean;
+}
+
+/**
+ * An OpenStack worker without an HTTP API (schedulers, conductors, engines, agents): a Deployment,
+ * StatefulSet (with its headless Service) or DaemonSet with resource requests, probes on its
+ * connections, and its configuration mounted from a ConfigMap whose checksum rolls the pods.
+ */
+export class WorkerService extends Component {
+  /** The Deployment, StatefulSet or DaemonSet. */
+  readonly workload: k8s.KubeDeployment | k8s.KubeStatefulSet | k8s.KubeDaemonSet;
+  readonly config?: ConfigFiles;
+
+  constructor(scope: Construct, id: string, props: WorkerServiceProps) {
+    super(scope, id, { placement: props.placement });
+    const kind = props.workload ?? 'Deployment';
+    const replicas = props.replicas ?? 1;
+    addCheck(this, () => [
+      ...rangeProblems('replicas', replicas, { min: 1, max: 50 }),
+      ...(props.connectedTo.length === 0 ? ['connectedTo must name at least one port, or the worker has no readiness check'] : []),
+      ...(props.forcedDownscale && kind !== 'DaemonSet' ? ['forcedDownscale applies to DaemonSets only; scale a Deployment or StatefulSet with `replicas`'] : []),
+    ]);
+    this.config = props.config ? configFiles(this, props.config.mountPath, props.config.files) : undefined;
+    const config = this.config;
+    const requests = props.requests ?? { cpu: '100m', memory: '256Mi' };
+    const check = connectionCheck(props.connectedTo);
+    const template = podTemplate(this, {
+      hostAgent: props.hostAgent,
+      spreadReplicas: kind !== 'DaemonSet' && replicas > 1,
+      forcedDownscale: props.forcedDownscale,
+      annotations: config ? { [CONFIG_CHECKSUM_ANNOTATION]: config.checksum } : undefined,
+      volumes: [...(config ? [config.volume] : []), ...(props.volumes ?? []), { name: 'tmp', emptyDir: {} }],
+      containers: [
+        {
+          name: 'main',
+          image: props.image,
+          command: props.command,
+          env: props.env && props.env.length > 0 ? props.env : undefined,
+          volumeMounts: [...(config ? [config.mount] : []), ...(props.volumeMounts ?? []), { name: 'tmp', mountPath: '/tmp' }],
+          readinessProbe: { exec: { command: check }, initialDelaySeconds: 10, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 3 },
+          // Restart only after five minutes without a connection: oslo.messaging reconnects on its
+          // own after a broker failover, but a worker that stays disconnected is wedged.
+          livenessProbe: { exec: { command: check }, initialDelaySeconds: 60, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 30 },
+          resources: {
+            requests: { cpu: k8s.Quantity.fromString(requests.cpu), memory: k8s.Quantity.fromString(requests.memory) },
+            limits: { memory: k8s.Quantity.fromString(requests.memory.replace(/^(\d+)/, (n) => String(Number(n) * 4))) },
+          },
+        },
+      ],
+    });
+    const metadata = { name: this.componentName };
+    const selector = { matchLabels: this.selectorLabels };
+    if (kind === 'DaemonSet') {
+      this.workload = new k8s.KubeDaemonSet(this, 'daemonset', {
+        metadata,
+        spec: { selector, updateStrategy: { type: 'RollingUpdate' }, template },
+      });
+    } else if (kind === 'StatefulSet') {
+      // Headless: gives each pod a stable DNS name and host name; no ports, nothing connects to it.
+      new k8s.KubeService(this, 'service', {
+        metadata,
+        spec: { clusterIp: 'None', selector: this.selectorLabels },
+      });
+      this.workload = new k8s.KubeStatefulSet(this, 'statefulset', {
+        metadata,
+        spec: { serviceName: this.componentName, replicas, podManagementPolicy: 'Parallel', selector, template },
+      });
+    } else {
+      this.workload = new k8s.KubeDeployment(this, 'deployment', {
+        metadata,
+        spec: {
+          replicas,
+          selector,
+          strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: k8s.IntOrString.fromNumber(replicas > 1 ? 1 : 0) } },
+          template,
+        },
+      });
+    }
+  }
+}
+
+/**
+ * A shell command that succeeds when the pod holds an established TCP connection to every port in
+ * `ports` (state 01 in `/proc/net/tcp{,6}`, remote port in hex).
+ */
+export function connectionCheck(ports: readonly number[]): string[] {
+  const need = [...new Set(ports)]
+    .sort((a, b) => a - b)
+    .map((p) => `need["${p.toString(16).toUpperCase().padStart(4, '0')}"]`)
+    .join('; ');
+  const awk =
+    `BEGIN { ${need} } ` +
+    '$1 != "sl" && $4 == "01" { n = split($3, a, ":"); if (a[n] in need) seen[a[n]] = 1 } ' +
+    'END { for (p in need) if (!(p in seen)) exit 1 }';
+  return ['/bin/sh', '-c', `cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk '${awk}'`];
+}
