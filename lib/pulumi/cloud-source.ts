@@ -6,8 +6,18 @@ import { KubeObject, loadManifests } from '../graph';
  * manifests, `lib/pulumi` consumes them).
  */
 export interface ChartLike {
-  /** The chart's objects as plain JSON, validated, annotated and in synthesis order. */
+  /** The chart's objects as plain JSON, annotated and in synthesis order. */
   toJson(): unknown[];
+  /**
+   * The construct node; when present, every construct under it is validated before `toJson()`,
+   * as `cdk8s synth` does, so `pulumi up` rejects exactly the clouds `cdk8s synth` rejects.
+   */
+  readonly node?: { findAll(): readonly ValidatableConstruct[] };
+}
+
+/** The part of a construct that validation needs (structurally `constructs`' `IConstruct`). */
+export interface ValidatableConstruct {
+  readonly node: { readonly path: string; validate(): string[] };
 }
 
 /**
@@ -19,12 +29,23 @@ export type CloudSource = ChartLike | readonly KubeObject[] | string;
 /** The Kubernetes objects of a source, in synthesis order. */
 export function manifestsOf(source: CloudSource): KubeObject[] {
   if (typeof source === 'string') return loadManifests(source);
-  if (isChartLike(source)) return source.toJson().map((value, index) => asKubeObject(value, index));
+  if (isChartLike(source)) {
+    assertValid(source);
+    return source.toJson().map((value, index) => asKubeObject(value, index));
+  }
   return source.map((value, index) => asKubeObject(value, index));
 }
 
 function isChartLike(source: ChartLike | readonly KubeObject[]): source is ChartLike {
   return !Array.isArray(source) && typeof (source as Partial<ChartLike>).toJson === 'function';
+}
+
+/** Runs the constructs' validations; throws one error listing every problem with its construct path. */
+function assertValid(chart: ChartLike): void {
+  const problems = (chart.node?.findAll() ?? []).flatMap((c) => c.node.validate().map((message) => `[${c.node.path}] ${message}`));
+  if (problems.length > 0) {
+    throw new Error(`the cloud is not valid (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.join('\n')}`);
+  }
 }
 
 function asKubeObject(value: unknown, index: number): KubeObject {

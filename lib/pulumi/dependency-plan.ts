@@ -247,7 +247,7 @@ function entry(object: KubeObject, component: string | undefined, prefix: string
         ref: objectRef(object),
         dependsOn: [...deps.values()]
           .map((d) => ({ name: d.entry.logicalName, reason: d.reason }))
-          .sort((a, b) => a.name.localeCompare(b.name)),
+          .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
         object,
       };
     },

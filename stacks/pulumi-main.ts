@@ -1,0 +1,80 @@
+import * as pulumi from '@pulumi/pulumi';
+import { App } from 'cdk8s';
+import { Keystone, MariaDB } from '../constructs';
+import { Credentials, StackwrightCloud } from '../lib/pulumi';
+import { referenceCloud } from './reference-cloud';
+
+/** What `pulumi stack output` shows after `pulumi up`. */
+interface PulumiMainOutputs {
+  readonly namespace: string;
+  /** Component names in dependency order. */
+  readonly components: string[];
+  /** Number of Kubernetes objects under Pulumi's management. */
+  readonly objects: number;
+  /** The Secret holding the Keystone admin password (`kubectl get secret … -o jsonpath='{.data.password}'`). */
+  readonly adminCredentialsSecret: string;
+}
+
+/**
+ * The Pulumi program (`Pulumi.yaml` runs its compiled form, `dist-lib/stacks/pulumi-main.js`): the
+ * reference cloud, configured from the stack's config under the `stackwright:` namespace.
+ *
+ * Options: `namespace` (default `openstack`), `release`, `imageRegistry`, `toolboxImage`,
+ * `labels` (an object), `resourcePrefix`. Credentials, always set with `--secret`:
+ * `adminPassword` (required: the Keystone admin's password) and `databasePassword` (optional: the
+ * MariaDB root password). A credential given here is created by Pulumi as a Secret, encrypted in the
+ * state; the cloud's generator Job for that Secret then finds it and leaves it alone. Credentials not
+ * given here are generated inside the cluster on first deploy and never leave it.
+ *
+ * Pulumi calls the exported function; its result becomes the stack outputs.
+ */
+function pulumiMain(): PulumiMainOutputs {
+  const config = new pulumi.Config('stackwright');
+  const namespace = config.get('namespace') ?? 'openstack';
+  const app = new App();
+  const cloud = referenceCloud(app, 'openstack', {
+    namespace,
+    ...definedOnly({
+      release: config.get('release'),
+      imageRegistry: config.get('imageRegistry'),
+      toolboxImage: config.get('toolboxImage'),
+      labels: config.getObject<Record<string, string>>('labels'),
+    }),
+  });
+
+  // The Secrets the constructs would otherwise generate in the cluster; found in the tree, not by
+  // name, so renaming a construct cannot silently detach a configured password.
+  const keystone = only(cloud.node.findAll().filter((c): c is Keystone => c instanceof Keystone), 'Keystone');
+  const database = only(cloud.node.findAll().filter((c): c is MariaDB => c instanceof MariaDB), 'MariaDB');
+  const credentials: Record<string, Credentials[string]> = {
+    [keystone.adminCredentials.secretName]: { password: config.requireSecret('adminPassword') },
+  };
+  const databasePassword = config.getSecret('databasePassword');
+  if (databasePassword !== undefined) credentials[database.credentials.secretName] = { password: databasePassword };
+
+  const deployed = new StackwrightCloud('openstack', {
+    source: cloud,
+    credentials,
+    resourcePrefix: config.get('resourcePrefix'),
+  });
+  return {
+    namespace,
+    components: deployed.plan.components.map((c) => c.name),
+    objects: deployed.plan.objects.length,
+    adminCredentialsSecret: keystone.adminCredentials.secretName,
+  };
+}
+
+function only<T>(found: T[], what: string): T {
+  if (found.length !== 1) throw new Error(`the reference cloud has ${found.length} ${what} services; the Pulumi program expects exactly one`);
+  return found[0];
+}
+
+/** Drops undefined values, so an unset config key falls back to the Cloud's own default. */
+function definedOnly<T extends object>(values: T): Partial<{ [K in keyof T]: Exclude<T[K], undefined> }> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<{
+    [K in keyof T]: Exclude<T[K], undefined>;
+  }>;
+}
+
+export = pulumiMain;
