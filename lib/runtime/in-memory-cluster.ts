@@ -224,6 +224,9 @@ export class InMemoryCluster implements ClusterPort {
   private merge(existing: KubeObject | undefined, desired: KubeObject): KubeObject {
     const tracksGeneration = desired.spec !== undefined || desired.kind === 'CustomResourceDefinition';
     if (existing) {
+      // Our fields replace theirs; fields we do not set (server defaults such as a Service's
+      // clusterIP, other managers' fields) stay, as with server-side apply.
+      desired = { ...desired, ...(deepMerge(withoutMeta(existing), withoutMeta(desired)) as Record<string, unknown>), metadata: desired.metadata };
       const specChanged = JSON.stringify(withoutMeta(existing)) !== JSON.stringify(withoutMeta(desired));
       const metaChanged =
         JSON.stringify(existing.metadata.labels ?? {}) !== JSON.stringify(desired.metadata.labels ?? {}) ||
@@ -454,6 +457,14 @@ function withServerDefaults(object: KubeObject): KubeObject {
     if (sp.clusterIP === undefined && sp.type !== 'ExternalName') return { ...object, spec: { ...sp, clusterIP: '10.96.0.10' } };
   }
   return object;
+}
+
+function deepMerge(base: unknown, overlay: unknown): unknown {
+  if (typeof base !== 'object' || base === null || Array.isArray(base)) return overlay;
+  if (typeof overlay !== 'object' || overlay === null || Array.isArray(overlay)) return overlay;
+  const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
+  for (const [k, v] of Object.entries(overlay as Record<string, unknown>)) out[k] = deepMerge(out[k], v);
+  return out;
 }
 
 function withoutMeta(object: KubeObject): Record<string, unknown> {

@@ -268,6 +268,8 @@ class RolloutRun {
     run.startedAt = clock.now();
     this.emit({ type: 'component-started', at: this.iso(run.startedAt), component: name });
     this.progress();
+    // An event handler may have aborted the run on `component-started`.
+    if (!this.isRunning(name)) return;
     const signal = run.controller.signal;
     if (this.mode === 'deploy') {
       const ms = this.settings.componentTimeoutMs;
@@ -479,7 +481,8 @@ class RolloutRun {
   }
 
   private cancelOnEnd(run: ComponentRun, cancel: () => void): void {
-    run.controller.signal.addEventListener('abort', cancel, { once: true });
+    if (run.controller.signal.aborted) cancel();
+    else run.controller.signal.addEventListener('abort', cancel, { once: true });
   }
 
   // ---- run-wide -------------------------------------------------------------------------------
@@ -491,8 +494,15 @@ class RolloutRun {
     this.scheduler.markRemainingNotStarted(reason);
     for (const name of this.scheduler.running()) {
       const run = this.requireRun(name);
-      const waiting = run.applying ?? run.objects.find((t) => t.status !== 'Current')?.ref;
-      const detail = run.applying ? ` while applying ${run.applying}` : waiting ? ` while waiting for ${waiting}` : '';
+      const waiting = run.objects.find((t) => t.status !== 'Current')?.ref;
+      const nothingApplied = this.mode === 'deploy' && run.objects.every((t) => t.applied === undefined);
+      const detail = run.applying
+        ? ` while applying ${run.applying}`
+        : nothingApplied
+          ? ' before any of its objects was applied'
+          : waiting
+            ? ` while waiting for ${waiting}`
+            : '';
       this.failComponent(name, `${reason}${detail}`, outcome !== 'aborted' && this.settings.diagnose);
     }
     this.runController.abort();
