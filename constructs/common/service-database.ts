@@ -90,8 +90,16 @@ export class ServiceDatabase extends Construct {
    * Environment giving oslo.config `[database] connection` (or `connectionOption`) without a literal password: the password
    * comes from the Secret and Kubernetes expands `$(DB_PASSWORD)` when the pod starts.
    */
-  connectionEnv(): k8s.EnvVar[] {
-    const url = `mysql+pymysql://${this.databaseName}:$(DB_PASSWORD)@${this.database.host}:${this.database.port}/${this.databaseName}?charset=utf8`;
-    return [envFromSecret('DB_PASSWORD', this.password), { name: this.connectionEnvName, value: url }];
+  connectionEnv(passwordVariable = 'DB_PASSWORD'): k8s.EnvVar[] {
+    return [envFromSecret(passwordVariable, this.password), { name: this.connectionEnvName, value: this.connectionUrl(passwordVariable) }];
+  }
+
+  /**
+   * The connection URL with the password as `$(<passwordVariable>)`, for pods that need several
+   * databases (Nova's conductor and cell mapping): each gets its own password variable, which must
+   * be defined before the variable holding the URL.
+   */
+  connectionUrl(passwordVariable = 'DB_PASSWORD'): string {
+    return `mysql+pymysql://${this.databaseName}:$(${passwordVariable})@${this.database.host}:${this.database.port}/${this.databaseName}?charset=utf8`;
   }
 }

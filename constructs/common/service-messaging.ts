@@ -61,8 +61,15 @@ export class ServiceMessaging extends Construct {
   }
 
   /** `[DEFAULT] transport_url` for oslo.config without a literal password. */
-  transportUrlEnv(): k8s.EnvVar[] {
-    const url = `rabbit://${this.vhost}:$(MQ_PASSWORD)@${this.messaging.host}:${this.messaging.port}/${this.vhost}`;
-    return [envFromSecret('MQ_PASSWORD', this.password), { name: 'OS_DEFAULT__TRANSPORT_URL', value: url }];
+  transportUrlEnv(passwordVariable = 'MQ_PASSWORD'): k8s.EnvVar[] {
+    return [envFromSecret(passwordVariable, this.password), { name: 'OS_DEFAULT__TRANSPORT_URL', value: this.transportUrl(passwordVariable) }];
+  }
+
+  /**
+   * The transport URL with the password as `$(<passwordVariable>)`, for pods that need several
+   * (Nova's cell mapping records every cell's URL); define the password variable before the URL.
+   */
+  transportUrl(passwordVariable = 'MQ_PASSWORD'): string {
+    return `rabbit://${this.vhost}:$(${passwordVariable})@${this.messaging.host}:${this.messaging.port}/${this.vhost}`;
   }
 }
