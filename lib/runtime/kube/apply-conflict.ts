@@ -22,7 +22,10 @@ export function parseApplyConflicts(status: KubeStatus | undefined): FieldConfli
   const causes = status.details?.causes ?? [];
   const fromCauses = causes
     .filter((c) => c.reason === 'FieldManagerConflict')
-    .map((c) => ({ manager: managerOf(c.message) ?? 'unknown manager', field: c.field ?? '(unknown field)' }));
+    .map((c) => ({
+      manager: managerOf(c.message) ?? 'unknown manager',
+      field: c.field ?? '(unknown field)',
+    }));
   if (fromCauses.length > 0) return fromCauses;
   return fromSummary(status.message ?? '');
 }

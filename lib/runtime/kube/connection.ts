@@ -29,7 +29,10 @@ export interface KubeConnection {
  * kubeconfig at all, since falling back to `localhost:8080` (what client-node does) would only
  * produce a confusing "connection refused" later.
  */
-export async function connect(options: ConnectionOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<KubeConnection> {
+export async function connect(
+  options: ConnectionOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<KubeConnection> {
   const { KubeConfig } = loadClientNode();
   const kc = new KubeConfig();
   const file = options.kubeconfig ?? firstKubeconfigFromEnv(env) ?? defaultKubeconfig();
@@ -49,13 +52,21 @@ export async function connect(options: ConnectionOptions = {}, env: NodeJS.Proce
   if (options.context) {
     if (!kc.getContexts().some((c) => c.name === options.context)) {
       throw new ClusterUnreachableError(
-        `context "${options.context}" is not in ${file}; known: ${kc.getContexts().map((c) => c.name).join(', ') || 'none'}`,
+        `context "${options.context}" is not in ${file}; known: ${
+          kc
+            .getContexts()
+            .map((c) => c.name)
+            .join(', ') || 'none'
+        }`,
       );
     }
     kc.setCurrentContext(options.context);
   }
   const cluster = kc.getCurrentCluster();
-  if (!cluster) throw new ClusterUnreachableError(`kubeconfig ${file} has no cluster for context "${kc.getCurrentContext()}"`);
+  if (!cluster)
+    throw new ClusterUnreachableError(
+      `kubeconfig ${file} has no cluster for context "${kc.getCurrentContext()}"`,
+    );
 
   const resolved: https.RequestOptions = { headers: {} };
   await kc.applyToHTTPSOptions(resolved);

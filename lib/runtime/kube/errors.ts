@@ -62,7 +62,11 @@ export interface KubeStatus {
   readonly details?: {
     readonly name?: string;
     readonly kind?: string;
-    readonly causes?: readonly { readonly reason?: string; readonly message?: string; readonly field?: string }[];
+    readonly causes?: readonly {
+      readonly reason?: string;
+      readonly message?: string;
+      readonly field?: string;
+    }[];
     readonly retryAfterSeconds?: number;
   };
 }

@@ -9,3 +9,4 @@ export * from './apply-conflict';
 export * from './shared-watch';
 export * from './object-diff';
 export * from './kube-cluster';
+export * from './skip-unchanged';

@@ -111,12 +111,22 @@ export class KubeCluster implements ClusterPort {
 
   /** Deletes; a 404 counts as done. Resolves when the API server accepted the delete. */
   async delete(object: KubeObject, options: DeleteOptions = {}): Promise<void> {
-    const mapping = await this.mapping(object.apiVersion, object.kind);
+    let mapping: ResourceMapping;
+    try {
+      mapping = await this.mapping(object.apiVersion, object.kind);
+    } catch (error) {
+      if (error instanceof NoMatchError) return; // its type is gone (CRD deleted), so is the object
+      throw error;
+    }
     try {
       await this.transport.request({
         method: 'DELETE',
         path: resourcePath(mapping, this.namespaceOf(object, mapping), object.metadata.name),
-        body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: options.propagationPolicy ?? 'Background' },
+        body: {
+          apiVersion: 'v1',
+          kind: 'DeleteOptions',
+          propagationPolicy: options.propagationPolicy ?? 'Background',
+        },
         verb: 'delete',
       });
     } catch (error) {
@@ -161,7 +171,13 @@ export class KubeCluster implements ClusterPort {
    * one GET per object.
    */
   async observed(object: KubeObject): Promise<KubeObject | undefined> {
-    const mapping = await this.mapping(object.apiVersion, object.kind);
+    let mapping: ResourceMapping;
+    try {
+      mapping = await this.mapping(object.apiVersion, object.kind);
+    } catch (error) {
+      if (error instanceof NoMatchError) return undefined;
+      throw error;
+    }
     const namespace = this.namespaceOf(object, mapping);
     const watch = this.sharedWatch({ apiVersion: object.apiVersion, kind: object.kind, namespace });
     // Hold a subscription while waiting, so the watch cannot linger out in between.
@@ -208,7 +224,11 @@ export class KubeCluster implements ClusterPort {
   private watchSource(key: WatchKey) {
     return {
       list: (signal: AbortSignal) => this.listWithVersion(key, undefined, signal),
-      watch: async (resourceVersion: string, onEvent: (event: RawWatchEvent) => void, signal: AbortSignal) => {
+      watch: async (
+        resourceVersion: string,
+        onEvent: (event: RawWatchEvent) => void,
+        signal: AbortSignal,
+      ) => {
         const mapping = await this.mapping(key.apiVersion, key.kind);
         await this.transport.stream(
           resourcePath(mapping, key.namespace),
@@ -220,7 +240,8 @@ export class KubeCluster implements ClusterPort {
           },
           (line) => {
             const event = line as RawWatchEvent;
-            if (event.type !== 'ERROR' && event.type !== 'BOOKMARK') withType(event.object as KubeObject, mapping);
+            if (event.type !== 'ERROR' && event.type !== 'BOOKMARK')
+              withType(event.object as KubeObject, mapping);
             onEvent(event);
           },
           signal,
@@ -229,7 +250,11 @@ export class KubeCluster implements ClusterPort {
     };
   }
 
-  private async listWithVersion(key: WatchKey, labelSelector?: string, signal?: AbortSignal): Promise<ListResult> {
+  private async listWithVersion(
+    key: WatchKey,
+    labelSelector?: string,
+    signal?: AbortSignal,
+  ): Promise<ListResult> {
     let mapping: ResourceMapping;
     try {
       mapping = await this.mapping(key.apiVersion, key.kind);
@@ -257,7 +282,9 @@ export class KubeCluster implements ClusterPort {
     if (applied) versions.push(applied);
     const id = `${object.apiVersion}/${object.kind}/${object.metadata.namespace ?? '*'}`;
     const watch = this.watches.get(id);
-    const cached = watch?.isSynced ? watch.cached(object.metadata.namespace, object.metadata.name) : undefined;
+    const cached = watch?.isSynced
+      ? watch.cached(object.metadata.namespace, object.metadata.name)
+      : undefined;
     const rv = cached?.metadata.resourceVersion;
     if (typeof rv === 'string') versions.push(rv);
     return versions;
@@ -266,7 +293,9 @@ export class KubeCluster implements ClusterPort {
   private namespaceOf(object: KubeObject, mapping: ResourceMapping): string | undefined {
     if (!mapping.namespaced) return undefined;
     if (!object.metadata.namespace) {
-      throw new Error(`${objectRef(object)}: ${object.kind} is namespaced but the object has no metadata.namespace`);
+      throw new Error(
+        `${objectRef(object)}: ${object.kind} is namespaced but the object has no metadata.namespace`,
+      );
     }
     return object.metadata.namespace;
   }
@@ -275,7 +304,8 @@ export class KubeCluster implements ClusterPort {
 /** List items and watch objects may omit apiVersion/kind; the mapping knows them. */
 function withType(object: KubeObject, mapping: ResourceMapping): KubeObject {
   const typed = object as { apiVersion?: string; kind?: string };
-  if (!typed.apiVersion) typed.apiVersion = mapping.group === '' ? mapping.version : `${mapping.group}/${mapping.version}`;
+  if (!typed.apiVersion)
+    typed.apiVersion = mapping.group === '' ? mapping.version : `${mapping.group}/${mapping.version}`;
   if (!typed.kind) typed.kind = mapping.kind;
   return object;
 }

@@ -16,7 +16,14 @@ export interface FieldChange {
 export const REDACTED = '(sensitive)';
 
 /** Server-maintained bookkeeping that says nothing about what the user changes. */
-const IGNORED_METADATA = new Set(['managedFields', 'resourceVersion', 'generation', 'uid', 'creationTimestamp', 'selfLink']);
+const IGNORED_METADATA = new Set([
+  'managedFields',
+  'resourceVersion',
+  'generation',
+  'uid',
+  'creationTimestamp',
+  'selfLink',
+]);
 
 /**
  * The changes from `before` to `after` (live object and server-side dry-run result in `plan`),
@@ -115,7 +122,8 @@ function walk(before: unknown, after: unknown, path: string, out: FieldChange[])
       for (const name of new Set([...beforeByName.keys(), ...afterByName.keys()])) {
         const child = `${path}[name=${name}]`;
         if (!beforeByName.has(name)) out.push({ path: child, change: 'added', after: afterByName.get(name) });
-        else if (!afterByName.has(name)) out.push({ path: child, change: 'removed', before: beforeByName.get(name) });
+        else if (!afterByName.has(name))
+          out.push({ path: child, change: 'removed', before: beforeByName.get(name) });
         else walk(beforeByName.get(name), afterByName.get(name), child, out);
       }
       return;
@@ -152,12 +160,16 @@ function subset(desired: unknown, live: unknown): boolean {
 }
 
 function isEmpty(value: unknown): boolean {
-  return (Array.isArray(value) && value.length === 0) || (isPlainObject(value) && Object.keys(value).length === 0);
+  return (
+    (Array.isArray(value) && value.length === 0) || (isPlainObject(value) && Object.keys(value).length === 0)
+  );
 }
 
 function namedItems(items: unknown[]): boolean {
   if (items.length === 0) return false;
-  const names = items.map((item) => (isPlainObject(item) && typeof item.name === 'string' ? item.name : undefined));
+  const names = items.map((item) =>
+    isPlainObject(item) && typeof item.name === 'string' ? item.name : undefined,
+  );
   return names.every((n) => n !== undefined) && new Set(names).size === names.length;
 }
 

@@ -1,5 +1,6 @@
 /** The verbs the counter distinguishes; `apply` is a server-side-apply PATCH. */
-export type RequestVerb = 'get' | 'list' | 'watch' | 'apply' | 'dry-run' | 'create' | 'update' | 'patch' | 'delete';
+export type RequestVerb =
+  'get' | 'list' | 'watch' | 'apply' | 'dry-run' | 'create' | 'update' | 'patch' | 'delete';
 
 const WRITE_VERBS: ReadonlySet<RequestVerb> = new Set(['apply', 'create', 'update', 'patch', 'delete']);
 
@@ -40,7 +41,8 @@ export class RequestCounter {
 /** `after - before`, verb by verb: what one phase of a run cost. */
 export function diffCounts(before: RequestCounts, after: RequestCounts): RequestCounts {
   const byVerb = emptyCounts();
-  for (const verb of Object.keys(byVerb) as RequestVerb[]) byVerb[verb] = after.byVerb[verb] - before.byVerb[verb];
+  for (const verb of Object.keys(byVerb) as RequestVerb[])
+    byVerb[verb] = after.byVerb[verb] - before.byVerb[verb];
   return { total: after.total - before.total, writes: after.writes - before.writes, byVerb };
 }
 

@@ -1,9 +1,17 @@
 import { NoMatchError } from './errors';
-import { joinApiVersion, mappingKey, parseAggregatedDiscovery, parseResourceList, ResourceMapping, splitApiVersion } from './rest-mapping';
+import {
+  joinApiVersion,
+  mappingKey,
+  parseAggregatedDiscovery,
+  parseResourceList,
+  ResourceMapping,
+  splitApiVersion,
+} from './rest-mapping';
 import { KubeApiError } from './errors';
 import { KubeTransport } from './transport';
 
-const AGGREGATED_DISCOVERY = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json';
+const AGGREGATED_DISCOVERY =
+  'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json';
 /** A miss re-reads discovery at most this often: a CRD applied moments ago shows up within it. */
 const MIN_REFRESH_INTERVAL_MS = 500;
 
@@ -62,14 +70,17 @@ export class RestMapper {
 
   private async loadAggregated(): Promise<void> {
     const [core, groups] = await Promise.all(
-      ['/api', '/apis'].map((path) => this.client.request({ method: 'GET', path, accept: AGGREGATED_DISCOVERY, verb: 'get' })),
+      ['/api', '/apis'].map((path) =>
+        this.client.request({ method: 'GET', path, accept: AGGREGATED_DISCOVERY, verb: 'get' }),
+      ),
     );
     const coreMappings = parseAggregatedDiscovery(core.body);
     const groupMappings = parseAggregatedDiscovery(groups.body);
     // An old server: fall back to per-group-version documents, fetched lazily on first use.
     if (!coreMappings || !groupMappings) return;
     // Discovery lists the preferred version first; keep every version so any apiVersion resolves.
-    for (const m of [...coreMappings, ...groupMappings]) this.table.set(mappingKey(joinApiVersion(m.group, m.version), m.kind), m);
+    for (const m of [...coreMappings, ...groupMappings])
+      this.table.set(mappingKey(joinApiVersion(m.group, m.version), m.kind), m);
   }
 
   private async loadGroupVersion(apiVersion: string): Promise<void> {
@@ -77,7 +88,8 @@ export class RestMapper {
     const path = group === '' ? `/api/${apiVersion}` : `/apis/${apiVersion}`;
     try {
       const response = await this.client.request({ method: 'GET', path, verb: 'get' });
-      for (const m of parseResourceList(response.body)) this.table.set(mappingKey(joinApiVersion(m.group, m.version), m.kind), m);
+      for (const m of parseResourceList(response.body))
+        this.table.set(mappingKey(joinApiVersion(m.group, m.version), m.kind), m);
     } catch (error) {
       if (!(error instanceof KubeApiError && error.status === 404)) throw error;
     }

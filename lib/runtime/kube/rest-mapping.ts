@@ -22,7 +22,9 @@ export function mappingKey(apiVersion: string, kind: string): string {
 /** Splits `apps/v1` into group and version; `v1` is the core group. */
 export function splitApiVersion(apiVersion: string): { group: string; version: string } {
   const slash = apiVersion.indexOf('/');
-  return slash < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+  return slash < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
 /** The inverse of `splitApiVersion`. */
@@ -72,8 +74,15 @@ export function parseResourceList(document: unknown): ResourceMapping[] {
   const mappings: ResourceMapping[] = [];
   for (const r of doc.resources) {
     const record = asRecord(r);
-    if (typeof record?.name !== 'string' || typeof record.kind !== 'string' || record.name.includes('/')) continue;
-    mappings.push({ group, version, kind: record.kind, resource: record.name, namespaced: record.namespaced === true });
+    if (typeof record?.name !== 'string' || typeof record.kind !== 'string' || record.name.includes('/'))
+      continue;
+    mappings.push({
+      group,
+      version,
+      kind: record.kind,
+      resource: record.name,
+      namespaced: record.namespaced === true,
+    });
   }
   return mappings;
 }
@@ -91,5 +100,7 @@ export function resourcePath(mapping: ResourceMapping, namespace?: string, name?
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }

@@ -141,7 +141,8 @@ export class SharedWatch {
         await this.source.watch(this.resourceVersion ?? '', (event) => this.onEvent(event), signal);
         this.task?.start();
       } catch (error) {
-        if (!(error instanceof GoneError || (error instanceof KubeApiError && error.status === 410))) throw error;
+        if (!(error instanceof GoneError || (error instanceof KubeApiError && error.status === 410)))
+          throw error;
         this.resourceVersion = undefined; // too old to resume: a fresh LIST, right away
       }
     }

@@ -35,7 +35,14 @@ export interface RetryPolicy {
 const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseMs: 200, maxMs: 5_000, random: Math.random };
 const REQUEST_TIMEOUT_MS = 30_000;
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT']);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+]);
 
 /**
  * A small HTTPS client for the Kubernetes API: keep-alive connections, counted requests, bounded
@@ -77,7 +84,10 @@ export class KubeTransport {
       } catch (error) {
         if (error instanceof KubeApiError || isAbort(error, req.signal)) throw error;
         const code = (error as NodeJS.ErrnoException).code ?? '';
-        if (attempt >= this.retry.attempts || (!this.reachedOnce && UNREACHABLE_CODES.has(code) && attempt >= 2)) {
+        if (
+          attempt >= this.retry.attempts ||
+          (!this.reachedOnce && UNREACHABLE_CODES.has(code) && attempt >= 2)
+        ) {
           throw new ClusterUnreachableError(
             `cannot reach the API server at ${this.connection.server} (context ${this.connection.context}): ${errorText(error)}`,
           );
@@ -91,17 +101,34 @@ export class KubeTransport {
    * Opens a streaming GET (a watch) and calls `onLine` with every JSON line. Resolves when the
    * server ends the stream, rejects on transport errors or a non-200 status. Counted as one request.
    */
-  async stream(path: string, query: Record<string, string | undefined>, onLine: (line: unknown) => void, signal: AbortSignal): Promise<void> {
+  async stream(
+    path: string,
+    query: Record<string, string | undefined>,
+    onLine: (line: unknown) => void,
+    signal: AbortSignal,
+  ): Promise<void> {
     this.counter.record('watch');
     const headers = await this.authHeaders();
     await new Promise<void>((resolve, reject) => {
       const request = https.request(
         this.url(path, query),
-        { method: 'GET', agent: this.streamAgent, headers: { ...headers, Accept: 'application/json' }, signal },
+        {
+          method: 'GET',
+          agent: this.streamAgent,
+          headers: { ...headers, Accept: 'application/json' },
+          signal,
+        },
         (response) => {
           if (response.statusCode !== 200) {
             collect(response)
-              .then((text) => reject(apiError({ status: response.statusCode ?? 0, body: parseJson(text) }, { method: 'GET', path })))
+              .then((text) =>
+                reject(
+                  apiError(
+                    { status: response.statusCode ?? 0, body: parseJson(text) },
+                    { method: 'GET', path },
+                  ),
+                ),
+              )
               .catch(reject);
             return;
           }
@@ -143,7 +170,10 @@ export class KubeTransport {
 
   private async once(req: KubeRequest): Promise<KubeResponse> {
     this.counter.record(req.verb);
-    const headers: Record<string, string> = { ...(await this.authHeaders()), Accept: req.accept ?? 'application/json' };
+    const headers: Record<string, string> = {
+      ...(await this.authHeaders()),
+      Accept: req.accept ?? 'application/json',
+    };
     let payload: string | undefined;
     if (req.body !== undefined) {
       payload = JSON.stringify(req.body);
@@ -161,7 +191,9 @@ export class KubeTransport {
             .catch(reject);
         },
       );
-      request.on('timeout', () => request.destroy(Object.assign(new Error('request timed out'), { code: 'ETIMEDOUT' })));
+      request.on('timeout', () =>
+        request.destroy(Object.assign(new Error('request timed out'), { code: 'ETIMEDOUT' })),
+      );
       request.on('error', reject);
       if (payload !== undefined) request.write(payload);
       request.end();
@@ -175,7 +207,8 @@ export class KubeTransport {
 
   private url(path: string, query: Readonly<Record<string, string | undefined>>): URL {
     const url = new URL(this.connection.server + path);
-    for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
+    for (const [name, value] of Object.entries(query))
+      if (value !== undefined) url.searchParams.set(name, value);
     return url;
   }
 

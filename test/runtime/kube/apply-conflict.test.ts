@@ -13,7 +13,11 @@ const CONFLICT: KubeStatus = {
     name: 'keystone-api',
     kind: 'deployments',
     causes: [
-      { reason: 'FieldManagerConflict', message: 'conflict with "kubectl-edit" using apps/v1', field: '.spec.replicas' },
+      {
+        reason: 'FieldManagerConflict',
+        message: 'conflict with "kubectl-edit" using apps/v1',
+        field: '.spec.replicas',
+      },
       {
         reason: 'FieldManagerConflict',
         message: 'conflict with "helm" with subresource "scale" using apps/v1',
@@ -53,23 +57,38 @@ describe('parseApplyConflicts', () => {
       reason: 'Conflict',
       message: 'Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: .data.key',
     };
-    expect(parseApplyConflicts(single)).toEqual([{ manager: 'kubectl-client-side-apply', field: '.data.key' }]);
+    expect(parseApplyConflicts(single)).toEqual([
+      { manager: 'kubectl-client-side-apply', field: '.data.key' },
+    ]);
   });
 
   test('ignores 409s that are not field-manager conflicts', () => {
     // GIVEN an optimistic-concurrency conflict and an AlreadyExists
-    const modified: KubeStatus = { code: 409, reason: 'Conflict', message: 'Operation cannot be fulfilled: the object has been modified' };
-    const exists: KubeStatus = { code: 409, reason: 'AlreadyExists', message: 'deployments "x" already exists' };
+    const modified: KubeStatus = {
+      code: 409,
+      reason: 'Conflict',
+      message: 'Operation cannot be fulfilled: the object has been modified',
+    };
+    const exists: KubeStatus = {
+      code: 409,
+      reason: 'AlreadyExists',
+      message: 'deployments "x" already exists',
+    };
 
     // THEN neither becomes an apply conflict
     expect(parseApplyConflicts(modified)).toEqual([]);
     expect(parseApplyConflicts(exists)).toEqual([]);
-    expect(toApplyConflict('Deployment/ns/x', new KubeApiError(409, 'Conflict', 'modified', modified))).toBeUndefined();
+    expect(
+      toApplyConflict('Deployment/ns/x', new KubeApiError(409, 'Conflict', 'modified', modified)),
+    ).toBeUndefined();
   });
 
   test('toApplyConflict builds the port error naming the manager and the way out', () => {
     // WHEN
-    const error = toApplyConflict('Deployment/openstack/keystone-api', new KubeApiError(409, 'Conflict', 'x', CONFLICT));
+    const error = toApplyConflict(
+      'Deployment/openstack/keystone-api',
+      new KubeApiError(409, 'Conflict', 'x', CONFLICT),
+    );
 
     // THEN
     expect(error).toBeInstanceOf(ApplyConflictError);

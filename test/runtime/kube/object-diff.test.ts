@@ -1,5 +1,12 @@
 import { KubeObject } from '../../../lib/graph';
-import { canonicalJson, containsDesired, diffObjects, hashObject, redactSecret, REDACTED } from '../../../lib/runtime/kube/object-diff';
+import {
+  canonicalJson,
+  containsDesired,
+  diffObjects,
+  hashObject,
+  redactSecret,
+  REDACTED,
+} from '../../../lib/runtime/kube/object-diff';
 
 function deployment(image: string, replicas: number, extra: Record<string, unknown> = {}): KubeObject {
   return {
@@ -26,7 +33,12 @@ describe('diffObjects', () => {
     // THEN
     expect(changes).toEqual([
       { path: 'spec.replicas', change: 'changed', before: 1, after: 3 },
-      { path: 'spec.template.spec.containers[name=api].image', change: 'changed', before: 'keystone:1', after: 'keystone:2' },
+      {
+        path: 'spec.template.spec.containers[name=api].image',
+        change: 'changed',
+        before: 'keystone:1',
+        after: 'keystone:2',
+      },
     ]);
   });
 
@@ -35,7 +47,11 @@ describe('diffObjects', () => {
     const before = { ...deployment('a', 1), status: { replicas: 1 } } as KubeObject;
     const after = {
       ...deployment('a', 1),
-      metadata: { ...deployment('a', 1).metadata, resourceVersion: '42', managedFields: [{ manager: 'stackwright' }] },
+      metadata: {
+        ...deployment('a', 1).metadata,
+        resourceVersion: '42',
+        managedFields: [{ manager: 'stackwright' }],
+      },
       status: { replicas: 2 },
     } as KubeObject;
 
@@ -46,19 +62,34 @@ describe('diffObjects', () => {
   test('quotes keys that are not identifiers', () => {
     // GIVEN an added annotation with a slash in its key
     const before = deployment('a', 1);
-    const after = { ...before, metadata: { ...before.metadata, annotations: { 'stackwright.io/component': 'keystone-api' } } };
+    const after = {
+      ...before,
+      metadata: { ...before.metadata, annotations: { 'stackwright.io/component': 'keystone-api' } },
+    };
 
     // WHEN / THEN
     expect(diffObjects(before, after)).toEqual([
-      { path: 'metadata.annotations', change: 'added', after: { 'stackwright.io/component': 'keystone-api' } },
+      {
+        path: 'metadata.annotations',
+        change: 'added',
+        after: { 'stackwright.io/component': 'keystone-api' },
+      },
     ]);
-    const more = { ...after, metadata: { ...after.metadata, annotations: { 'stackwright.io/component': 'x' } } };
+    const more = {
+      ...after,
+      metadata: { ...after.metadata, annotations: { 'stackwright.io/component': 'x' } },
+    };
     expect(diffObjects(after, more)[0].path).toBe('metadata.annotations["stackwright.io/component"]');
   });
 
   test('never shows Secret values, only that they changed', () => {
     // GIVEN a Secret whose password changes and gets a new key
-    const before: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'n' }, data: { password: 'b2xk' } };
+    const before: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's', namespace: 'n' },
+      data: { password: 'b2xk' },
+    };
     const after: KubeObject = { ...before, data: { password: 'bmV3', token: 'dG9r' } };
 
     // WHEN
@@ -82,8 +113,19 @@ describe('diffObjects', () => {
 describe('redactSecret', () => {
   test('replaces every data and stringData value and leaves other kinds alone', () => {
     // GIVEN
-    const secret: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { a: 'eA==' }, stringData: { b: 'y' } };
-    const configMap: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: 'x' } };
+    const secret: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's' },
+      data: { a: 'eA==' },
+      stringData: { b: 'y' },
+    };
+    const configMap: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c' },
+      data: { a: 'x' },
+    };
 
     // WHEN / THEN
     expect(redactSecret(secret)).toEqual({ ...secret, data: { a: REDACTED }, stringData: { b: REDACTED } });
@@ -95,7 +137,10 @@ describe('containsDesired', () => {
   test('is true when the live object holds every desired field plus server defaults', () => {
     // GIVEN a live object with defaults the manifest does not mention
     const desired = deployment('keystone:1', 2);
-    const live = deployment('keystone:1', 2, { strategy: { type: 'RollingUpdate' }, revisionHistoryLimit: 10 });
+    const live = deployment('keystone:1', 2, {
+      strategy: { type: 'RollingUpdate' },
+      revisionHistoryLimit: 10,
+    });
     (live.metadata as Record<string, unknown>).uid = 'u1';
 
     // WHEN / THEN
@@ -109,8 +154,18 @@ describe('containsDesired', () => {
 
   test('treats numbers and their string form as equal, and empty desired values as absent', () => {
     // GIVEN a manifest with an int port and an empty resources map
-    const desired: KubeObject = { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { ports: [{ port: 80, targetPort: 8080 }], selector: {} } };
-    const live: KubeObject = { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { ports: [{ port: 80, targetPort: '8080', protocol: 'TCP' }] } };
+    const desired: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 's' },
+      spec: { ports: [{ port: 80, targetPort: 8080 }], selector: {} },
+    };
+    const live: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 's' },
+      spec: { ports: [{ port: 80, targetPort: '8080', protocol: 'TCP' }] },
+    };
 
     // WHEN / THEN
     expect(containsDesired(desired, live)).toBe(true);
@@ -118,8 +173,18 @@ describe('containsDesired', () => {
 
   test('compares Secret stringData with the decoded data the server stores', () => {
     // GIVEN a Secret written with stringData (the server only keeps data)
-    const desired: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { password: 'p' } };
-    const live: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { password: Buffer.from('p').toString('base64') } };
+    const desired: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's' },
+      stringData: { password: 'p' },
+    };
+    const live: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's' },
+      data: { password: Buffer.from('p').toString('base64') },
+    };
     const changed: KubeObject = { ...live, data: { password: Buffer.from('q').toString('base64') } };
 
     // WHEN / THEN
@@ -130,7 +195,10 @@ describe('containsDesired', () => {
   test('lists must have the same length: an extra item means apply', () => {
     const desired = deployment('a', 1);
     const live = deployment('a', 1);
-    ((live.spec as { template: { spec: { containers: unknown[] } } }).template.spec.containers).push({ name: 'sidecar', image: 'x' });
+    (live.spec as { template: { spec: { containers: unknown[] } } }).template.spec.containers.push({
+      name: 'sidecar',
+      image: 'x',
+    });
     expect(containsDesired(desired, live)).toBe(false);
   });
 });

@@ -7,7 +7,12 @@ function discovery(kinds: { group: string; kind: string; resource: string }[]) {
     kind: 'APIGroupDiscoveryList',
     items: kinds.map((k) => ({
       metadata: { name: k.group },
-      versions: [{ version: 'v1', resources: [{ resource: k.resource, responseKind: { kind: k.kind }, scope: 'Namespaced' }] }],
+      versions: [
+        {
+          version: 'v1',
+          resources: [{ resource: k.resource, responseKind: { kind: k.kind }, scope: 'Namespaced' }],
+        },
+      ],
     })),
   };
 }
@@ -18,9 +23,14 @@ function fakeServer(installed: { group: string; kind: string; resource: string }
   const client = {
     async request(req: KubeRequest): Promise<KubeResponse> {
       paths.push(req.path);
-      if (req.path === '/api') return { status: 200, body: discovery(installed.filter((k) => k.group === '')) };
-      if (req.path === '/apis') return { status: 200, body: discovery(installed.filter((k) => k.group !== '')) };
-      return { status: 200, body: { kind: 'APIResourceList', groupVersion: req.path.replace(/^\/apis?\//, ''), resources: [] } };
+      if (req.path === '/api')
+        return { status: 200, body: discovery(installed.filter((k) => k.group === '')) };
+      if (req.path === '/apis')
+        return { status: 200, body: discovery(installed.filter((k) => k.group !== '')) };
+      return {
+        status: 200,
+        body: { kind: 'APIResourceList', groupVersion: req.path.replace(/^\/apis?\//, ''), resources: [] },
+      };
     },
   };
   return { client, paths };
@@ -41,7 +51,13 @@ describe('RestMapper', () => {
 
     // THEN both map, and only /api and /apis were read
     expect(configMap.resource).toBe('configmaps');
-    expect(deployment).toEqual({ group: 'apps', version: 'v1', kind: 'Deployment', resource: 'deployments', namespaced: true });
+    expect(deployment).toEqual({
+      group: 'apps',
+      version: 'v1',
+      kind: 'Deployment',
+      resource: 'deployments',
+      namespaced: true,
+    });
     expect(server.paths.sort()).toEqual(['/api', '/apis']);
   });
 

@@ -1,4 +1,10 @@
-import { mappingKey, parseAggregatedDiscovery, parseResourceList, resourcePath, splitApiVersion } from '../../../lib/runtime/kube/rest-mapping';
+import {
+  mappingKey,
+  parseAggregatedDiscovery,
+  parseResourceList,
+  resourcePath,
+  splitApiVersion,
+} from '../../../lib/runtime/kube/rest-mapping';
 
 const AGGREGATED_APIS = {
   kind: 'APIGroupDiscoveryList',
@@ -25,7 +31,13 @@ const AGGREGATED_APIS = {
       versions: [
         {
           version: 'v1',
-          resources: [{ resource: 'clusterroles', responseKind: { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRole' }, scope: 'Cluster' }],
+          resources: [
+            {
+              resource: 'clusterroles',
+              responseKind: { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRole' },
+              scope: 'Cluster',
+            },
+          ],
         },
       ],
     },
@@ -41,7 +53,13 @@ describe('parseAggregatedDiscovery', () => {
     // THEN every top-level resource is mapped, subresources are not
     expect(mappings).toEqual([
       { group: 'apps', version: 'v1', kind: 'Deployment', resource: 'deployments', namespaced: true },
-      { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRole', resource: 'clusterroles', namespaced: false },
+      {
+        group: 'rbac.authorization.k8s.io',
+        version: 'v1',
+        kind: 'ClusterRole',
+        resource: 'clusterroles',
+        namespaced: false,
+      },
     ]);
   });
 
@@ -49,11 +67,23 @@ describe('parseAggregatedDiscovery', () => {
     // GIVEN the /api document
     const core = {
       kind: 'APIGroupDiscoveryList',
-      items: [{ metadata: {}, versions: [{ version: 'v1', resources: [{ resource: 'namespaces', responseKind: { kind: 'Namespace' }, scope: 'Cluster' }] }] }],
+      items: [
+        {
+          metadata: {},
+          versions: [
+            {
+              version: 'v1',
+              resources: [{ resource: 'namespaces', responseKind: { kind: 'Namespace' }, scope: 'Cluster' }],
+            },
+          ],
+        },
+      ],
     };
 
     // WHEN / THEN
-    expect(parseAggregatedDiscovery(core)).toEqual([{ group: '', version: 'v1', kind: 'Namespace', resource: 'namespaces', namespaced: false }]);
+    expect(parseAggregatedDiscovery(core)).toEqual([
+      { group: '', version: 'v1', kind: 'Namespace', resource: 'namespaces', namespaced: false },
+    ]);
   });
 
   test('returns undefined for a legacy APIGroupList, so the caller falls back', () => {
@@ -83,8 +113,20 @@ describe('parseResourceList', () => {
 });
 
 describe('resourcePath', () => {
-  const deployments = { group: 'apps', version: 'v1', kind: 'Deployment', resource: 'deployments', namespaced: true };
-  const namespaces = { group: '', version: 'v1', kind: 'Namespace', resource: 'namespaces', namespaced: false };
+  const deployments = {
+    group: 'apps',
+    version: 'v1',
+    kind: 'Deployment',
+    resource: 'deployments',
+    namespaced: true,
+  };
+  const namespaces = {
+    group: '',
+    version: 'v1',
+    kind: 'Namespace',
+    resource: 'namespaces',
+    namespaced: false,
+  };
 
   test.each([
     [deployments, 'openstack', 'keystone', '/apis/apps/v1/namespaces/openstack/deployments/keystone'],

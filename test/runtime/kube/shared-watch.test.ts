@@ -1,6 +1,12 @@
 import { KubeObject } from '../../../lib/graph';
 import { KubeApiError } from '../../../lib/runtime/kube/errors';
-import { ListResult, RawWatchEvent, SharedWatch, WatchEventType, WatchSource } from '../../../lib/runtime/kube/shared-watch';
+import {
+  ListResult,
+  RawWatchEvent,
+  SharedWatch,
+  WatchEventType,
+  WatchSource,
+} from '../../../lib/runtime/kube/shared-watch';
 import { Clock, ExponentialBackOff } from '../../../lib/runtime/tasks';
 
 function cm(name: string, rv: string): KubeObject {
@@ -25,7 +31,10 @@ function scripted(lists: ListResult[], watches: Step[]) {
     watch(resourceVersion, onEvent, signal) {
       calls.push(`watch@${resourceVersion}`);
       const step = watches.shift();
-      if (!step) return new Promise<void>((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
+      if (!step)
+        return new Promise<void>((_, reject) =>
+          signal.addEventListener('abort', () => reject(new Error('aborted'))),
+        );
       return step(onEvent);
     },
   };
@@ -38,7 +47,8 @@ const instantClock: Clock = { now: () => 0, sleep: async () => undefined };
 
 function recorder() {
   const events: string[] = [];
-  const listener = (type: WatchEventType, object: KubeObject) => events.push(`${type} ${object.metadata.name}@${String(object.metadata.resourceVersion)}`);
+  const listener = (type: WatchEventType, object: KubeObject) =>
+    events.push(`${type} ${object.metadata.name}@${String(object.metadata.resourceVersion)}`);
   return { events, listener };
 }
 
@@ -51,7 +61,10 @@ describe('SharedWatch', () => {
     // GIVEN a list with one object and a watch that adds another
     const { source, calls } = scripted(
       [{ items: [cm('a', '5')], resourceVersion: '10' }],
-      [async (emit) => emit({ type: 'ADDED', object: cm('b', '11') }), async () => new Promise(() => undefined)],
+      [
+        async (emit) => emit({ type: 'ADDED', object: cm('b', '11') }),
+        async () => new Promise(() => undefined),
+      ],
     );
     const watch = new SharedWatch(source, { backOff: noDelay() });
     const { events, listener } = recorder();
@@ -92,7 +105,10 @@ describe('SharedWatch', () => {
         { items: [cm('a', '5'), cm('b', '6')], resourceVersion: '10' },
         { items: [cm('b', '20'), cm('c', '21')], resourceVersion: '22' },
       ],
-      [async (emit) => emit({ type: 'ERROR', object: { kind: 'Status', code: 410, message: 'too old resource version' } })],
+      [
+        async (emit) =>
+          emit({ type: 'ERROR', object: { kind: 'Status', code: 410, message: 'too old resource version' } }),
+      ],
     );
     const watch = new SharedWatch(source, { backOff: noDelay() });
     const { events, listener } = recorder();
@@ -135,7 +151,11 @@ describe('SharedWatch', () => {
         },
       ],
     );
-    const watch = new SharedWatch(source, { backOff: noDelay(), clock: instantClock, onError: (e) => errors.push(e) });
+    const watch = new SharedWatch(source, {
+      backOff: noDelay(),
+      clock: instantClock,
+      onError: (e) => errors.push(e),
+    });
 
     // WHEN
     watch.subscribe(() => undefined);
@@ -165,7 +185,8 @@ describe('SharedWatch', () => {
         if (listCalls === 1) throw new Error('connection refused');
         return { items: [cm('a', '1')], resourceVersion: '1' };
       },
-      watch: (_rv, _on, signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))),
+      watch: (_rv, _on, signal) =>
+        new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))),
     };
     const watch = new SharedWatch(source, { backOff, clock: instantClock });
 

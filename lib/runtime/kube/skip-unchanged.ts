@@ -1,0 +1,67 @@
+import { KubeObject, objectRef } from '../../graph';
+import { ApplyOptions, ApplyOutcome, ClusterPort, WatchKey } from '../ports';
+import { containsDesired, hashObject } from './object-diff';
+
+/** A port that can read the live object cheaply (the Kubernetes port reads its watch snapshot). */
+export type ObservingPort = ClusterPort & { observed?(object: KubeObject): Promise<KubeObject | undefined> };
+
+/**
+ * Wraps a port so that re-applying an unchanged object sends no write at all. An apply is skipped
+ * when (1) the manifest's hash equals the hash the inventory recorded for the last successful
+ * apply — so no field was added, changed or *removed* since — and (2) the live object still holds
+ * every field of the manifest with the same value — so nobody changed or took our fields. Then
+ * server-side apply would be a no-op; the live object is returned as `unchanged`. Forced applies
+ * and dry runs always go through.
+ *
+ * Why not just send the apply (the API server does not persist a no-op)? It is still a write
+ * request per object: with 200 objects, 200 PATCHes, admission, and a long no-op re-run. The
+ * check costs one LIST per (kind, namespace) through the shared watches the rollout opens anyway.
+ */
+export class SkipUnchanged implements ClusterPort {
+  /** Refs whose apply was skipped. */
+  readonly skipped: string[] = [];
+
+  constructor(
+    private readonly inner: ObservingPort,
+    /** ref -> manifest hash recorded by the last deploy (the inventory). */
+    private readonly recordedHashes: ReadonlyMap<string, string>,
+  ) {}
+
+  async apply(object: KubeObject, options: ApplyOptions): Promise<ApplyOutcome> {
+    const ref = objectRef(object);
+    const recorded = this.recordedHashes.get(ref);
+    if (!options.dryRun && !options.force && recorded && recorded === hashObject(object)) {
+      const live = this.inner.observed ? await this.inner.observed(object) : await this.inner.get(object);
+      if (live && live.metadata.deletionTimestamp === undefined && containsDesired(object, live)) {
+        this.skipped.push(ref);
+        return { ref, action: 'unchanged', live };
+      }
+    }
+    return this.inner.apply(object, options);
+  }
+
+  delete(object: KubeObject): Promise<void> {
+    return this.inner.delete(object);
+  }
+
+  get(object: KubeObject): Promise<KubeObject | undefined> {
+    return this.inner.get(object);
+  }
+
+  list(key: WatchKey, labelSelector?: string): Promise<KubeObject[]> {
+    return this.inner.list(key, labelSelector);
+  }
+
+  watch(
+    key: WatchKey,
+    onEvent: (type: 'ADDED' | 'MODIFIED' | 'DELETED', object: KubeObject) => void,
+  ): () => void {
+    return this.inner.watch(key, onEvent);
+  }
+
+  /** Passed through so the engine can refresh discovery after a CRD is established. */
+  invalidateDiscovery(): void {
+    const port = this.inner as ObservingPort & { invalidateDiscovery?: () => void };
+    port.invalidateDiscovery?.();
+  }
+}

@@ -1,0 +1,244 @@
+import { ComponentGraph } from '../../lib/graph';
+import { deploy } from '../../lib/runtime/deploy';
+import { destroy, destroyUnits } from '../../lib/runtime/destroy';
+import { InMemoryCluster } from '../../lib/runtime/in-memory-cluster';
+import { inventoryFromConfigMap, inventoryFromGraph } from '../../lib/runtime/inventory';
+import { pruneUnits } from '../../lib/runtime/prune';
+import { DeletionEvent } from '../../lib/runtime/reverse-delete';
+import { component, configMap, deployment, graphOf, job, namespace, NS, service } from './support/manifests';
+
+/** mariadb <- keystone-db-sync <- keystone-api <- glance-api; memcached independent. */
+function cloud(opts: { withGlance?: boolean; keystoneImage?: string } = {}): ComponentGraph {
+  const api = deployment('keystone-api');
+  const keystoneApi = opts.keystoneImage
+    ? {
+        ...api,
+        spec: {
+          ...(api.spec as object),
+          template: { spec: { containers: [{ name: 'main', image: opts.keystoneImage }] } },
+        },
+      }
+    : api;
+  return graphOf(
+    [namespace()],
+    component('mariadb', {}, configMap('mariadb-config'), service('mariadb'), deployment('mariadb')),
+    component('memcached', {}, deployment('memcached')),
+    component('keystone-db-sync', { needs: { mariadb: 'ready' } }, job('keystone-db-sync')),
+    component(
+      'keystone-api',
+      { needs: { 'keystone-db-sync': 'completed', memcached: 'ready' } },
+      keystoneApi,
+      service('keystone-api'),
+    ),
+    ...(opts.withGlance === false
+      ? []
+      : [
+          component(
+            'glance-api',
+            { needs: { 'keystone-api': 'ready' } },
+            deployment('glance-api'),
+            configMap('glance-config'),
+          ),
+        ]),
+  );
+}
+
+const INVENTORY_REF = `ConfigMap/${NS}/stackwright-inventory-test`;
+
+function writesOf(cluster: InMemoryCluster, from = 0): string[] {
+  return cluster.log
+    .slice(from)
+    .filter((c) => (c.op === 'apply' && c.detail !== 'unchanged') || c.op === 'delete')
+    .map((c) => `${c.op} ${c.ref}`);
+}
+
+describe('deploy', () => {
+  test('records the inventory before the first apply and after the run', async () => {
+    // GIVEN an empty cluster
+    const cluster = new InMemoryCluster();
+
+    // WHEN
+    const result = await deploy(cloud(), { cluster });
+
+    // THEN every component verified, and the inventory was written twice: pending, then complete
+    expect(result.ok).toBe(true);
+    expect(result.rollout.counts.verified).toBe(5);
+    expect(result.inventory.writes).toBe(2);
+    const applies = cluster.calls('apply').map((c) => c.ref);
+    const firstInventoryWrite = applies.indexOf(INVENTORY_REF);
+    const firstComponentWrite = applies.indexOf(`ConfigMap/${NS}/mariadb-config`);
+    expect(firstInventoryWrite).toBeGreaterThanOrEqual(0);
+    expect(firstInventoryWrite).toBeLessThan(firstComponentWrite);
+    const inventory = inventoryFromConfigMap(cluster.peek(INVENTORY_REF) ?? namespace());
+    expect(inventory.state).toBe('complete');
+    expect(inventory.objects.every((o) => o.hash.length > 0)).toBe(true);
+  });
+
+  test('a re-run with nothing changed writes nothing', async () => {
+    // GIVEN a deployed cloud
+    const cluster = new InMemoryCluster();
+    await deploy(cloud(), { cluster });
+    const mark = cluster.log.length;
+
+    // WHEN the same manifests are deployed again
+    const result = await deploy(cloud(), { cluster });
+
+    // THEN no apply reached the cluster, the inventory was not rewritten, all verified
+    expect(result.ok).toBe(true);
+    expect(writesOf(cluster, mark)).toEqual([]);
+    expect(cluster.log.slice(mark).filter((c) => c.op === 'apply-start')).toEqual([]);
+    expect(result.inventory.writes).toBe(0);
+    expect(result.skippedUnchanged).toBe(10);
+  });
+
+  test('a changed object is applied, the unchanged ones are not', async () => {
+    // GIVEN a deployed cloud
+    const cluster = new InMemoryCluster();
+    await deploy(cloud(), { cluster });
+    const mark = cluster.log.length;
+
+    // WHEN keystone-api gets a new image
+    const result = await deploy(cloud({ keystoneImage: 'keystone:2' }), { cluster });
+
+    // THEN only that object and the inventory (its new hash) were written
+    expect(result.ok).toBe(true);
+    expect(writesOf(cluster, mark)).toEqual([
+      `apply Deployment/${NS}/keystone-api`,
+      `apply ${INVENTORY_REF}`,
+    ]);
+  });
+
+  test('without skipping, a re-run sends every apply and the server reports them unchanged', async () => {
+    const cluster = new InMemoryCluster();
+    await deploy(cloud(), { cluster });
+    const mark = cluster.log.length;
+    const result = await deploy(cloud(), { cluster, skipUnchanged: false });
+    expect(result.skippedUnchanged).toBe(0);
+    expect(
+      cluster.log
+        .slice(mark)
+        .filter((c) => c.op === 'apply')
+        .map((c) => c.detail),
+    ).toEqual(new Array(10).fill('unchanged'));
+  });
+
+  test('prune deletes a removed component after a successful rollout, and forgets it', async () => {
+    // GIVEN a deployed cloud
+    const cluster = new InMemoryCluster();
+    await deploy(cloud(), { cluster });
+    const events: DeletionEvent[] = [];
+
+    // WHEN glance-api is removed from the manifests and deployed with prune
+    const result = await deploy(cloud({ withGlance: false }), {
+      cluster,
+      prune: true,
+      onDeletionEvent: (e) => events.push(e),
+    });
+
+    // THEN its objects are gone and the inventory no longer lists them
+    expect(result.ok).toBe(true);
+    expect(result.prune?.counts.deleted).toBe(1);
+    expect(cluster.peek(`Deployment/${NS}/glance-api`)).toBeUndefined();
+    expect(cluster.peek(`ConfigMap/${NS}/glance-config`)).toBeUndefined();
+    expect(result.inventory.orphans).toEqual([]);
+    const inventory = inventoryFromConfigMap(cluster.peek(INVENTORY_REF) ?? namespace());
+    expect(inventory.objects.some((o) => o.component === 'glance-api')).toBe(false);
+    const gone = events
+      .filter((e) => e.type === 'object-gone')
+      .map((e) => (e.type === 'object-gone' ? e.ref : ''));
+    expect(gone.sort()).toEqual([`ConfigMap/${NS}/glance-config`, `Deployment/${NS}/glance-api`]);
+  });
+
+  test('without prune, a removed component stays and is reported as an orphan', async () => {
+    const cluster = new InMemoryCluster();
+    await deploy(cloud(), { cluster });
+    const result = await deploy(cloud({ withGlance: false }), { cluster });
+    expect(cluster.peek(`Deployment/${NS}/glance-api`)).toBeDefined();
+    expect(result.inventory.orphans).toEqual([
+      `ConfigMap/${NS}/glance-config`,
+      `Deployment/${NS}/glance-api`,
+    ]);
+  });
+});
+
+describe('prune and destroy order', () => {
+  test('pruned components keep their recorded dependencies', () => {
+    // GIVEN an inventory of the full cloud, and manifests with only mariadb left
+    const inventory = inventoryFromGraph(cloud(), { cloud: 'test', namespace: NS }, 'complete');
+    const remaining = graphOf(
+      [namespace()],
+      component('mariadb', {}, configMap('mariadb-config'), service('mariadb'), deployment('mariadb')),
+    );
+
+    // WHEN
+    const units = pruneUnits(inventory, remaining);
+
+    // THEN keystone-api (removed) still waits on keystone-db-sync and memcached (removed too)
+    expect(units.map((u) => u.name)).toEqual(['glance-api', 'keystone-api', 'keystone-db-sync', 'memcached']);
+    expect(units.find((u) => u.name === 'keystone-api')?.dependsOn).toEqual([
+      'keystone-db-sync',
+      'memcached',
+    ]);
+  });
+
+  test('destroy deletes dependants before their dependencies, bootstrap and inventory last', async () => {
+    // GIVEN a deployed cloud
+    const cluster = new InMemoryCluster();
+    await deploy(cloud(), { cluster });
+    const mark = cluster.log.length;
+
+    // WHEN
+    const result = await destroy(cloud(), { cluster });
+
+    // THEN everything is gone
+    expect(result.ok).toBe(true);
+    expect(cluster.all()).toEqual([]);
+    // AND each component's deletes came after the deletes of every component that depends on it
+    const deletes = cluster.log
+      .slice(mark)
+      .filter((c) => c.op === 'delete')
+      .map((c) => c.ref);
+    const position = (ref: string) => deletes.indexOf(ref);
+    expect(position(`Deployment/${NS}/glance-api`)).toBeLessThan(position(`Deployment/${NS}/keystone-api`));
+    expect(position(`Deployment/${NS}/keystone-api`)).toBeLessThan(position(`Job/${NS}/keystone-db-sync`));
+    expect(position(`Deployment/${NS}/keystone-api`)).toBeLessThan(position(`Deployment/${NS}/memcached`));
+    expect(position(`Job/${NS}/keystone-db-sync`)).toBeLessThan(position(`Deployment/${NS}/mariadb`));
+    expect(position(`Deployment/${NS}/mariadb`)).toBeLessThan(position(INVENTORY_REF));
+    expect(position(INVENTORY_REF)).toBeLessThan(position(`Namespace/${NS}`));
+  });
+
+  test('destroy also removes objects only the inventory remembers', () => {
+    // GIVEN an inventory with glance-api, and manifests without it
+    const inventory = inventoryFromGraph(cloud(), { cloud: 'test', namespace: NS }, 'complete');
+
+    // WHEN
+    const { units, orphans } = destroyUnits(cloud({ withGlance: false }), inventory);
+
+    // THEN glance-api is a unit of its own that depends on keystone-api, as recorded
+    expect(orphans).toEqual([`ConfigMap/${NS}/glance-config`, `Deployment/${NS}/glance-api`]);
+    expect(units.find((u) => u.name === 'glance-api')?.dependsOn).toEqual(['keystone-api', '(bootstrap)']);
+  });
+
+  test('a unit that cannot be deleted blocks its dependencies, not unrelated units', async () => {
+    // GIVEN a deployed cloud whose keystone-api delete is rejected
+    const cluster = new InMemoryCluster();
+    await deploy(cloud(), { cluster });
+    const original = cluster.delete.bind(cluster);
+    cluster.delete = async (object) => {
+      if (object.metadata.name === 'keystone-api' && object.kind === 'Deployment')
+        throw new Error('forbidden');
+      return original(object);
+    };
+
+    // WHEN
+    const result = await destroy(cloud(), { cluster });
+
+    // THEN keystone-api failed, what it needs stays, glance-api (a dependant) is gone
+    const state = (name: string) => result.deletion.units.find((u) => u.name === name)?.state;
+    expect(state('glance-api')).toBe('deleted');
+    expect(state('keystone-api')).toBe('failed');
+    expect(state('keystone-db-sync')).toBe('blocked');
+    expect(state('memcached')).toBe('blocked');
+    expect(cluster.peek(`Deployment/${NS}/mariadb`)).toBeDefined();
+  });
+});
