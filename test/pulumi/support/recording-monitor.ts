@@ -25,7 +25,7 @@ type Callback = (err: unknown, response: any) => void; // eslint-disable-line @t
  * tests check what `pulumi up` would be told instead of trusting the plan alone. (Replacing the
  * monitor with `setMockOptions` would reset the SDK's feature flags, so the installed one is wrapped.)
  */
-function record(monitor: MockMonitor, registrations: Registration[]): void {
+function record(monitor: MockMonitor, registrations: Registration[], onRegistered: () => void): void {
   const register = monitor.registerResource.bind(monitor);
   // The request is the SDK's generated protobuf class; only its getters are used.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -48,6 +48,7 @@ function record(monitor: MockMonitor, registrations: Registration[]): void {
           })),
           provider: req.getProvider(),
         });
+        onRegistered();
       }
       callback(err, response);
     });
@@ -60,6 +61,8 @@ function record(monitor: MockMonitor, registrations: Registration[]): void {
 export async function installRecordingMocks(): Promise<{
   registrations: Registration[];
   settle: (resources: Iterable<pulumi.Resource>) => Promise<void>;
+  /** Resolves once `count` registrations have been recorded in total. */
+  registered: (count: number) => Promise<void>;
 }> {
   const mocks: pulumi.runtime.Mocks = {
     newResource: (args) => ({ id: args.custom ? `${args.name}-id` : undefined, state: args.inputs }),
@@ -67,9 +70,15 @@ export async function installRecordingMocks(): Promise<{
   };
   await pulumi.runtime.setMocks(mocks, 'project', 'stack', false);
   const registrations: Registration[] = [];
-  record(pulumi.runtime.getMonitor() as unknown as MockMonitor, registrations);
+  let waiters: { count: number; resolve: () => void }[] = [];
+  record(pulumi.runtime.getMonitor() as unknown as MockMonitor, registrations, () => {
+    waiters.filter((w) => registrations.length >= w.count).forEach((w) => w.resolve());
+    waiters = waiters.filter((w) => registrations.length < w.count);
+  });
   return {
     registrations,
+    registered: (count) =>
+      registrations.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve })),
     settle: async (resources) => {
       await Promise.all([...resources].map((r) => outputValue(r.urn)));
     },
