@@ -139,6 +139,11 @@ export class TaskQueue {
   /** Waits until something may have changed: a task finished, one was enqueued, or one fell due. */
   private async idle(): Promise<void> {
     if (this.stopped) return;
+    // Something changed since the last look (an enqueue, a task finished): look again first.
+    if (this.wake.signal.aborted) {
+      this.wake = new AbortController();
+      return;
+    }
     const signal = this.wake.signal;
     const now = this.clock.now();
     const nextDue = Math.min(...[...this.waiting.values()].filter((e) => !this.running.has(e.key)).map((e) => e.dueAt));
@@ -151,7 +156,6 @@ export class TaskQueue {
     } catch (error) {
       if (!isAbortError(error)) throw error;
     }
-    if (this.wake.signal.aborted) this.wake = new AbortController();
   }
 
   private poke(): void {
