@@ -44,13 +44,20 @@ function pulumiMain(): PulumiMainOutputs {
 
   // The Secrets the constructs would otherwise generate in the cluster; found in the tree, not by
   // name, so renaming a construct cannot silently detach a configured password.
-  const keystone = only(cloud.node.findAll().filter((c): c is Keystone => c instanceof Keystone), 'Keystone');
-  const database = only(cloud.node.findAll().filter((c): c is MariaDB => c instanceof MariaDB), 'MariaDB');
+  const keystone = only(
+    cloud.node.findAll().filter((c): c is Keystone => c instanceof Keystone),
+    'Keystone',
+  );
+  const database = only(
+    cloud.node.findAll().filter((c): c is MariaDB => c instanceof MariaDB),
+    'MariaDB',
+  );
   const credentials: Record<string, Credentials[string]> = {
     [keystone.adminCredentials.secretName]: { password: config.requireSecret('adminPassword') },
   };
   const databasePassword = config.getSecret('databasePassword');
-  if (databasePassword !== undefined) credentials[database.credentials.secretName] = { password: databasePassword };
+  if (databasePassword !== undefined)
+    credentials[database.credentials.secretName] = { password: databasePassword };
 
   const deployed = new StackwrightCloud('openstack', {
     source: cloud,
@@ -66,7 +73,10 @@ function pulumiMain(): PulumiMainOutputs {
 }
 
 function only<T>(found: T[], what: string): T {
-  if (found.length !== 1) throw new Error(`the reference cloud has ${found.length} ${what} services; the Pulumi program expects exactly one`);
+  if (found.length !== 1)
+    throw new Error(
+      `the reference cloud has ${found.length} ${what} services; the Pulumi program expects exactly one`,
+    );
   return found[0];
 }
 

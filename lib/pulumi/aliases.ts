@@ -34,7 +34,11 @@ export interface PlannedAlias {
  * The aliases of every renamed resource, by its current logical name. Throws when an alias names a
  * resource the plan does not contain, so a typo is reported instead of silently replacing objects.
  */
-export function aliasPlan(plan: DependencyPlan, options: AliasOptions, resourcePrefix?: string): Map<string, PlannedAlias[]> {
+export function aliasPlan(
+  plan: DependencyPlan,
+  options: AliasOptions,
+  resourcePrefix?: string,
+): Map<string, PlannedAlias[]> {
   const result = new Map<string, PlannedAlias[]>();
   const push = (name: string, alias: PlannedAlias) => result.set(name, [...(result.get(name) ?? []), alias]);
   const components = new Map(plan.components.map((c) => [c.name, c]));
@@ -60,7 +64,8 @@ export function aliasPlan(plan: DependencyPlan, options: AliasOptions, resourceP
       for (const former of formers) push(current, { name: former });
       continue;
     }
-    if (!objects.has(current)) throw new Error(`aliases: there is no object or component named "${current}" in this cloud`);
+    if (!objects.has(current))
+      throw new Error(`aliases: there is no object or component named "${current}" in this cloud`);
     for (const former of formers) {
       const formerComponent = componentOfLogicalName(former, resourcePrefix);
       push(

@@ -42,17 +42,26 @@ function isChartLike(source: ChartLike | readonly KubeObject[]): source is Chart
 
 /** Runs the constructs' validations; throws one error listing every problem with its construct path. */
 function assertValid(chart: ChartLike): void {
-  const problems = (chart.node?.findAll() ?? []).flatMap((c) => c.node.validate().map((message) => `[${c.node.path}] ${message}`));
+  const problems = (chart.node?.findAll() ?? []).flatMap((c) =>
+    c.node.validate().map((message) => `[${c.node.path}] ${message}`),
+  );
   if (problems.length > 0) {
-    throw new Error(`the cloud is not valid (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.join('\n')}`);
+    throw new Error(
+      `the cloud is not valid (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.join('\n')}`,
+    );
   }
 }
 
 function asKubeObject(value: unknown, index: number): KubeObject {
   const v = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
-  const metadata = (typeof v.metadata === 'object' && v.metadata !== null ? v.metadata : {}) as Record<string, unknown>;
+  const metadata = (typeof v.metadata === 'object' && v.metadata !== null ? v.metadata : {}) as Record<
+    string,
+    unknown
+  >;
   if (typeof v.apiVersion !== 'string' || typeof v.kind !== 'string' || typeof metadata.name !== 'string') {
-    throw new Error(`object #${index + 1} of the cloud is not a Kubernetes object (apiVersion, kind, metadata.name)`);
+    throw new Error(
+      `object #${index + 1} of the cloud is not a Kubernetes object (apiVersion, kind, metadata.name)`,
+    );
   }
   return value as KubeObject;
 }

@@ -32,7 +32,9 @@ export function placeCredentials(
   keys: readonly string[],
 ): { objects: KubeObject[]; targets: CredentialTarget[] } {
   const secrets = objects.filter(isSecret);
-  const namespaces = [...new Set(objects.map((o) => o.metadata.namespace).filter((ns): ns is string => !!ns))].sort();
+  const namespaces = [
+    ...new Set(objects.map((o) => o.metadata.namespace).filter((ns): ns is string => !!ns)),
+  ].sort();
   const added: KubeObject[] = [];
   const targets = keys.map((key): CredentialTarget => {
     const slash = key.indexOf('/');
@@ -41,7 +43,9 @@ export function placeCredentials(
     if (namespace === undefined) {
       const matching = secrets.filter((s) => s.metadata.name === name);
       if (matching.length > 1) {
-        throw new Error(`credential "${key}" matches Secrets in several namespaces; write it as "<namespace>/${name}"`);
+        throw new Error(
+          `credential "${key}" matches Secrets in several namespaces; write it as "<namespace>/${name}"`,
+        );
       }
       namespace = matching[0]?.metadata.namespace ?? (namespaces.length === 1 ? namespaces[0] : undefined);
       if (namespace === undefined) {
@@ -70,7 +74,9 @@ export function withCredentialValues(
   asSecret: (value: pulumi.Input<string>) => pulumi.Input<string>,
 ): Record<string, unknown> {
   const data = { ...((secret.data as Record<string, string> | undefined) ?? {}) };
-  const stringData: Record<string, unknown> = { ...((secret.stringData as Record<string, string> | undefined) ?? {}) };
+  const stringData: Record<string, unknown> = {
+    ...((secret.stringData as Record<string, string> | undefined) ?? {}),
+  };
   for (const [key, value] of Object.entries(values)) {
     delete data[key];
     stringData[key] = asSecret(value);

@@ -15,7 +15,8 @@ import { hasTypedClass } from './typed-kinds';
  *   Secrets, ServiceAccounts and RBAC, so its pods are not rejected or left without their volumes
  *   (a rejected pod puts the Job or ReplicaSet controller into exponential back-off).
  */
-export type DependencyReason = Exclude<EdgeKind, 'runtime'> | 'namespace' | 'crd' | 'bootstrap' | 'prerequisite';
+export type DependencyReason =
+  Exclude<EdgeKind, 'runtime'> | 'namespace' | 'crd' | 'bootstrap' | 'prerequisite';
 
 /** One entry of an object's `dependsOn`. */
 export interface PlannedDependency {
@@ -82,7 +83,15 @@ export interface DependencyPlanOptions {
 }
 
 /** Kinds that run pods: they wait for their component's prerequisites. */
-const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'CronJob', 'Pod']);
+const WORKLOAD_KINDS = new Set([
+  'Deployment',
+  'StatefulSet',
+  'DaemonSet',
+  'ReplicaSet',
+  'Job',
+  'CronJob',
+  'Pod',
+]);
 /** Kinds a pod needs to exist before it is created (or started) successfully. */
 const PREREQUISITE_KINDS = new Set([
   'ConfigMap',
@@ -144,7 +153,8 @@ export function dependencyPlan(graph: ComponentGraph, options: DependencyPlanOpt
   const namespaceObjects = new Map<string, Entry>();
   const crds = new Map<string, Entry>();
   for (const e of entries) {
-    if (e.object.apiVersion === 'v1' && e.object.kind === 'Namespace') namespaceObjects.set(e.object.metadata.name, e);
+    if (e.object.apiVersion === 'v1' && e.object.kind === 'Namespace')
+      namespaceObjects.set(e.object.metadata.name, e);
     const crdKey = crdKeyOfDefinition(e.object);
     if (crdKey) crds.set(crdKey, e);
   }
@@ -198,7 +208,9 @@ export function dependencyPlan(graph: ComponentGraph, options: DependencyPlanOpt
 }
 
 /** The plan's objects in registration order, reduced to what a snapshot or a reader needs. */
-export function summarisePlan(plan: DependencyPlan): { name: string; type: string; parent: string; dependsOn: string[] }[] {
+export function summarisePlan(
+  plan: DependencyPlan,
+): { name: string; type: string; parent: string; dependsOn: string[] }[] {
   return plan.objects.map((o) => ({
     name: o.logicalName,
     type: o.typeToken,
@@ -261,7 +273,8 @@ function isNamespaceObject(object: KubeObject): boolean {
 
 /** `<group>/<Kind>` of the kind a CRD defines, or undefined when the object is not a CRD. */
 function crdKeyOfDefinition(object: KubeObject): string | undefined {
-  if (object.kind !== 'CustomResourceDefinition' || !object.apiVersion.startsWith('apiextensions.k8s.io/')) return undefined;
+  if (object.kind !== 'CustomResourceDefinition' || !object.apiVersion.startsWith('apiextensions.k8s.io/'))
+    return undefined;
   const spec = object.spec as { group?: unknown; names?: { kind?: unknown } } | undefined;
   if (typeof spec?.group !== 'string' || typeof spec.names?.kind !== 'string') return undefined;
   return `${spec.group}/${spec.names.kind}`;
@@ -324,7 +337,9 @@ function registrationOrder(entries: readonly Entry[]): Entry[] {
   }
   if (ordered.length !== entries.length) {
     const stuck = entries.filter((e) => !ordered.includes(e)).map((e) => e.logicalName);
-    throw new Error(`the objects' implicit dependencies (namespace, CRD, prerequisites) form a cycle among: ${stuck.join(', ')}`);
+    throw new Error(
+      `the objects' implicit dependencies (namespace, CRD, prerequisites) form a cycle among: ${stuck.join(', ')}`,
+    );
   }
   return ordered;
 }

@@ -17,7 +17,9 @@ export type KubeResourceClass = new (
  * API server validates), not from TypeScript literals, so the per-kind `XxxArgs` types add nothing
  * here; what matters is that the class registers the right token with the right options.
  */
-function typed<A>(cls: new (name: string, args: A, opts?: pulumi.CustomResourceOptions) => pulumi.CustomResource): KubeResourceClass {
+function typed<A>(
+  cls: new (name: string, args: A, opts?: pulumi.CustomResourceOptions) => pulumi.CustomResource,
+): KubeResourceClass {
   return cls as unknown as KubeResourceClass;
 }
 
@@ -26,11 +28,21 @@ function typed<A>(cls: new (name: string, args: A, opts?: pulumi.CustomResourceO
  * (a unit test holds the two lists and the SDK's own tokens together).
  */
 const CLASSES: Readonly<Record<string, KubeResourceClass>> = {
-  'kubernetes:admissionregistration.k8s.io/v1:MutatingWebhookConfiguration': typed(k8s.admissionregistration.v1.MutatingWebhookConfiguration),
-  'kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy': typed(k8s.admissionregistration.v1.ValidatingAdmissionPolicy),
-  'kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding': typed(k8s.admissionregistration.v1.ValidatingAdmissionPolicyBinding),
-  'kubernetes:admissionregistration.k8s.io/v1:ValidatingWebhookConfiguration': typed(k8s.admissionregistration.v1.ValidatingWebhookConfiguration),
-  'kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition': typed(k8s.apiextensions.v1.CustomResourceDefinition),
+  'kubernetes:admissionregistration.k8s.io/v1:MutatingWebhookConfiguration': typed(
+    k8s.admissionregistration.v1.MutatingWebhookConfiguration,
+  ),
+  'kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy': typed(
+    k8s.admissionregistration.v1.ValidatingAdmissionPolicy,
+  ),
+  'kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding': typed(
+    k8s.admissionregistration.v1.ValidatingAdmissionPolicyBinding,
+  ),
+  'kubernetes:admissionregistration.k8s.io/v1:ValidatingWebhookConfiguration': typed(
+    k8s.admissionregistration.v1.ValidatingWebhookConfiguration,
+  ),
+  'kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition': typed(
+    k8s.apiextensions.v1.CustomResourceDefinition,
+  ),
   'kubernetes:apiregistration.k8s.io/v1:APIService': typed(k8s.apiregistration.v1.APIService),
   'kubernetes:apps/v1:ControllerRevision': typed(k8s.apps.v1.ControllerRevision),
   'kubernetes:apps/v1:DaemonSet': typed(k8s.apps.v1.DaemonSet),
@@ -41,7 +53,9 @@ const CLASSES: Readonly<Record<string, KubeResourceClass>> = {
   'kubernetes:autoscaling/v2:HorizontalPodAutoscaler': typed(k8s.autoscaling.v2.HorizontalPodAutoscaler),
   'kubernetes:batch/v1:CronJob': typed(k8s.batch.v1.CronJob),
   'kubernetes:batch/v1:Job': typed(k8s.batch.v1.Job),
-  'kubernetes:certificates.k8s.io/v1:CertificateSigningRequest': typed(k8s.certificates.v1.CertificateSigningRequest),
+  'kubernetes:certificates.k8s.io/v1:CertificateSigningRequest': typed(
+    k8s.certificates.v1.CertificateSigningRequest,
+  ),
   'kubernetes:coordination.k8s.io/v1:Lease': typed(k8s.coordination.v1.Lease),
   'kubernetes:core/v1:Binding': typed(k8s.core.v1.Binding),
   'kubernetes:core/v1:ConfigMap': typed(k8s.core.v1.ConfigMap),

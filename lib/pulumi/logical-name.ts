@@ -27,7 +27,11 @@ export function kindRef(apiVersion: string, kind: string): string {
  * scope) leaves every name, and therefore every Pulumi URN, unchanged. A `prefix` keeps two clouds
  * in one stack apart (`<prefix>:…`).
  */
-export function objectLogicalName(object: KubeObject, component: string | undefined, prefix?: string): string {
+export function objectLogicalName(
+  object: KubeObject,
+  component: string | undefined,
+  prefix?: string,
+): string {
   const ns = object.metadata.namespace;
   const ref = ns ? `${ns}/${object.metadata.name}` : object.metadata.name;
   const parts = [kindRef(object.apiVersion, object.kind), ref];

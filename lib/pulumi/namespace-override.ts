@@ -49,7 +49,9 @@ function moveObject(o: KubeObject, from: string, to: string): KubeObject {
   if ((o.kind === 'RoleBinding' || o.kind === 'ClusterRoleBinding') && Array.isArray(o.subjects)) {
     moved.subjects = o.subjects.map((s: unknown) => {
       const subject = s as Record<string, unknown>;
-      return subject.kind === 'ServiceAccount' && subject.namespace === from ? { ...subject, namespace: to } : subject;
+      return subject.kind === 'ServiceAccount' && subject.namespace === from
+        ? { ...subject, namespace: to }
+        : subject;
     });
   }
   return moved as KubeObject;

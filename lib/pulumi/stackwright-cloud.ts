@@ -59,7 +59,11 @@ export class StackwrightComponent extends pulumi.ComponentResource {
     super(COMPONENT_TYPE, component.logicalName, {}, opts);
     this.componentName = component.name;
     this.service = component.service;
-    this.registerOutputs({ service: component.service, constructPath: component.constructPath, objects: component.objects });
+    this.registerOutputs({
+      service: component.service,
+      constructPath: component.constructPath,
+      objects: component.objects,
+    });
   }
 }
 
@@ -118,7 +122,9 @@ export class StackwrightCloud extends pulumi.ComponentResource {
       );
     }
 
-    const credentialValues = new Map(placed.targets.map((t) => [`${t.namespace}/${t.name}`, credentials[t.key]]));
+    const credentialValues = new Map(
+      placed.targets.map((t) => [`${t.namespace}/${t.name}`, credentials[t.key]]),
+    );
 
     const resources = new Map<string, pulumi.CustomResource>();
     for (const planned of this.plan.objects) {
@@ -127,12 +133,15 @@ export class StackwrightCloud extends pulumi.ComponentResource {
       const dependsOn = planned.dependsOn.map((d) => {
         const resource = resources.get(d.name);
         // The plan orders every dependency first; a miss here is a bug in dependencyPlan.
-        if (!resource) throw new Error(`${planned.logicalName} depends on ${d.name}, which is not registered yet`);
+        if (!resource)
+          throw new Error(`${planned.logicalName} depends on ${d.name}, which is not registered yet`);
         return resource;
       });
       const { apiVersion, kind, metadata } = planned.object;
       const credential =
-        apiVersion === 'v1' && kind === 'Secret' ? credentialValues.get(`${metadata.namespace}/${metadata.name}`) : undefined;
+        apiVersion === 'v1' && kind === 'Secret'
+          ? credentialValues.get(`${metadata.namespace}/${metadata.name}`)
+          : undefined;
       const body: KubeResourceArgs = credential
         ? withCredentialValues(planned.object, credential, (v) => pulumi.secret(v))
         : { ...planned.object };
@@ -160,7 +169,9 @@ export class StackwrightCloud extends pulumi.ComponentResource {
     // Only the parent's type chain enters a URN, so the former parent component can be named by a
     // URN built from its former logical name; it need not exist any more.
     const parent =
-      alias.parentComponent === undefined ? this : pulumi.createUrn(alias.parentComponent, COMPONENT_TYPE, this);
+      alias.parentComponent === undefined
+        ? this
+        : pulumi.createUrn(alias.parentComponent, COMPONENT_TYPE, this);
     return { name: alias.name, parent };
   }
 }

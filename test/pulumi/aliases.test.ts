@@ -27,7 +27,10 @@ describe('aliasPlan', () => {
     // WHEN
     const aliases = aliasPlan(plan, {
       aliases: {
-        'db:ConfigMap:openstack/db-config': ['database:ConfigMap:openstack/db-config', 'ConfigMap:openstack/db-config'],
+        'db:ConfigMap:openstack/db-config': [
+          'database:ConfigMap:openstack/db-config',
+          'ConfigMap:openstack/db-config',
+        ],
         'keystone-api': ['keystone'],
       },
     });
@@ -57,8 +60,8 @@ describe('aliasPlan', () => {
     expect(() => aliasPlan(plan, { componentAliases: { memcache: ['cache'] } })).toThrow(
       'componentAliases: there is no component "memcache" in this cloud',
     );
-    expect(() => aliasPlan(plan, { aliases: { 'db:ConfigMap:openstack/nope': ['x:ConfigMap:openstack/nope'] } })).toThrow(
-      'aliases: there is no object or component named "db:ConfigMap:openstack/nope" in this cloud',
-    );
+    expect(() =>
+      aliasPlan(plan, { aliases: { 'db:ConfigMap:openstack/nope': ['x:ConfigMap:openstack/nope'] } }),
+    ).toThrow('aliases: there is no object or component named "db:ConfigMap:openstack/nope" in this cloud');
   });
 });

@@ -15,23 +15,36 @@ describe('placeCredentials', () => {
       { key: 'db-root', namespace: 'openstack', name: 'db-root', added: true },
       { key: 'openstack/registry-pull', namespace: 'openstack', name: 'registry-pull', added: false },
     ]);
-    expect(placed.objects[0]).toEqual({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db-root', namespace: 'openstack' }, type: 'Opaque' });
+    expect(placed.objects[0]).toEqual({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'db-root', namespace: 'openstack' },
+      type: 'Opaque',
+    });
     expect(placed.objects).toHaveLength(objects.length + 1);
   });
 
   test('asks for a namespace when a bare name is ambiguous', () => {
     // GIVEN
-    const objects = [fixtureObject('v1', 'ConfigMap', 'a', { namespace: 'x' }), fixtureObject('v1', 'ConfigMap', 'b', { namespace: 'y' })];
+    const objects = [
+      fixtureObject('v1', 'ConfigMap', 'a', { namespace: 'x' }),
+      fixtureObject('v1', 'ConfigMap', 'b', { namespace: 'y' }),
+    ];
 
     // THEN
-    expect(() => placeCredentials(objects, ['admin'])).toThrow('credential "admin": the manifests span the namespaces x, y; write it as "<namespace>/admin"');
+    expect(() => placeCredentials(objects, ['admin'])).toThrow(
+      'credential "admin": the manifests span the namespaces x, y; write it as "<namespace>/admin"',
+    );
   });
 });
 
 describe('withCredentialValues', () => {
   test('credential keys go to stringData, wrapped, and leave data', () => {
     // GIVEN
-    const secret = fixtureObject('v1', 'Secret', 'db', { namespace: 'x', body: { data: { password: 'b2xk', user: 'cm9vdA==' } } });
+    const secret = fixtureObject('v1', 'Secret', 'db', {
+      namespace: 'x',
+      body: { data: { password: 'b2xk', user: 'cm9vdA==' } },
+    });
 
     // WHEN
     const body = withCredentialValues(secret, { password: 'new' }, (v) => `secret(${String(v)})`);

@@ -10,7 +10,10 @@ function planOf(objects: readonly KubeObject[], resourcePrefix?: string): Depend
 
 function object(plan: DependencyPlan, logicalName: string): PlannedObject {
   const found = plan.objects.find((o) => o.logicalName === logicalName);
-  if (!found) throw new Error(`no ${logicalName} in the plan; have ${plan.objects.map((o) => o.logicalName).join(', ')}`);
+  if (!found)
+    throw new Error(
+      `no ${logicalName} in the plan; have ${plan.objects.map((o) => o.logicalName).join(', ')}`,
+    );
   return found;
 }
 
@@ -45,7 +48,10 @@ describe('dependencyPlan', () => {
           .filter((d) => d.reason === 'ready' || d.reason === 'completed' || d.reason === 'same-node')
           .map((d) => d.name)
           .sort();
-        expect({ object: planned.logicalName, dependsOn: crossComponent }).toEqual({ object: planned.logicalName, dependsOn: expected });
+        expect({ object: planned.logicalName, dependsOn: crossComponent }).toEqual({
+          object: planned.logicalName,
+          dependsOn: expected,
+        });
       }
     }
   });
@@ -107,7 +113,11 @@ describe('dependencyPlan', () => {
       [...BOOTSTRAP_DEPS, 'ovn-controller:DaemonSet:openstack/ovn-controller (same-node)'].sort(),
     );
     expect(depsOf(plan, 'db:StatefulSet:openstack/db')).toEqual(
-      [...BOOTSTRAP_DEPS, 'db:ConfigMap:openstack/db-config (prerequisite)', 'db-credentials:Job:openstack/db-credentials (completed)'].sort(),
+      [
+        ...BOOTSTRAP_DEPS,
+        'db:ConfigMap:openstack/db-config (prerequisite)',
+        'db-credentials:Job:openstack/db-credentials (completed)',
+      ].sort(),
     );
   });
 
@@ -132,7 +142,10 @@ describe('dependencyPlan', () => {
     // THEN
     expect(backup.typeToken).toBe('kubernetes:example.org/v1:Backup');
     expect(backup.resourceClass).toBe('custom');
-    expect(backup.dependsOn).toContainEqual({ name: 'CustomResourceDefinition:backups.example.org', reason: 'crd' });
+    expect(backup.dependsOn).toContainEqual({
+      name: 'CustomResourceDefinition:backups.example.org',
+      reason: 'crd',
+    });
   });
 
   test('type tokens, classes and parents follow apiVersion, kind and component', () => {
@@ -146,9 +159,15 @@ describe('dependencyPlan', () => {
       component: 'keystone-api',
       parent: 'keystone-api',
     });
-    expect(object(plan, 'keystone-api:Secret:openstack/keystone-api').typeToken).toBe('kubernetes:core/v1:Secret');
-    expect(object(plan, 'keystone-api:PodDisruptionBudget:openstack/keystone-api').typeToken).toBe('kubernetes:policy/v1:PodDisruptionBudget');
-    expect(object(plan, 'ClusterRole:stackwright-reader').typeToken).toBe('kubernetes:rbac.authorization.k8s.io/v1:ClusterRole');
+    expect(object(plan, 'keystone-api:Secret:openstack/keystone-api').typeToken).toBe(
+      'kubernetes:core/v1:Secret',
+    );
+    expect(object(plan, 'keystone-api:PodDisruptionBudget:openstack/keystone-api').typeToken).toBe(
+      'kubernetes:policy/v1:PodDisruptionBudget',
+    );
+    expect(object(plan, 'ClusterRole:stackwright-reader').typeToken).toBe(
+      'kubernetes:rbac.authorization.k8s.io/v1:ClusterRole',
+    );
   });
 
   test('objects come in an order where every dependency is registered first', () => {
@@ -160,7 +179,12 @@ describe('dependencyPlan', () => {
 
     // THEN
     for (const o of plan.objects) {
-      for (const d of o.dependsOn) expect([d.name, position.get(d.name)! < position.get(o.logicalName)!]).toEqual([d.name, true]);
+      for (const d of o.dependsOn) {
+        expect([
+          d.name,
+          (position.get(d.name) ?? Infinity) < (position.get(o.logicalName) ?? -Infinity),
+        ]).toEqual([d.name, true]);
+      }
     }
     expect(plan.components.map((c) => c.name)).toEqual([
       'db-credentials',
@@ -182,7 +206,10 @@ describe('dependencyPlan', () => {
       metadata: {
         ...o.metadata,
         annotations: Object.fromEntries(
-          Object.entries(o.metadata.annotations ?? {}).map(([k, v]) => [k, k === Annotations.CONSTRUCT_PATH ? `fixture/refactored/${v}` : v]),
+          Object.entries(o.metadata.annotations ?? {}).map(([k, v]) => [
+            k,
+            k === Annotations.CONSTRUCT_PATH ? `fixture/refactored/${v}` : v,
+          ]),
         ),
       },
     }));
@@ -200,8 +227,14 @@ describe('dependencyPlan', () => {
     const plan = planOf(fixtureManifests(), 'east');
 
     // THEN
-    expect(object(plan, 'east:keystone-api:Deployment:openstack/keystone-api').parent).toBe('east:keystone-api');
-    expect(plan.objects.every((o) => o.logicalName.startsWith('east:') && o.dependsOn.every((d) => d.name.startsWith('east:')))).toBe(true);
+    expect(object(plan, 'east:keystone-api:Deployment:openstack/keystone-api').parent).toBe(
+      'east:keystone-api',
+    );
+    expect(
+      plan.objects.every(
+        (o) => o.logicalName.startsWith('east:') && o.dependsOn.every((d) => d.name.startsWith('east:')),
+      ),
+    ).toBe(true);
     expect(plan.components.map((c) => c.logicalName)).toContain('east:db');
   });
 
@@ -221,7 +254,9 @@ describe('dependencyPlan', () => {
     const objects = [fixtureObject('v1', 'Frobnicator', 'x', { component: 'a', namespace: 'x' })];
 
     // THEN
-    expect(() => planOf(objects)).toThrow('no typed @pulumi/kubernetes class is registered for core kind Frobnicator');
+    expect(() => planOf(objects)).toThrow(
+      'no typed @pulumi/kubernetes class is registered for core kind Frobnicator',
+    );
   });
 
   test('snapshot: the fixture cloud', () => {
@@ -235,12 +270,16 @@ describe('dependencyPlan of the reference cloud', () => {
   const plan = dependencyPlan(graph);
 
   test('every object is planned once, with every gating edge of its component and no runtime edge', () => {
-    expect(plan.objects).toHaveLength(graph.bootstrap.length + graph.components.reduce((n, c) => n + c.objects.length, 0));
+    expect(plan.objects).toHaveLength(
+      graph.bootstrap.length + graph.components.reduce((n, c) => n + c.objects.length, 0),
+    );
     for (const planned of plan.objects.filter((o) => o.component !== undefined)) {
       const component = graph.components.find((c) => c.name === planned.component);
       const gating = new Set(component?.edges.filter((e) => isGating(e.kind)).map((e) => e.to));
       const reached = new Set(
-        planned.dependsOn.filter((d) => d.reason === 'ready' || d.reason === 'completed' || d.reason === 'same-node').map((d) => d.name.split(':')[0]),
+        planned.dependsOn
+          .filter((d) => d.reason === 'ready' || d.reason === 'completed' || d.reason === 'same-node')
+          .map((d) => d.name.split(':')[0]),
       );
       expect([planned.logicalName, [...reached].sort()]).toEqual([planned.logicalName, [...gating].sort()]);
     }

@@ -31,7 +31,12 @@ describe('kubeResourceClass', () => {
       const [, groupVersion, kind] = token.split(':');
       const apiVersion = groupVersion.replace(/^core\//, '');
       const Resource = kubeResourceClass(token);
-      return new Resource(`r${i}`, { apiVersion, kind, metadata: { name: `r${i}` }, ...REQUIRED_FIELDS }) as pulumi.CustomResource;
+      return new Resource(`r${i}`, {
+        apiVersion,
+        kind,
+        metadata: { name: `r${i}` },
+        ...REQUIRED_FIELDS,
+      }) as pulumi.CustomResource;
     });
     await settle(resources);
 

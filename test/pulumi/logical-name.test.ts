@@ -8,7 +8,9 @@ describe('logical names', () => {
     const namespace = fixtureObject('v1', 'Namespace', 'openstack');
 
     // THEN
-    expect(objectLogicalName(deployment, 'keystone-api')).toBe('keystone-api:Deployment:openstack/keystone-api');
+    expect(objectLogicalName(deployment, 'keystone-api')).toBe(
+      'keystone-api:Deployment:openstack/keystone-api',
+    );
     expect(objectLogicalName(namespace, undefined)).toBe('Namespace:openstack');
     expect(objectLogicalName(namespace, undefined, 'east')).toBe('east:Namespace:openstack');
   });
@@ -23,7 +25,11 @@ describe('logical names', () => {
     expect(componentOfLogicalName('keystone-api:Deployment:openstack/keystone-api')).toBe('keystone-api');
     expect(componentOfLogicalName('Namespace:openstack')).toBeUndefined();
     expect(componentOfLogicalName('east:db:StatefulSet:openstack/db', 'east')).toBe('db');
-    expect(() => componentOfLogicalName('keystone-api')).toThrow('"keystone-api" is not a Stackwright object name');
-    expect(() => componentOfLogicalName('west:db:StatefulSet:openstack/db', 'east')).toThrow('does not start with the resource prefix "east:"');
+    expect(() => componentOfLogicalName('keystone-api')).toThrow(
+      '"keystone-api" is not a Stackwright object name',
+    );
+    expect(() => componentOfLogicalName('west:db:StatefulSet:openstack/db', 'east')).toThrow(
+      'does not start with the resource prefix "east:"',
+    );
   });
 });

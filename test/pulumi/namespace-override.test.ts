@@ -32,7 +32,10 @@ describe('overrideNamespace', () => {
 
   test('refuses to merge several namespaces', () => {
     // GIVEN
-    const objects = [fixtureObject('v1', 'ConfigMap', 'a', { namespace: 'x' }), fixtureObject('v1', 'ConfigMap', 'b', { namespace: 'y' })];
+    const objects = [
+      fixtureObject('v1', 'ConfigMap', 'a', { namespace: 'x' }),
+      fixtureObject('v1', 'ConfigMap', 'b', { namespace: 'y' }),
+    ];
 
     // THEN
     expect(() => overrideNamespace(objects, 'z')).toThrow('the manifests span the namespaces x, y');

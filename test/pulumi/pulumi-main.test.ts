@@ -34,13 +34,18 @@ describe('stacks/pulumi-main', () => {
     const plan = dependencyPlan(graphFromManifests(referenceCloud(new App(), 'openstack').toJson()));
 
     // WHEN
-    const { outputs, registrations } = await runProgram({ 'stackwright:adminPassword': 'admin-secret' }, ['stackwright:adminPassword']);
+    const { outputs, registrations } = await runProgram({ 'stackwright:adminPassword': 'admin-secret' }, [
+      'stackwright:adminPassword',
+    ]);
 
     // THEN the program adds exactly one object, the admin credentials, to the cloud's own
     const byUrn = new Map(registrations.map((r) => [r.urn, r]));
     const objects = registrations.filter((r) => r.type.startsWith('kubernetes:'));
     expect(objects.map((r) => r.name).sort()).toEqual(
-      [...plan.objects.map((o) => o.logicalName), `Secret:openstack/${outputs.adminCredentialsSecret}`].sort(),
+      [
+        ...plan.objects.map((o) => o.logicalName),
+        `Secret:openstack/${outputs.adminCredentialsSecret}`,
+      ].sort(),
     );
     for (const planned of plan.objects) {
       const registration = objects.find((r) => r.name === planned.logicalName);
@@ -51,9 +56,12 @@ describe('stacks/pulumi-main', () => {
         planned.parent ?? 'openstack',
       ]);
     }
-    expect(registrations.filter((r) => r.type === COMPONENT_TYPE).map((r) => r.name).sort()).toEqual(
-      plan.components.map((c) => c.name).sort(),
-    );
+    expect(
+      registrations
+        .filter((r) => r.type === COMPONENT_TYPE)
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(plan.components.map((c) => c.name).sort());
     expect(outputs.components).toEqual(plan.components.map((c) => c.name));
   });
 
@@ -74,7 +82,9 @@ describe('stacks/pulumi-main', () => {
 
   test('without a database password the database credentials stay generated in the cluster', async () => {
     // WHEN
-    const { registrations } = await runProgram({ 'stackwright:adminPassword': 'admin-secret' }, ['stackwright:adminPassword']);
+    const { registrations } = await runProgram({ 'stackwright:adminPassword': 'admin-secret' }, [
+      'stackwright:adminPassword',
+    ]);
 
     // THEN
     expect(registrations.some((r) => r.name === 'Secret:openstack/db-credentials')).toBe(false);
@@ -99,7 +109,15 @@ describe('stacks/pulumi-main', () => {
     const deployment = registrations.find((r) => r.name === 'keystone-api:Deployment:cloud-b/keystone-api');
     expect(deployment?.inputs).toMatchObject({
       metadata: { namespace: 'cloud-b', labels: { team: 'infra' } },
-      spec: { template: { spec: { containers: [expect.objectContaining({ image: 'registry.example.org/openstack/keystone:2024.2' })] } } },
+      spec: {
+        template: {
+          spec: {
+            containers: [
+              expect.objectContaining({ image: 'registry.example.org/openstack/keystone:2024.2' }),
+            ],
+          },
+        },
+      },
     });
   });
 
@@ -115,7 +133,9 @@ describe('stacks/pulumi-main', () => {
 
   test('the admin password is never a plain output', async () => {
     // WHEN
-    const { outputs } = await runProgram({ 'stackwright:adminPassword': 'admin-secret' }, ['stackwright:adminPassword']);
+    const { outputs } = await runProgram({ 'stackwright:adminPassword': 'admin-secret' }, [
+      'stackwright:adminPassword',
+    ]);
 
     // THEN
     expect(JSON.stringify(outputs)).not.toContain('admin-secret');

@@ -44,7 +44,9 @@ describe('StackwrightCloud', () => {
 
     // THEN
     const objects = registrations.filter((r) => r.custom);
-    expect(objects.map((r) => `${r.type} ${r.name}`).sort()).toEqual(plan.objects.map((o) => `${o.typeToken} ${o.logicalName}`).sort());
+    expect(objects.map((r) => `${r.type} ${r.name}`).sort()).toEqual(
+      plan.objects.map((o) => `${o.typeToken} ${o.logicalName}`).sort(),
+    );
     for (const planned of plan.objects) {
       const registration = objects.find((r) => r.name === planned.logicalName);
       const parent = byUrn.get(registration?.parent ?? '');
@@ -65,7 +67,11 @@ describe('StackwrightCloud', () => {
 
     // THEN
     const components = registrations.filter((r) => r.type === COMPONENT_TYPE);
-    expect(components.map((c) => c.name).sort()).toEqual(graphFromManifests(manifests).components.map((c) => c.name).sort());
+    expect(components.map((c) => c.name).sort()).toEqual(
+      graphFromManifests(manifests)
+        .components.map((c) => c.name)
+        .sort(),
+    );
     for (const component of components) expect(byUrn.get(component.parent)?.type).toBe(CLOUD_TYPE);
   });
 
@@ -96,9 +102,14 @@ describe('StackwrightCloud', () => {
     const { find } = await deploy('fixture', { source: manifests });
 
     // THEN
-    const deployment = find('kubernetes:apps/v1:Deployment', 'keystone-api:Deployment:openstack/keystone-api');
+    const deployment = find(
+      'kubernetes:apps/v1:Deployment',
+      'keystone-api:Deployment:openstack/keystone-api',
+    );
     expect(deployment.inputs).toMatchObject(
-      JSON.parse(JSON.stringify(manifests.find((o) => o.kind === 'Deployment' && o.metadata.name === 'keystone-api'))),
+      JSON.parse(
+        JSON.stringify(manifests.find((o) => o.kind === 'Deployment' && o.metadata.name === 'keystone-api')),
+      ),
     );
   });
 
@@ -117,7 +128,10 @@ describe('StackwrightCloud', () => {
 
     // THEN the existing Secret keeps its data and gains the key, as a secret
     const existing = cloud.resources.get('keystone-api:Secret:openstack/keystone-api') as k8s.core.v1.Secret;
-    expect(await outputValue(existing.stringData)).toEqual({ 'keystone.conf': '[DEFAULT]\n', password: 's3cret' });
+    expect(await outputValue(existing.stringData)).toEqual({
+      'keystone.conf': '[DEFAULT]\n',
+      password: 's3cret',
+    });
     expect(await pulumi.isSecret(existing.stringData)).toBe(true);
     // AND the missing Secret is added as a bootstrap object, secret as well, even for a plain value
     const added = cloud.resources.get('Secret:openstack/db-root') as k8s.core.v1.Secret;
@@ -127,7 +141,9 @@ describe('StackwrightCloud', () => {
       expect.arrayContaining(['data', 'stringData']),
     );
     // AND every component object waits for the added Secret
-    expect(cloud.plan.objects.find((o) => o.logicalName === 'db:StatefulSet:openstack/db')?.dependsOn).toContainEqual({
+    expect(
+      cloud.plan.objects.find((o) => o.logicalName === 'db:StatefulSet:openstack/db')?.dependsOn,
+    ).toContainEqual({
       name: 'Secret:openstack/db-root',
       reason: 'bootstrap',
     });
@@ -138,14 +154,20 @@ describe('StackwrightCloud', () => {
     const manifests = fixtureManifests();
 
     // WHEN
-    const { find } = await deploy('fixture', { source: manifests, componentAliases: { memcached: ['cache'] } });
+    const { find } = await deploy('fixture', {
+      source: manifests,
+      componentAliases: { memcached: ['cache'] },
+    });
 
     // THEN
     const component = find(COMPONENT_TYPE, 'memcached');
     expect(component.aliases.map((a) => a.name)).toEqual(['cache']);
     const statefulSet = find('kubernetes:apps/v1:StatefulSet', 'memcached:StatefulSet:openstack/memcached');
     expect(namedAliases(statefulSet)).toEqual([
-      { name: 'cache:StatefulSet:openstack/memcached', parentUrn: expect.stringMatching(/stackwright:index:Component::cache$/) },
+      {
+        name: 'cache:StatefulSet:openstack/memcached',
+        parentUrn: expect.stringMatching(/stackwright:index:Component::cache$/),
+      },
     ]);
   });
 
@@ -161,9 +183,9 @@ describe('StackwrightCloud', () => {
 
     // THEN
     const cloud = find(CLOUD_TYPE, 'fixture');
-    expect(namedAliases(find('kubernetes:core/v1:Service', 'memcached:Service:openstack/memcached'))).toEqual([
-      { name: 'Service:openstack/memcached', parentUrn: cloud.urn },
-    ]);
+    expect(namedAliases(find('kubernetes:core/v1:Service', 'memcached:Service:openstack/memcached'))).toEqual(
+      [{ name: 'Service:openstack/memcached', parentUrn: cloud.urn }],
+    );
   });
 
   test('passes the provider to every object', async () => {
@@ -177,7 +199,8 @@ describe('StackwrightCloud', () => {
     const providerUrn = await outputValue(provider.urn);
     const objects = registrations.filter((r) => r.type.startsWith('kubernetes:'));
     expect(objects.length).toBe(fixtureManifests().length);
-    for (const o of objects) expect(o.provider).toMatch(new RegExp(`^${providerUrn.replace(/[$]/g, '\\$')}::`));
+    for (const o of objects)
+      expect(o.provider).toMatch(new RegExp(`^${providerUrn.replace(/[$]/g, '\\$')}::`));
   });
 
   test('a namespace override moves the objects and their names', async () => {
@@ -185,11 +208,19 @@ describe('StackwrightCloud', () => {
     const manifests = fixtureManifests();
 
     // WHEN
-    const { find } = await deploy('fixture', { source: manifests, namespace: 'cloud-b', resourcePrefix: 'b' });
+    const { find } = await deploy('fixture', {
+      source: manifests,
+      namespace: 'cloud-b',
+      resourcePrefix: 'b',
+    });
 
     // THEN
-    expect(find('kubernetes:core/v1:Namespace', 'b:Namespace:cloud-b').inputs).toMatchObject({ metadata: { name: 'cloud-b' } });
-    expect(find('kubernetes:apps/v1:Deployment', 'b:keystone-api:Deployment:cloud-b/keystone-api').inputs).toMatchObject({
+    expect(find('kubernetes:core/v1:Namespace', 'b:Namespace:cloud-b').inputs).toMatchObject({
+      metadata: { name: 'cloud-b' },
+    });
+    expect(
+      find('kubernetes:apps/v1:Deployment', 'b:keystone-api:Deployment:cloud-b/keystone-api').inputs,
+    ).toMatchObject({
       metadata: { namespace: 'cloud-b' },
     });
   });
@@ -217,6 +248,8 @@ describe('StackwrightCloud', () => {
     const { find } = await deploy('plain', { source: chart });
 
     // THEN the object has no component annotation, so it is a bootstrap object under the cloud
-    expect(find('kubernetes:core/v1:ConfigMap', 'ConfigMap:default/settings').inputs).toMatchObject({ metadata: { name: 'settings' } });
+    expect(find('kubernetes:core/v1:ConfigMap', 'ConfigMap:default/settings').inputs).toMatchObject({
+      metadata: { name: 'settings' },
+    });
   });
 });

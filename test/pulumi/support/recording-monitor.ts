@@ -78,7 +78,9 @@ export async function installRecordingMocks(): Promise<{
   return {
     registrations,
     registered: (count) =>
-      registrations.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve })),
+      registrations.length >= count
+        ? Promise.resolve()
+        : new Promise((resolve) => waiters.push({ count, resolve })),
     settle: async (resources) => {
       await Promise.all([...resources].map((r) => outputValue(r.urn)));
     },
