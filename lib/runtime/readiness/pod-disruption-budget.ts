@@ -13,5 +13,5 @@ export function podDisruptionBudgetReadiness(live: KubeObject): ReadinessResult 
   const desired = asNumber(s.desiredHealthy);
   const allowed = asNumber(s.disruptionsAllowed);
   if (healthy === undefined || desired === undefined) return current('exists');
-  return current(`${healthy}/${desired} healthy pods, ${allowed ?? 0} disruption(s) allowed`);
+  return current(`${healthy} healthy pod(s), ${desired} required, ${allowed ?? 0} disruption(s) allowed`);
 }

@@ -1,0 +1,90 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { parseAllDocuments } from 'yaml';
+import { KubeObject } from '../../../lib/graph';
+import { ObjectStatus } from '../../../lib/runtime/ports';
+import { hasKindRule, objectReadiness, readinessRuleFor } from '../../../lib/runtime/readiness';
+
+interface Fixture {
+  readonly case: string;
+  readonly expect: { readonly status: ObjectStatus; readonly message: string };
+  readonly object: KubeObject;
+}
+
+const FIXTURES = path.join(__dirname, 'fixtures');
+
+function loadFixtures(): [string, Fixture][] {
+  return fs
+    .readdirSync(FIXTURES)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .flatMap((file) =>
+      parseAllDocuments(fs.readFileSync(path.join(FIXTURES, file), 'utf8')).map((doc): [string, Fixture] => {
+        if (doc.errors.length > 0) throw new Error(`${file}: ${doc.errors[0].message}`);
+        const fixture = doc.toJS() as Fixture;
+        return [`${file.replace(/\.yaml$/, '')}: ${fixture.case}`, fixture];
+      }),
+    );
+}
+
+const fixtures = loadFixtures();
+
+describe('readiness table fixtures', () => {
+  test('there is at least one fixture per kind with a rule, and every expected status occurs', () => {
+    // GIVEN
+    const kinds = new Set(fixtures.map(([, f]) => f.object.kind));
+    const statuses = new Set(fixtures.map(([, f]) => f.expect.status));
+
+    // THEN
+    for (const kind of ['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'Pod', 'Service', 'PersistentVolumeClaim', 'PodDisruptionBudget', 'CustomResourceDefinition', 'Namespace', 'APIService', 'ConfigMap']) {
+      expect(kinds).toContain(kind);
+      expect(hasKindRule(kind)).toBe(true);
+    }
+    expect([...statuses].sort()).toEqual(['Current', 'Failed', 'InProgress', 'Terminating']);
+  });
+
+  test.each(fixtures)('%s', (_name, fixture) => {
+    // GIVEN
+    const rule = readinessRuleFor(fixture.object.kind);
+
+    // WHEN
+    const result = rule(fixture.object);
+
+    // THEN
+    expect(result).toEqual(fixture.expect);
+  });
+});
+
+describe('readinessRuleFor options', () => {
+  test('waitForLoadBalancer makes a LoadBalancer Service without ingress InProgress', () => {
+    // GIVEN
+    const lb = fixtures.find(([name]) => name.includes('LoadBalancer without ingress'))?.[1].object;
+    if (!lb) throw new Error('fixture missing');
+
+    // WHEN
+    const result = readinessRuleFor('Service', { waitForLoadBalancer: true })(lb);
+
+    // THEN
+    expect(result).toEqual({ status: 'InProgress', message: 'waiting for the load balancer to get an ingress address' });
+  });
+});
+
+describe('objectReadiness', () => {
+  test('absent objects are NotFound', () => {
+    expect(objectReadiness(undefined)).toEqual({ status: 'NotFound', message: 'not found' });
+  });
+
+  test('a live object that does not show our write yet is InProgress, whatever its status says', () => {
+    // GIVEN: a ready Deployment at generation 1; our apply returned generation 2.
+    const live = fixtures.find(([name]) => name.startsWith('deployment: rolled out'))?.[1].object;
+    if (!live) throw new Error('fixture missing');
+    const old: KubeObject = { ...live, metadata: { ...live.metadata, generation: 1 }, status: { ...(live.status as object), observedGeneration: 1 } };
+    const applied = { ref: 'Deployment/openstack/keystone-api', action: 'configured' as const, live: { ...live, metadata: { ...live.metadata, generation: 3 } } };
+
+    // WHEN
+    const result = objectReadiness(old, applied);
+
+    // THEN
+    expect(result).toEqual({ status: 'InProgress', message: 'waiting to observe our write (generation 3, seen 1)' });
+  });
+});
