@@ -14,3 +14,4 @@ export * from './keystone-registration';
 export * from './keystone-authtoken';
 export * from './required-inputs';
 export * from './worker-service';
+export * from './ceph-client';

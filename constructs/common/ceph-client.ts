@@ -1,0 +1,53 @@
+import { k8s } from 'cdk8s-plus-33';
+import { SecretRef } from './secret-ref';
+
+/**
+ * An existing Ceph cluster, reached as one cephx user. Stackwright deploys nothing for it and gates
+ * nothing on it; the keyring stays in a Secret the user provides.
+ *
+ * @example
+ * const ceph: CephClient = { monitors: ['10.0.0.1:6789'], user: 'cinder', keyring: { secretName: 'ceph-cinder', key: 'keyring' } };
+ */
+export interface CephClient {
+  /** Monitor addresses (`host` or `host:port`), rendered into `ceph.conf` as `mon_host`. */
+  readonly monitors: readonly string[];
+  /** The cephx user without the `client.` prefix, e.g. `cinder`. */
+  readonly user: string;
+  /** The Secret key holding the user's keyring file (`[client.<user>]` with its `key = ...`). */
+  readonly keyring: SecretRef;
+}
+
+/** Where a Ceph client's files are mounted in a pod. */
+export const CEPH_CONFIG_DIR = '/etc/ceph';
+
+/** `ceph.conf` text for a client: the monitors and the keyring path. */
+export function renderCephConf(client: CephClient): string {
+  return ['[global]', `mon_host = ${client.monitors.join(',')}`, `keyring = ${cephKeyringPath(client)}`, ''].join('\n');
+}
+
+/** Path of the client's keyring inside the pod. */
+export function cephKeyringPath(client: CephClient): string {
+  return `${CEPH_CONFIG_DIR}/ceph.client.${client.user}.keyring`;
+}
+
+/**
+ * The keyring Secret as a volume and a read-only mount of just that file, so a pod can mount
+ * several clients' keyrings (and `ceph.conf` from its ConfigMap) side by side.
+ */
+export function cephKeyringVolume(client: CephClient, volumeName: string): { volume: k8s.Volume; mount: k8s.VolumeMount } {
+  const file = `ceph.client.${client.user}.keyring`;
+  return {
+    volume: { name: volumeName, secret: { secretName: client.keyring.secretName, items: [{ key: client.keyring.key, path: file }] } },
+    mount: { name: volumeName, mountPath: cephKeyringPath(client), subPath: file, readOnly: true },
+  };
+}
+
+/** Problems with a Ceph client's settings (empty when valid), phrased with the fix. */
+export function cephClientProblems(client: CephClient, where: string): string[] {
+  const problems: string[] = [];
+  if (client.monitors.length === 0) problems.push(`${where}.monitors is empty; list the Ceph monitors, e.g. ['10.0.0.1:6789']`);
+  if (!/^[A-Za-z0-9_.-]+$/.test(client.user) || client.user.startsWith('client.')) {
+    problems.push(`${where}.user "${client.user}" is not a cephx user name; give it without the "client." prefix, e.g. 'cinder'`);
+  }
+  return problems;
+}

@@ -1,0 +1,233 @@
+import { Construct } from 'constructs';
+import { stringify } from 'yaml';
+import { addCheck, Cloud, Component, IDependable, rangeProblems, Service } from '../../lib/model';
+import { placement, requiringNoOvnMaintenance, SchedulingKey } from '../../lib/scheduling';
+import { CacheEndpoint, MessagingEndpoint } from '../common/endpoints';
+import { JobComponent } from '../common/job-component';
+import { KeystoneRegistration } from '../common/keystone-registration';
+import { mergeOslo, OsloSchema, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
+import { requireInputs } from '../common/required-inputs';
+import { envFromSecret } from '../common/secret-ref';
+import { ServiceMessaging } from '../common/service-messaging';
+import { WorkerService } from '../common/worker-service';
+import { Keystone } from './keystone';
+
+/**
+ * What the compute agent needs from Nova: the nova-compute component(s) it must share a node with.
+ * `Nova` satisfies it; so does any object with the same shape, e.g. `{ compute: [novaCompute] }`.
+ */
+export interface HypervisorSource {
+  /** nova-compute: one dependable, or one per per-node configuration (each its own DaemonSet). */
+  readonly compute: IDependable | readonly IDependable[];
+}
+
+/** What Ceilometer publishes to: Gnocchi's API. `Gnocchi` satisfies it. */
+export interface MetricStore extends IDependable {
+  /** In-cluster URL of the metric API, for the record; the publisher finds it in the catalogue. */
+  readonly internalUrl: string;
+}
+
+export interface CeilometerProps {
+  readonly keystone: Keystone;
+  /** Notifications and polled samples travel through it. */
+  readonly messaging: MessagingEndpoint;
+  /** Samples are published to Gnocchi. */
+  readonly gnocchi: MetricStore;
+  /**
+   * Nova, when the compute agent should poll instances on every hypervisor (a same-node edge to
+   * nova-compute). @default - no compute agent
+   */
+  readonly nova?: HypervisorSource;
+  /**
+   * Coordination backend (tooz over memcached), needed when several central agents share the
+   * polling work. @default - none, which allows a single central agent only
+   */
+  readonly cache?: CacheEndpoint;
+  /** @default 1 */
+  readonly centralReplicas?: number;
+  /** @default 1 */
+  readonly notificationReplicas?: number;
+  /** Seconds between two polls of every pollster. @default 300 */
+  readonly pollingInterval?: number;
+  /** Gnocchi archive policy of the published metrics. @default 'low' */
+  readonly archivePolicy?: string;
+  /** ceilometer.conf options merged over Stackwright's defaults; unknown options are rejected. @default - none */
+  readonly config?: OsloValues;
+  /** @default the cloud's registry `ceilometer:<release>` */
+  readonly image?: string;
+}
+
+/** The ceilometer.conf sections and options Stackwright knows. */
+export const CEILOMETER_CONF_SCHEMA: OsloSchema = {
+  DEFAULT: { debug: 'bool', use_stderr: 'bool', transport_url: 'secret' },
+  service_credentials: {
+    auth_type: 'string',
+    auth_url: 'string',
+    username: 'string',
+    password: 'secret',
+    project_name: 'string',
+    user_domain_name: 'string',
+    project_domain_name: 'string',
+    region_name: 'string',
+    interface: 'string',
+  },
+  notification: { workers: 'int', ack_on_event_error: 'bool', pipelines: 'list', batch_size: 'int', batch_timeout: 'int' },
+  polling: { cfg_file: 'string', batch_size: 'int' },
+  coordination: { backend_url: 'string' },
+  compute: { instance_discovery_method: 'string', resource_update_interval: 'int' },
+  oslo_messaging_notifications: { driver: 'list', topics: 'list' },
+};
+
+const CONFIG_DIR = '/etc/ceilometer';
+
+/**
+ * Ceilometer, the telemetry collector: the central agent (polls the APIs), the notification agent
+ * (turns notifications and samples into metrics for Gnocchi), an optional compute agent on every
+ * hypervisor, the Job that creates Gnocchi's resource types (`ceilometer-upgrade`), its own service
+ * user and RabbitMQ vhost.
+ *
+ * @example
+ * new Ceilometer(cloud, 'ceilometer', { keystone, messaging, gnocchi, nova });
+ */
+export class Ceilometer extends Service {
+  readonly central: WorkerService;
+  readonly notification: WorkerService;
+  /** The compute agent DaemonSet, present when `nova` is given. */
+  readonly compute?: WorkerService;
+  /** `ceilometer-upgrade`: creates the resource types in Gnocchi. */
+  readonly upgrade: JobComponent;
+  readonly registration: KeystoneRegistration;
+
+  constructor(scope: Construct, id: string, props: CeilometerProps) {
+    super(scope, id);
+    requireInputs(this, props, {
+      keystone: 'the Keystone service',
+      messaging: 'a RabbitMQ or externalMessaging(...)',
+      gnocchi: 'the Gnocchi service (where samples are published)',
+    });
+    const cloud = Cloud.of(this);
+    const image = props.image ?? cloud.image('ceilometer');
+    const operatorKey = SchedulingKey.OPERATOR_CEILOMETER;
+    const centralReplicas = props.centralReplicas ?? 1;
+    const pollingInterval = props.pollingInterval ?? 300;
+    addCheck(this, () => [
+      ...osloProblems('ceilometer.conf', CEILOMETER_CONF_SCHEMA, props.config ?? {}),
+      ...rangeProblems('centralReplicas', centralReplicas, { min: 1, max: 10 }),
+      ...rangeProblems('notificationReplicas', props.notificationReplicas, { min: 1, max: 10 }),
+      ...rangeProblems('pollingInterval', pollingInterval, { min: 10, max: 86400 }),
+      ...(centralReplicas > 1 && !props.cache
+        ? [`centralReplicas is ${centralReplicas} but there is no coordination backend; pass \`cache\` (a Memcached) or use one central agent`]
+        : []),
+    ]);
+
+    const messaging = new ServiceMessaging(this, 'mq', { messaging: props.messaging, operatorKey });
+    // Ceilometer has no API: only its service user, which polls the other APIs and writes to Gnocchi.
+    this.registration = new KeystoneRegistration(this, 'ks-register', { keystone: props.keystone, operatorKey, catalogName: 'ceilometer' });
+
+    const serviceCredentials: OsloValues[string] = {
+      auth_type: 'password',
+      auth_url: props.keystone.authUrl,
+      username: this.registration.userName,
+      project_name: 'service',
+      user_domain_name: 'Default',
+      project_domain_name: 'Default',
+      region_name: props.keystone.region,
+      interface: 'internalURL',
+    };
+    const conf = renderOslo(
+      mergeOslo(
+        {
+          DEFAULT: { debug: false, use_stderr: true },
+          service_credentials: serviceCredentials,
+          polling: { cfg_file: `${CONFIG_DIR}/polling.yaml` },
+          ...(props.cache && props.cache.servers.length > 0 ? { coordination: { backend_url: `memcached://${props.cache.servers[0]}` } } : {}),
+          // Read instances from libvirt's domain metadata: no Nova API call per poll.
+          compute: { instance_discovery_method: 'libvirt_metadata' },
+          oslo_messaging_notifications: { driver: ['messagingv2'] },
+        },
+        props.config,
+      ),
+    );
+    const files = {
+      'ceilometer.conf': conf,
+      'polling.yaml': stringify({ sources: [{ name: 'all_pollsters', interval: pollingInterval, meters: ['*'] }] }),
+      'pipeline.yaml': stringify({
+        sources: [{ name: 'meter_source', meters: ['*'], sinks: ['meter_sink'] }],
+        sinks: [{ name: 'meter_sink', publishers: [`gnocchi://?archive_policy=${props.archivePolicy ?? 'low'}`] }],
+      }),
+    };
+    const credentialsEnv = [envFromSecret(osloEnvName('service_credentials', 'password'), this.registration.password)];
+    const env = [...messaging.transportUrlEnv(), ...credentialsEnv];
+
+    this.upgrade = new JobComponent(this, 'upgrade', {
+      operatorKey,
+      image,
+      command: ['ceilometer-upgrade'],
+      // Options through oslo.config's environment source: this Job has no config file of its own.
+      env: Object.fromEntries(Object.entries(serviceCredentials).map(([option, value]) => [osloEnvName('service_credentials', option), String(value)])),
+      extraEnv: credentialsEnv,
+    });
+    this.upgrade.dependsOn(props.gnocchi, 'ready').dependsOn(this.registration.job, 'completed');
+
+    const agent = (c: Component) =>
+      c
+        .dependsOn(messaging.init, 'completed')
+        .dependsOn(this.registration.job, 'completed')
+        .dependsOn(props.messaging, 'ready');
+    const collector = (c: Component) =>
+      agent(c).dependsOn(this.upgrade, 'completed').dependsOn(props.keystone, 'ready').dependsOn(props.gnocchi, 'ready');
+
+    this.central = new WorkerService(this, 'central', {
+      placement: placement(SchedulingKey.CEILOMETER_CENTRAL, SchedulingKey.CEILOMETER_ANY_SERVICE),
+      image,
+      command: ['ceilometer-polling', '--polling-namespaces', 'central'],
+      replicas: centralReplicas,
+      connectedTo: [props.messaging.port],
+      env,
+      config: { mountPath: CONFIG_DIR, files },
+    });
+    collector(this.central);
+    if (props.cache) this.central.dependsOn(props.cache, 'ready');
+
+    this.notification = new WorkerService(this, 'notification', {
+      placement: placement(SchedulingKey.CEILOMETER_NOTIFICATION, SchedulingKey.CEILOMETER_ANY_SERVICE),
+      image,
+      command: ['ceilometer-agent-notification'],
+      replicas: props.notificationReplicas ?? 1,
+      connectedTo: [props.messaging.port],
+      env,
+      config: { mountPath: CONFIG_DIR, files },
+      requests: { cpu: '200m', memory: '512Mi' },
+    });
+    collector(this.notification);
+
+    if (props.nova) {
+      this.compute = new WorkerService(this, 'compute', {
+        // It belongs next to nova-compute, so it follows nova-compute's placement: the hypervisor
+        // key and the no-OVN-maintenance label (nova-compute never runs where the label is missing).
+        placement: requiringNoOvnMaintenance(placement(SchedulingKey.COMPUTE_HYPERVISOR)),
+        image,
+        command: ['ceilometer-polling', '--polling-namespaces', 'compute'],
+        workload: 'DaemonSet',
+        connectedTo: [props.messaging.port],
+        env,
+        config: { mountPath: CONFIG_DIR, files },
+        // Not privileged and not in the host's namespaces: it reads instance statistics through
+        // libvirt's socket, which is all it mounts from the host.
+        volumes: [{ name: 'libvirt-run', hostPath: { path: '/run/libvirt', type: 'Directory' } }],
+        volumeMounts: [{ name: 'libvirt-run', mountPath: '/run/libvirt' }],
+        requests: { cpu: '50m', memory: '128Mi' },
+      });
+      agent(this.compute);
+      for (const target of asList(props.nova.compute)) this.compute.dependsOn(target, 'same-node');
+    }
+  }
+
+  protected get entryPoints(): readonly Component[] {
+    return [this.central, this.notification];
+  }
+}
+
+function asList(targets: IDependable | readonly IDependable[]): readonly IDependable[] {
+  return Array.isArray(targets) ? (targets as readonly IDependable[]) : [targets as IDependable];
+}

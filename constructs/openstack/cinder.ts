@@ -1,0 +1,366 @@
+import { k8s } from 'cdk8s-plus-33';
+import { Construct } from 'constructs';
+import { addCheck, Cloud, Component, IDependable, rangeProblems, Service } from '../../lib/model';
+import { placement, restrictedTo, SchedulingKey } from '../../lib/scheduling';
+import { ApiService } from '../common/api-service';
+import { CephClient, cephClientProblems, cephKeyringVolume, renderCephConf } from '../common/ceph-client';
+import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
+import { KEYSTONE_AUTHTOKEN_SCHEMA, keystoneAuthtokenConfig, keystoneAuthtokenEnv } from '../common/keystone-authtoken';
+import { KeystoneRegistration } from '../common/keystone-registration';
+import { mergeOslo, OsloSchema, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
+import { requireInputs } from '../common/required-inputs';
+import { ServiceDatabase } from '../common/service-database';
+import { ServiceMessaging } from '../common/service-messaging';
+import { WorkerService } from '../common/worker-service';
+import { Keystone } from './keystone';
+
+/** A Ceph RBD pool as a volume backend: cinder-volume talks to Ceph over the network, unprivileged. */
+export interface CinderRbdBackend {
+  readonly type: 'rbd';
+  /** The backend's name: its cinder.conf section, `volume_backend_name`, and the component `cinder-volume-<name>`. */
+  readonly name: string;
+  readonly pool: string;
+  readonly ceph: CephClient;
+  /**
+   * UUID of the libvirt secret holding the same cephx key on the hypervisors, so nova-compute can attach.
+   * @default - none (attachments need it)
+   */
+  readonly libvirtSecretUuid?: string;
+}
+
+/**
+ * An LVM volume group on one storage node, exported over iSCSI. cinder-volume then manages the
+ * host's block devices and iSCSI target, so it runs privileged in the host's namespaces.
+ */
+export interface CinderLvmBackend {
+  readonly type: 'lvm';
+  /** The backend's name: its cinder.conf section, `volume_backend_name`, and the component `cinder-volume-<name>`. */
+  readonly name: string;
+  /** The volume group, which must exist on the node. */
+  readonly volumeGroup: string;
+  /** Labels of the node holding the volume group: LVM volumes live on that node's disks. */
+  readonly nodeSelector: Readonly<Record<string, string>>;
+  /** @default 'lioadm' */
+  readonly targetHelper?: 'lioadm' | 'tgtadm';
+}
+
+export type CinderVolumeBackend = CinderRbdBackend | CinderLvmBackend;
+
+/** Where cinder-backup writes backups. */
+export type CinderBackupTarget =
+  | { readonly type: 'ceph'; readonly pool: string; readonly ceph: CephClient }
+  | {
+      readonly type: 'swift';
+      /** The object store, when it is part of this cloud: a runtime edge (found through the catalogue). @default - none */
+      readonly swift?: IDependable;
+    };
+
+export interface CinderProps {
+  readonly keystone: Keystone;
+  readonly database: DatabaseEndpoint;
+  readonly messaging: MessagingEndpoint;
+  readonly cache: CacheEndpoint;
+  /**
+   * The volume backends; each gets its own cinder-volume StatefulSet (one pod, stable
+   * `backend_host`, since most drivers do not run active-active). At least one.
+   */
+  readonly volumeBackends: readonly CinderVolumeBackend[];
+  /** cinder-backup and where it writes. @default - no backup service */
+  readonly backup?: CinderBackupTarget;
+  /** @default 2 */
+  readonly apiReplicas?: number;
+  /** @default 2 */
+  readonly schedulerReplicas?: number;
+  /** cinder.conf options merged over Stackwright's defaults; unknown options are rejected. @default - none */
+  readonly config?: OsloValues;
+  /** @default the cloud's registry `cinder:<release>` */
+  readonly image?: string;
+}
+
+/** Options of one backend section, `[<backend name>]`. */
+const BACKEND_SCHEMA: Readonly<Record<string, 'string' | 'int' | 'bool' | 'list'>> = {
+  volume_driver: 'string',
+  volume_backend_name: 'string',
+  backend_host: 'string',
+  rbd_pool: 'string',
+  rbd_user: 'string',
+  rbd_ceph_conf: 'string',
+  rbd_secret_uuid: 'string',
+  rbd_flatten_volume_from_snapshot: 'bool',
+  rbd_max_clone_depth: 'int',
+  volume_group: 'string',
+  lvm_type: 'string',
+  target_helper: 'string',
+  target_protocol: 'string',
+  image_volume_cache_enabled: 'bool',
+  report_discard_supported: 'bool',
+};
+
+/** The cinder.conf sections and options Stackwright knows (backend sections are added per backend). */
+export const CINDER_CONF_SCHEMA: OsloSchema = {
+  DEFAULT: {
+    debug: 'bool',
+    use_stderr: 'bool',
+    transport_url: 'secret',
+    default_volume_type: 'string',
+    storage_availability_zone: 'string',
+    osapi_volume_workers: 'int',
+    backup_driver: 'string',
+    backup_ceph_conf: 'string',
+    backup_ceph_user: 'string',
+    backup_ceph_pool: 'string',
+    allow_availability_zone_fallback: 'bool',
+  },
+  database: { connection: 'secret', max_pool_size: 'int', connection_recycle_time: 'int' },
+  oslo_concurrency: { lock_path: 'string' },
+  oslo_messaging_notifications: { driver: 'list', topics: 'list' },
+  oslo_middleware: { enable_proxy_headers_parsing: 'bool' },
+  ...KEYSTONE_AUTHTOKEN_SCHEMA,
+};
+
+const PORT = 8776;
+const CONFIG_DIR = '/etc/cinder';
+const BACKEND_NAME = /^[a-z][a-z0-9]{0,19}$/;
+
+/**
+ * Cinder, the block storage service: the API and the scheduler, one cinder-volume per backend
+ * (Ceph RBD or LVM), an optional cinder-backup, its database chain, its RabbitMQ vhost and its
+ * catalogue entry (`volumev3`). Volume and backup wait for the API, which waits for Keystone, the
+ * database, RabbitMQ and memcached.
+ *
+ * @example
+ * new Cinder(cloud, 'cinder', {
+ *   keystone, database, messaging, cache,
+ *   volumeBackends: [{ type: 'rbd', name: 'ceph', pool: 'volumes',
+ *     ceph: { monitors: ['10.0.0.1'], user: 'cinder', keyring: { secretName: 'ceph-cinder', key: 'keyring' } } }],
+ * });
+ */
+export class Cinder extends Service {
+  readonly api: ApiService;
+  readonly scheduler: WorkerService;
+  /** cinder-volume, one per backend, in the order given. */
+  readonly volumes: readonly WorkerService[];
+  readonly backup?: WorkerService;
+  readonly registration: KeystoneRegistration;
+  private readonly volumeConfig: (backend: string, section: OsloValues[string]) => OsloValues;
+
+  constructor(scope: Construct, id: string, props: CinderProps) {
+    super(scope, id);
+    requireInputs(this, props, {
+      keystone: 'the Keystone service',
+      database: 'a MariaDB or externalDatabase(...)',
+      messaging: 'a RabbitMQ or externalMessaging(...)',
+      cache: 'a Memcached or externalCache(...)',
+      volumeBackends: "a list of volume backends, e.g. [{ type: 'rbd', name: 'ceph', pool: 'volumes', ceph }]",
+    });
+    const cloud = Cloud.of(this);
+    const image = props.image ?? cloud.image('cinder');
+    const operatorKey = SchedulingKey.OPERATOR_CINDER;
+    const backends = props.volumeBackends;
+    const schema: OsloSchema = { ...CINDER_CONF_SCHEMA, ...Object.fromEntries(backends.map((b) => [b.name, BACKEND_SCHEMA])) };
+    addCheck(this, () => [
+      ...osloProblems('cinder.conf', schema, props.config ?? {}),
+      ...backendProblems(backends),
+      ...(props.backup?.type === 'ceph' ? cephClientProblems(props.backup.ceph, 'backup.ceph') : []),
+      ...rangeProblems('schedulerReplicas', props.schedulerReplicas, { min: 1, max: 10 }),
+    ]);
+
+    const database = new ServiceDatabase(this, 'db', { database: props.database, operatorKey, image, syncCommand: ['cinder-manage', 'db', 'sync'] });
+    const messaging = new ServiceMessaging(this, 'mq', { messaging: props.messaging, operatorKey });
+    this.registration = new KeystoneRegistration(this, 'ks-register', {
+      keystone: props.keystone,
+      operatorKey,
+      serviceType: 'volumev3',
+      catalogName: 'cinder',
+      endpointUrl: `http://${this.serviceName}-api:${PORT}/v3/%(project_id)s`,
+    });
+
+    const defaults: OsloValues = {
+      DEFAULT: { debug: false, use_stderr: true, ...backupOptions(props.backup) },
+      oslo_concurrency: { lock_path: '/tmp/cinder' },
+      oslo_messaging_notifications: { driver: ['messagingv2'] },
+      oslo_middleware: { enable_proxy_headers_parsing: true },
+      ...keystoneAuthtokenConfig(props.keystone, this.registration, props.cache),
+    };
+    // Backend sections of the user's overrides go to their cinder-volume only.
+    const userConfig = props.config ?? {};
+    const backendNames = new Set(backends.map((b) => b.name));
+    const commonConfig = Object.fromEntries(Object.entries(userConfig).filter(([section]) => !backendNames.has(section)));
+    const base = mergeOslo(defaults, commonConfig);
+    this.volumeConfig = (backend, section) =>
+      mergeOslo(mergeOslo(defaults, { DEFAULT: { enabled_backends: [backend] }, [backend]: section }), userConfig);
+    const env = [...database.connectionEnv(), ...messaging.transportUrlEnv(), ...keystoneAuthtokenEnv(this.registration)];
+    const ready = (c: Component) =>
+      c
+        .dependsOn(database.sync, 'completed')
+        .dependsOn(messaging.init, 'completed')
+        .dependsOn(props.keystone, 'ready')
+        .dependsOn(props.database, 'ready')
+        .dependsOn(props.messaging, 'ready')
+        .dependsOn(props.cache, 'ready');
+
+    this.api = new ApiService(this, 'api', {
+      placement: placement(SchedulingKey.BLOCK_STORAGE_API, SchedulingKey.ANY_API),
+      image,
+      command: ['cinder-api'],
+      port: PORT,
+      healthPath: '/',
+      replicas: props.apiReplicas,
+      env,
+      config: { mountPath: CONFIG_DIR, files: { 'cinder.conf': renderOslo(base) } },
+    });
+    ready(this.api).dependsOn(this.registration.job, 'completed');
+
+    this.scheduler = new WorkerService(this, 'scheduler', {
+      placement: placement(SchedulingKey.BLOCK_STORAGE_CINDER_SCHEDULER, SchedulingKey.BLOCK_STORAGE_CINDER_ANY_SERVICE),
+      image,
+      command: ['cinder-scheduler'],
+      replicas: props.schedulerReplicas ?? 2,
+      connectedTo: [props.messaging.port],
+      env,
+      config: { mountPath: CONFIG_DIR, files: { 'cinder.conf': renderOslo(base) } },
+    });
+    ready(this.scheduler);
+
+    this.volumes = backends.map((backend) => {
+      const volume = this.volumeService(backend, image, env, props.messaging.port);
+      return volume.dependsOn(this.api, 'ready');
+    });
+
+    if (props.backup) {
+      const ceph = props.backup.type === 'ceph' ? props.backup.ceph : undefined;
+      const keyring = ceph ? cephKeyringVolume(ceph, 'ceph-keyring') : undefined;
+      this.backup = new WorkerService(this, 'backup', {
+        placement: placement(SchedulingKey.BLOCK_STORAGE_CINDER_BACKUP, SchedulingKey.BLOCK_STORAGE_CINDER_ANY_SERVICE),
+        image,
+        command: ['cinder-backup'],
+        connectedTo: [props.messaging.port],
+        env,
+        config: {
+          mountPath: CONFIG_DIR,
+          files: { 'cinder.conf': renderOslo(base), ...(ceph ? { 'ceph.conf': renderCephConf(ceph) } : {}) },
+        },
+        volumes: keyring ? [keyring.volume] : undefined,
+        volumeMounts: keyring ? [keyring.mount] : undefined,
+      });
+      this.backup.dependsOn(this.api, 'ready');
+      if (props.backup.type === 'swift' && props.backup.swift) this.backup.dependsOn(props.backup.swift, 'runtime');
+    }
+  }
+
+  /** In-cluster URL of the block storage API, e.g. `http://cinder-api:8776`. */
+  get internalUrl(): string {
+    return this.api.internalUrl;
+  }
+
+  protected get entryPoints(): readonly Component[] {
+    return [this.api];
+  }
+
+  private volumeService(
+    backend: CinderVolumeBackend,
+    image: string,
+    env: k8s.EnvVar[],
+    messagingPort: number,
+  ): WorkerService {
+    const id = `volume-${backend.name}`;
+    const keyPlacement = placement(SchedulingKey.BLOCK_STORAGE_CINDER_VOLUME, SchedulingKey.BLOCK_STORAGE_CINDER_ANY_SERVICE);
+    const section: Record<string, string | boolean> = {
+      volume_backend_name: backend.name,
+      // Stable across pod restarts and reschedules: volumes record the host that manages them.
+      backend_host: `${this.serviceName}-${id}`,
+    };
+    if (backend.type === 'rbd') {
+      Object.assign(section, {
+        volume_driver: 'cinder.volume.drivers.rbd.RBDDriver',
+        rbd_pool: backend.pool,
+        rbd_user: backend.ceph.user,
+        rbd_ceph_conf: `${CONFIG_DIR}/ceph.conf`,
+        ...(backend.libvirtSecretUuid ? { rbd_secret_uuid: backend.libvirtSecretUuid } : {}),
+      });
+      const keyring = cephKeyringVolume(backend.ceph, 'ceph-keyring');
+      return new WorkerService(this, id, {
+        placement: keyPlacement,
+        image,
+        command: ['cinder-volume'],
+        workload: 'StatefulSet',
+        connectedTo: [messagingPort],
+        env,
+        config: {
+          mountPath: CONFIG_DIR,
+          files: { 'cinder.conf': renderOslo(this.volumeConfig(backend.name, section)), 'ceph.conf': renderCephConf(backend.ceph) },
+        },
+        volumes: [keyring.volume],
+        volumeMounts: [keyring.mount],
+      });
+    }
+    Object.assign(section, {
+      volume_driver: 'cinder.volume.drivers.lvm.LVMVolumeDriver',
+      volume_group: backend.volumeGroup,
+      target_helper: backend.targetHelper ?? 'lioadm',
+      target_protocol: 'iscsi',
+    });
+    const host = (name: string, path: string, type?: string): k8s.Volume => ({ name, hostPath: { path, type } });
+    return new WorkerService(this, id, {
+      placement: restrictedTo(keyPlacement, backend.nodeSelector),
+      image,
+      command: ['cinder-volume'],
+      workload: 'StatefulSet',
+      // LVM volumes are logical volumes of the host's disks exported by the host kernel's iSCSI
+      // target: cinder-volume must create device nodes, run lvm and configure the target in the
+      // host's namespaces, which needs privileges and the host network (the target's portal).
+      hostAgent: true,
+      connectedTo: [messagingPort],
+      env: [
+        ...env,
+        { name: osloEnvName(backend.name, 'target_ip_address'), valueFrom: { fieldRef: { fieldPath: 'status.hostIP' } } },
+      ],
+      config: { mountPath: CONFIG_DIR, files: { 'cinder.conf': renderOslo(this.volumeConfig(backend.name, section)) } },
+      volumes: [host('dev', '/dev'), host('run-lvm', '/run/lvm', 'DirectoryOrCreate'), host('lib-modules', '/lib/modules'), host('etc-target', '/etc/target', 'DirectoryOrCreate')],
+      volumeMounts: [
+        { name: 'dev', mountPath: '/dev' },
+        { name: 'run-lvm', mountPath: '/run/lvm' },
+        { name: 'lib-modules', mountPath: '/lib/modules', readOnly: true },
+        { name: 'etc-target', mountPath: '/etc/target' },
+      ],
+      requests: { cpu: '100m', memory: '512Mi' },
+    });
+  }
+}
+
+function backupOptions(backup: CinderBackupTarget | undefined): Record<string, string> {
+  if (!backup) return {};
+  if (backup.type === 'swift') return { backup_driver: 'cinder.backup.drivers.swift.SwiftBackupDriver' };
+  return {
+    backup_driver: 'cinder.backup.drivers.ceph.CephBackupDriver',
+    backup_ceph_conf: `${CONFIG_DIR}/ceph.conf`,
+    backup_ceph_user: backup.ceph.user,
+    backup_ceph_pool: backup.pool,
+  };
+}
+
+function backendProblems(backends: readonly CinderVolumeBackend[]): string[] {
+  const problems: string[] = [];
+  if (backends.length === 0) {
+    problems.push("volumeBackends is empty; add at least one, e.g. { type: 'rbd', name: 'ceph', pool: 'volumes', ceph }");
+  }
+  const seen = new Set<string>();
+  backends.forEach((backend, i) => {
+    const where = `volumeBackends[${i}]`;
+    if (!BACKEND_NAME.test(backend.name)) {
+      problems.push(
+        `${where}.name "${backend.name}" must be lower-case letters and digits, starting with a letter, at most 20 characters ` +
+          '(it names a cinder.conf section, an environment variable and a component)',
+      );
+    } else if (CINDER_CONF_SCHEMA[backend.name] !== undefined) {
+      problems.push(`${where}.name "${backend.name}" is a cinder.conf section of its own; choose another name`);
+    }
+    if (seen.has(backend.name)) problems.push(`${where}.name "${backend.name}" is used twice; backend names must be unique`);
+    seen.add(backend.name);
+    if (backend.type === 'rbd') problems.push(...cephClientProblems(backend.ceph, `${where}.ceph`));
+    if (backend.type === 'lvm' && Object.keys(backend.nodeSelector ?? {}).length === 0) {
+      problems.push(`${where}.nodeSelector is empty; LVM volumes live on one node's disks: select the node holding "${backend.volumeGroup}"`);
+    }
+  });
+  return problems;
+}

@@ -1,0 +1,219 @@
+import { k8s } from 'cdk8s-plus-33';
+import { Construct } from 'constructs';
+import { addCheck, Cloud, Component, rangeProblems, Service } from '../../lib/model';
+import { placement, SchedulingKey } from '../../lib/scheduling';
+import { ApiService } from '../common/api-service';
+import { CephClient, cephClientProblems, cephKeyringPath, cephKeyringVolume, renderCephConf } from '../common/ceph-client';
+import { CacheEndpoint, DatabaseEndpoint } from '../common/endpoints';
+import { JobComponent } from '../common/job-component';
+import { KEYSTONE_AUTHTOKEN_SCHEMA, keystoneAuthtokenConfig, keystoneAuthtokenEnv } from '../common/keystone-authtoken';
+import { KeystoneRegistration } from '../common/keystone-registration';
+import { mergeOslo, OsloSchema, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
+import { requireInputs } from '../common/required-inputs';
+import { ServiceDatabase } from '../common/service-database';
+import { WorkerService } from '../common/worker-service';
+import { Keystone } from './keystone';
+
+/** Where Gnocchi keeps measures and aggregates. */
+export type GnocchiStorage =
+  | {
+      /** A shared volume: API and metricd pods mount one ReadWriteMany claim. */
+      readonly type: 'file';
+      /** @default '10Gi' */
+      readonly size?: string;
+      /** A class offering ReadWriteMany volumes. @default - the cluster's default StorageClass */
+      readonly storageClassName?: string;
+    }
+  | { readonly type: 'ceph'; readonly pool: string; readonly ceph: CephClient };
+
+export interface GnocchiProps {
+  readonly keystone: Keystone;
+  /** Holds the indexer (metric and resource metadata). */
+  readonly database: DatabaseEndpoint;
+  /** Token caching and metricd's coordination (tooz). */
+  readonly cache: CacheEndpoint;
+  /** @default { type: 'file', size: '10Gi' } */
+  readonly storage?: GnocchiStorage;
+  /** @default 2 */
+  readonly apiReplicas?: number;
+  /** metricd pods; they split the incoming sacks between them through the coordinator. @default 2 */
+  readonly metricdReplicas?: number;
+  /** Processing workers per metricd pod (`[metricd] workers`). @default 2 */
+  readonly metricdWorkers?: number;
+  /** gnocchi.conf options merged over Stackwright's defaults; unknown options are rejected. @default - none */
+  readonly config?: OsloValues;
+  /** @default the cloud's registry `gnocchi:<release>` */
+  readonly image?: string;
+}
+
+/** The gnocchi.conf sections and options Stackwright knows. */
+export const GNOCCHI_CONF_SCHEMA: OsloSchema = {
+  DEFAULT: { debug: 'bool', use_stderr: 'bool', coordination_url: 'string', parallel_operations: 'int' },
+  api: { auth_mode: 'string', max_limit: 'int', operation_timeout: 'int' },
+  indexer: { url: 'secret' },
+  storage: { driver: 'string', file_basepath: 'string', ceph_pool: 'string', ceph_username: 'string', ceph_conffile: 'string', ceph_keyring: 'string' },
+  incoming: { driver: 'string' },
+  metricd: { workers: 'int', metric_processing_delay: 'int', metric_cleanup_delay: 'int', greedy: 'bool', processing_replicas: 'int' },
+  ...KEYSTONE_AUTHTOKEN_SCHEMA,
+};
+
+const PORT = 8041;
+const CONFIG_DIR = '/etc/gnocchi';
+const FILE_BASEPATH = '/var/lib/gnocchi';
+
+/**
+ * Gnocchi, the time-series metric store Ceilometer publishes to: the API, metricd (aggregation), the
+ * indexer database chain, a storage-init Job that prepares the storage (a shared volume or a Ceph
+ * pool), and the `metric` catalogue entry. API and metricd wait for Keystone, the indexer and
+ * memcached, and for the storage to be initialised.
+ *
+ * @example
+ * const gnocchi = new Gnocchi(cloud, 'gnocchi', { keystone, database, cache });
+ */
+export class Gnocchi extends Service {
+  readonly api: ApiService;
+  readonly metricd: WorkerService;
+  /** Runs `gnocchi-upgrade` on the storage only (the indexer is migrated by db-sync). */
+  readonly storageInit: JobComponent;
+  readonly registration: KeystoneRegistration;
+
+  constructor(scope: Construct, id: string, props: GnocchiProps) {
+    super(scope, id);
+    requireInputs(this, props, {
+      keystone: 'the Keystone service',
+      database: 'a MariaDB or externalDatabase(...)',
+      cache: 'a Memcached or externalCache(...)',
+    });
+    const cloud = Cloud.of(this);
+    const image = props.image ?? cloud.image('gnocchi');
+    const operatorKey = SchedulingKey.OPERATOR_GNOCCHI;
+    const storage: GnocchiStorage = props.storage ?? { type: 'file', size: '10Gi' };
+    const metricdWorkers = props.metricdWorkers ?? 2;
+    addCheck(this, () => [
+      ...osloProblems('gnocchi.conf', GNOCCHI_CONF_SCHEMA, props.config ?? {}),
+      ...rangeProblems('metricdReplicas', props.metricdReplicas, { min: 1, max: 20 }),
+      ...rangeProblems('metricdWorkers', metricdWorkers, { min: 1, max: 64 }),
+      ...(storage.type === 'ceph' ? cephClientProblems(storage.ceph, 'storage.ceph') : []),
+      ...(props.cache.servers.length === 0 ? ['cache has no servers; metricd needs one as its coordinator'] : []),
+    ]);
+
+    // The indexer only: storage is initialised by storage-init, which needs no database.
+    const database = new ServiceDatabase(this, 'db', {
+      database: props.database,
+      operatorKey,
+      image,
+      syncCommand: ['gnocchi-upgrade', '--skip-storage', '--skip-incoming'],
+      connectionOption: { section: 'indexer', option: 'url' },
+    });
+    this.registration = new KeystoneRegistration(this, 'ks-register', {
+      keystone: props.keystone,
+      operatorKey,
+      serviceType: 'metric',
+      catalogName: 'gnocchi',
+      endpointUrl: `http://${this.serviceName}-api:${PORT}`,
+    });
+
+    const storageOptions: Record<string, string> =
+      storage.type === 'file'
+        ? { driver: 'file', file_basepath: FILE_BASEPATH }
+        : {
+            driver: 'ceph',
+            ceph_pool: storage.pool,
+            ceph_username: storage.ceph.user,
+            ceph_conffile: `${CONFIG_DIR}/ceph.conf`,
+            ceph_keyring: cephKeyringPath(storage.ceph),
+          };
+    // What the storage lives on, mounted by storage-init, the API and metricd alike.
+    const claimName = `${this.serviceName}-storage`;
+    const keyring = storage.type === 'ceph' ? cephKeyringVolume(storage.ceph, 'ceph-keyring') : undefined;
+    const storageVolumes: k8s.Volume[] = keyring ? [keyring.volume] : [{ name: 'storage', persistentVolumeClaim: { claimName } }];
+    const storageMounts: k8s.VolumeMount[] = keyring ? [keyring.mount] : [{ name: 'storage', mountPath: FILE_BASEPATH }];
+    const cephFiles: Record<string, string> = storage.type === 'ceph' ? { 'ceph.conf': renderCephConf(storage.ceph) } : {};
+
+    const cephConfName = `${this.serviceName}-storage-init-ceph`;
+    this.storageInit = new JobComponent(this, 'storage-init', {
+      operatorKey,
+      image,
+      command: ['gnocchi-upgrade', '--skip-index'],
+      // Options through oslo.config's environment source: this Job has no config file of its own.
+      env: Object.fromEntries(Object.entries(storageOptions).map(([option, value]) => [osloEnvName('storage', option), value])),
+      volumes: [...storageVolumes, ...(keyring ? [{ name: 'ceph-conf', configMap: { name: cephConfName } }] : [])],
+      volumeMounts: [...storageMounts, ...(keyring ? [{ name: 'ceph-conf', mountPath: `${CONFIG_DIR}/ceph.conf`, subPath: 'ceph.conf', readOnly: true }] : [])],
+    });
+    if (storage.type === 'file') {
+      // Owned by storage-init: applied with the first pod that binds it, so a WaitForFirstConsumer
+      // class never leaves it pending on its own.
+      new k8s.KubePersistentVolumeClaim(this.storageInit, 'claim', {
+        metadata: { name: claimName },
+        spec: {
+          accessModes: ['ReadWriteMany'],
+          storageClassName: storage.storageClassName,
+          resources: { requests: { storage: k8s.Quantity.fromString(storage.size ?? '10Gi') } },
+        },
+      });
+    } else {
+      new k8s.KubeConfigMap(this.storageInit, 'ceph-conf', { metadata: { name: cephConfName }, data: cephFiles });
+    }
+
+    const conf = renderOslo(
+      mergeOslo(
+        {
+          DEFAULT: { debug: false, use_stderr: true, coordination_url: `memcached://${props.cache.servers[0] ?? ''}` },
+          api: { auth_mode: 'keystone' },
+          storage: storageOptions,
+          metricd: { workers: metricdWorkers },
+          ...keystoneAuthtokenConfig(props.keystone, this.registration, props.cache),
+        },
+        props.config,
+      ),
+    );
+    const files = { 'gnocchi.conf': conf, ...cephFiles };
+    const gate = (c: Component) =>
+      c
+        .dependsOn(database.sync, 'completed')
+        .dependsOn(this.storageInit, 'completed')
+        .dependsOn(this.registration.job, 'completed')
+        .dependsOn(props.keystone, 'ready')
+        .dependsOn(props.database, 'ready')
+        .dependsOn(props.cache, 'ready');
+
+    this.api = new ApiService(this, 'api', {
+      placement: placement(SchedulingKey.GNOCCHI_API, SchedulingKey.ANY_API),
+      image,
+      command: ['gnocchi-api', '--port', String(PORT)],
+      port: PORT,
+      healthPath: '/healthcheck',
+      replicas: props.apiReplicas,
+      env: [...database.connectionEnv(), ...keystoneAuthtokenEnv(this.registration)],
+      config: { mountPath: CONFIG_DIR, files },
+      volumes: storageVolumes,
+      volumeMounts: storageMounts,
+    });
+    gate(this.api);
+
+    this.metricd = new WorkerService(this, 'metricd', {
+      // Seed 000 gives metricd a key of its own and no group key.
+      placement: placement(SchedulingKey.GNOCCHI_METRICD),
+      image,
+      command: ['gnocchi-metricd'],
+      replicas: props.metricdReplicas ?? 2,
+      // metricd has no message bus: it is working when it holds its indexer connection.
+      connectedTo: [props.database.port],
+      env: database.connectionEnv(),
+      config: { mountPath: CONFIG_DIR, files },
+      volumes: storageVolumes,
+      volumeMounts: storageMounts,
+      requests: { cpu: '200m', memory: '512Mi' },
+    });
+    gate(this.metricd);
+  }
+
+  /** In-cluster URL of the metric API, e.g. `http://gnocchi-api:8041`. */
+  get internalUrl(): string {
+    return this.api.internalUrl;
+  }
+
+  protected get entryPoints(): readonly Component[] {
+    return [this.api];
+  }
+}

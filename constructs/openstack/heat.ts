@@ -1,0 +1,225 @@
+import { Construct } from 'constructs';
+import { addCheck, Cloud, Component, rangeProblems, Service } from '../../lib/model';
+import { groupPlacement, SchedulingKey } from '../../lib/scheduling';
+import { ApiService } from '../common/api-service';
+import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
+import { GeneratedSecret } from '../common/generated-secret';
+import { JobComponent } from '../common/job-component';
+import { KEYSTONE_AUTHTOKEN_SCHEMA, keystoneAuthtokenConfig, keystoneAuthtokenEnv } from '../common/keystone-authtoken';
+import { KeystoneRegistration } from '../common/keystone-registration';
+import { mergeOslo, OsloSchema, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
+import { requireInputs } from '../common/required-inputs';
+import { envFromSecret } from '../common/secret-ref';
+import { ServiceDatabase } from '../common/service-database';
+import { ServiceMessaging } from '../common/service-messaging';
+import { WorkerService } from '../common/worker-service';
+import { Keystone } from './keystone';
+
+export interface HeatProps {
+  readonly keystone: Keystone;
+  readonly database: DatabaseEndpoint;
+  readonly messaging: MessagingEndpoint;
+  readonly cache: CacheEndpoint;
+  /** @default 2 */
+  readonly apiReplicas?: number;
+  /** heat-engine pods; engines share the work through RabbitMQ. @default 2 */
+  readonly engineReplicas?: number;
+  /** Engine processes per pod (`[DEFAULT] num_engine_workers`). @default 2 */
+  readonly engineWorkers?: number;
+  /**
+   * The Keystone domain holding the users Heat creates for stacks (`stack_user_domain_name`).
+   * @default 'heat'
+   */
+  readonly stackUserDomain?: string;
+  /** heat.conf options merged over Stackwright's defaults; unknown options are rejected. @default - none */
+  readonly config?: OsloValues;
+  /** @default the cloud's registry `heat:<release>` */
+  readonly image?: string;
+}
+
+/** The heat.conf sections and options Stackwright knows. */
+export const HEAT_CONF_SCHEMA: OsloSchema = {
+  DEFAULT: {
+    debug: 'bool',
+    use_stderr: 'bool',
+    transport_url: 'secret',
+    num_engine_workers: 'int',
+    stack_domain_admin: 'string',
+    stack_domain_admin_password: 'secret',
+    stack_user_domain_name: 'string',
+    max_stacks_per_tenant: 'int',
+    max_resources_per_stack: 'int',
+    max_nested_stack_depth: 'int',
+    region_name_for_services: 'string',
+    convergence_engine: 'bool',
+  },
+  database: { connection: 'secret', max_pool_size: 'int', connection_recycle_time: 'int' },
+  trustee: { auth_type: 'string', auth_url: 'string', username: 'string', password: 'secret', user_domain_name: 'string' },
+  clients_keystone: { auth_uri: 'string' },
+  cache: { enabled: 'bool', backend: 'string', memcache_servers: 'list' },
+  heat_api: { workers: 'int' },
+  oslo_messaging_notifications: { driver: 'list', topics: 'list' },
+  oslo_middleware: { enable_proxy_headers_parsing: 'bool' },
+  ...KEYSTONE_AUTHTOKEN_SCHEMA,
+};
+
+const PORT = 8004;
+const CONFIG_DIR = '/etc/heat';
+const DOMAIN_ADMIN = 'heat_domain_admin';
+
+/**
+ * Heat, the orchestration service: the API and the engine, the database chain, a RabbitMQ vhost,
+ * the `orchestration` catalogue entry, and a Job that prepares Keystone for stacks (the stack user
+ * domain with its admin, and the `heat_stack_owner`/`heat_stack_user` roles trusts delegate).
+ *
+ * The scheduling keys of seed 000 have no Heat key, so both components schedule by the API group key
+ * alone: they are control-plane services that belong where the APIs run.
+ *
+ * @example
+ * new Heat(cloud, 'heat', { keystone, database, messaging, cache });
+ */
+export class Heat extends Service {
+  readonly api: ApiService;
+  readonly engine: WorkerService;
+  /** Creates the stack user domain, its admin and the roles trusts delegate. */
+  readonly domainSetup: JobComponent;
+  readonly registration: KeystoneRegistration;
+
+  constructor(scope: Construct, id: string, props: HeatProps) {
+    super(scope, id);
+    requireInputs(this, props, {
+      keystone: 'the Keystone service',
+      database: 'a MariaDB or externalDatabase(...)',
+      messaging: 'a RabbitMQ or externalMessaging(...)',
+      cache: 'a Memcached or externalCache(...)',
+    });
+    const cloud = Cloud.of(this);
+    const image = props.image ?? cloud.image('heat');
+    const operatorKey = SchedulingKey.OPERATOR_HEAT;
+    const domain = props.stackUserDomain ?? 'heat';
+    const engineWorkers = props.engineWorkers ?? 2;
+    addCheck(this, () => [
+      ...osloProblems('heat.conf', HEAT_CONF_SCHEMA, props.config ?? {}),
+      ...rangeProblems('engineReplicas', props.engineReplicas, { min: 1, max: 20 }),
+      ...rangeProblems('engineWorkers', engineWorkers, { min: 1, max: 64 }),
+      ...(/^[A-Za-z0-9_-]+$/.test(domain) ? [] : [`stackUserDomain "${domain}" must be letters, digits, '_' or '-'`]),
+    ]);
+
+    const database = new ServiceDatabase(this, 'db', { database: props.database, operatorKey, image, syncCommand: ['heat-manage', 'db_sync'] });
+    const messaging = new ServiceMessaging(this, 'mq', { messaging: props.messaging, operatorKey });
+    this.registration = new KeystoneRegistration(this, 'ks-register', {
+      keystone: props.keystone,
+      operatorKey,
+      serviceType: 'orchestration',
+      catalogName: 'heat',
+      endpointUrl: `http://${this.serviceName}-api:${PORT}/v1/%(project_id)s`,
+    });
+
+    const domainAdmin = new GeneratedSecret(this, 'domain-admin-credentials', { operatorKey, keys: ['password'] });
+    this.domainSetup = new JobComponent(this, 'domain-setup', {
+      operatorKey,
+      image: cloud.image('openstackclient'),
+      command: [
+        '/bin/sh',
+        '-ec',
+        [
+          `openstack domain create --or-show --description 'Stacks of Heat' ${domain}`,
+          `openstack user create --or-show --domain ${domain} --password "$DOMAIN_ADMIN_PASSWORD" ${DOMAIN_ADMIN}`,
+          // Keep the generated password authoritative when the user already existed.
+          `openstack user set --domain ${domain} --password "$DOMAIN_ADMIN_PASSWORD" ${DOMAIN_ADMIN}`,
+          `openstack role add --domain ${domain} --user-domain ${domain} --user ${DOMAIN_ADMIN} admin`,
+          'openstack role create --or-show heat_stack_owner',
+          'openstack role create --or-show heat_stack_user',
+        ].join('\n'),
+      ],
+      env: {
+        OS_AUTH_URL: props.keystone.authUrl,
+        OS_REGION_NAME: props.keystone.region,
+        OS_USERNAME: 'admin',
+        OS_PROJECT_NAME: 'admin',
+        OS_USER_DOMAIN_NAME: 'Default',
+        OS_PROJECT_DOMAIN_NAME: 'Default',
+      },
+      secretEnv: { OS_PASSWORD: props.keystone.adminCredentials.ref('password'), DOMAIN_ADMIN_PASSWORD: domainAdmin.ref('password') },
+    });
+    this.domainSetup.dependsOn(props.keystone.registrationTarget, 'completed').dependsOn(domainAdmin, 'completed');
+
+    const conf = renderOslo(
+      mergeOslo(
+        {
+          DEFAULT: {
+            debug: false,
+            use_stderr: true,
+            num_engine_workers: engineWorkers,
+            stack_domain_admin: DOMAIN_ADMIN,
+            stack_user_domain_name: domain,
+            region_name_for_services: props.keystone.region,
+          },
+          trustee: {
+            auth_type: 'password',
+            auth_url: props.keystone.authUrl,
+            username: this.registration.userName,
+            user_domain_name: 'Default',
+          },
+          clients_keystone: { auth_uri: props.keystone.authUrl.replace(/\/v3$/, '') },
+          cache: { enabled: true, backend: 'oslo_cache.memcache_pool', memcache_servers: [...props.cache.servers] },
+          oslo_messaging_notifications: { driver: ['messagingv2'] },
+          oslo_middleware: { enable_proxy_headers_parsing: true },
+          ...keystoneAuthtokenConfig(props.keystone, this.registration, props.cache),
+        },
+        props.config,
+      ),
+    );
+    const env = [
+      ...database.connectionEnv(),
+      ...messaging.transportUrlEnv(),
+      ...keystoneAuthtokenEnv(this.registration),
+      envFromSecret(osloEnvName('trustee', 'password'), this.registration.password),
+      envFromSecret(osloEnvName('DEFAULT', 'stack_domain_admin_password'), domainAdmin.ref('password')),
+    ];
+    const gate = (c: Component) =>
+      c
+        .dependsOn(database.sync, 'completed')
+        .dependsOn(messaging.init, 'completed')
+        .dependsOn(this.registration.job, 'completed')
+        .dependsOn(this.domainSetup, 'completed')
+        .dependsOn(props.keystone, 'ready')
+        .dependsOn(props.database, 'ready')
+        .dependsOn(props.messaging, 'ready')
+        .dependsOn(props.cache, 'ready');
+
+    this.api = new ApiService(this, 'api', {
+      placement: groupPlacement(SchedulingKey.ANY_API),
+      image,
+      command: ['heat-api'],
+      port: PORT,
+      healthPath: '/',
+      replicas: props.apiReplicas,
+      env,
+      config: { mountPath: CONFIG_DIR, files: { 'heat.conf': conf } },
+    });
+    gate(this.api);
+
+    this.engine = new WorkerService(this, 'engine', {
+      // No engine key in seed 000: the API group, where the rest of Heat's control plane runs.
+      placement: groupPlacement(SchedulingKey.ANY_API),
+      image,
+      command: ['heat-engine'],
+      replicas: props.engineReplicas ?? 2,
+      connectedTo: [props.messaging.port],
+      env,
+      config: { mountPath: CONFIG_DIR, files: { 'heat.conf': conf } },
+      requests: { cpu: '200m', memory: '512Mi' },
+    });
+    gate(this.engine);
+  }
+
+  /** In-cluster URL of the orchestration API, e.g. `http://heat-api:8004`. */
+  get internalUrl(): string {
+    return this.api.internalUrl;
+  }
+
+  protected get entryPoints(): readonly Component[] {
+    return [this.api];
+  }
+}

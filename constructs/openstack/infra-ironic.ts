@@ -1,0 +1,366 @@
+import { k8s } from 'cdk8s-plus-33';
+import { Construct } from 'constructs';
+import { addCheck, Cloud, Component, IDependable, rangeProblems, Service } from '../../lib/model';
+import { placement, SchedulingKey } from '../../lib/scheduling';
+import { ApiService } from '../common/api-service';
+import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
+import { JobComponent } from '../common/job-component';
+import { KEYSTONE_AUTHTOKEN_SCHEMA, keystoneAuthtokenConfig, keystoneAuthtokenEnv } from '../common/keystone-authtoken';
+import { KeystoneRegistration } from '../common/keystone-registration';
+import { mergeOslo, OsloSchema, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
+import { requireInputs } from '../common/required-inputs';
+import { envFromSecret } from '../common/secret-ref';
+import { ServiceDatabase } from '../common/service-database';
+import { ServiceMessaging } from '../common/service-messaging';
+import { WorkerService } from '../common/worker-service';
+import { Keystone } from './keystone';
+
+/** How often the conductor's periodic tasks run, in seconds; 0 turns a task off. */
+export interface IronicPeriodicTaskSpacing {
+  /** Sync every node's power state from its BMC into the database (`sync_power_state_interval`). @default 60 */
+  readonly syncPowerState?: number;
+  /** Look for deployments and cleanings that timed out (`check_provision_state_interval`). @default 60 */
+  readonly checkProvisionState?: number;
+  /** Take over nodes remapped to this conductor when conductors join or leave (`sync_local_state_interval`). @default 180 */
+  readonly syncLocalState?: number;
+}
+
+export interface IronicConductorOptions {
+  /** Conductor pods; nodes are spread over them by consistent hashing. @default 2 */
+  readonly replicas?: number;
+  /**
+   * Size of the conductor's worker pool (`[conductor] workers_pool_size`). At least 3: the
+   * periodic-task main loop and the keep-alive thread run on the same pool as node tasks.
+   * @default 100
+   */
+  readonly workersPoolSize?: number;
+  /** Periodic tasks that may run at once (`[conductor] periodic_max_workers`). @default 8 */
+  readonly periodicMaxWorkers?: number;
+  /** Spacing of the periodic tasks. @default - Ironic's defaults, see {@link IronicPeriodicTaskSpacing} */
+  readonly periodicTaskSpacing?: IronicPeriodicTaskSpacing;
+}
+
+/** A Neutron network the conductor moves nodes to while provisioning or cleaning them. */
+export interface IronicNetwork {
+  readonly name: string;
+  /** Created as a flat provider network on this physical network. @default - a project network */
+  readonly physicalNetwork?: string;
+  /** Creates a subnet with this range. @default - no subnet is created */
+  readonly cidr?: string;
+}
+
+export interface InfraIronicProps {
+  readonly keystone: Keystone;
+  readonly database: DatabaseEndpoint;
+  /** RPC between the API and the conductors. */
+  readonly messaging: MessagingEndpoint;
+  /** Token caching for the API. */
+  readonly cache: CacheEndpoint;
+  /** Glance, where deploy images come from. @default - none: images are given as URLs */
+  readonly glance?: IDependable;
+  /** Neutron, for provisioning and cleaning networks. @default - none: nodes stay on a flat network (`noop` network interface) */
+  readonly neutron?: IDependable;
+  /** Swift (or a Ceph RGW), for temporary image URLs: reached through the catalogue at run time. @default - none */
+  readonly swift?: IDependable;
+  /**
+   * The provisioning and cleaning networks, created in Neutron by a Job before Ironic starts.
+   * Only with `neutron`.
+   * @default { provisioning: { name: 'ironic-provisioning' } }, cleaning on the provisioning network
+   */
+  readonly networks?: { readonly provisioning: IronicNetwork; readonly cleaning?: IronicNetwork };
+  /** @default 2 */
+  readonly apiReplicas?: number;
+  /** @default - see {@link IronicConductorOptions} */
+  readonly conductor?: IronicConductorOptions;
+  /** `[DEFAULT] enabled_hardware_types`. @default ['ipmi', 'redfish'] */
+  readonly enabledHardwareTypes?: readonly string[];
+  /** ironic.conf options merged over Stackwright's defaults; unknown options are rejected. @default - none */
+  readonly config?: OsloValues;
+  /** @default the cloud's registry `ironic:<release>` */
+  readonly image?: string;
+}
+
+const KEYSTONE_AUTH_OPTIONS = {
+  auth_type: 'string',
+  auth_url: 'string',
+  username: 'string',
+  password: 'secret',
+  project_name: 'string',
+  user_domain_name: 'string',
+  project_domain_name: 'string',
+  region_name: 'string',
+  valid_interfaces: 'list',
+} as const;
+
+/** The ironic.conf sections and options Stackwright knows. */
+export const IRONIC_CONF_SCHEMA: OsloSchema = {
+  DEFAULT: {
+    debug: 'bool',
+    use_stderr: 'bool',
+    transport_url: 'secret',
+    host: 'string',
+    auth_strategy: 'string',
+    enabled_hardware_types: 'list',
+    enabled_boot_interfaces: 'list',
+    enabled_deploy_interfaces: 'list',
+    enabled_management_interfaces: 'list',
+    enabled_network_interfaces: 'list',
+    enabled_power_interfaces: 'list',
+    default_network_interface: 'string',
+    default_deploy_interface: 'string',
+  },
+  api: { api_workers: 'int', public_endpoint: 'string' },
+  conductor: {
+    workers_pool_size: 'int',
+    periodic_max_workers: 'int',
+    sync_power_state_interval: 'int',
+    check_provision_state_interval: 'int',
+    sync_local_state_interval: 'int',
+    heartbeat_interval: 'int',
+    heartbeat_timeout: 'int',
+    deploy_callback_timeout: 'int',
+    automated_clean: 'bool',
+    power_state_sync_max_retries: 'int',
+  },
+  database: { connection: 'secret', max_pool_size: 'int', connection_recycle_time: 'int' },
+  deploy: { http_url: 'string', http_root: 'string', erase_devices_priority: 'int' },
+  glance: KEYSTONE_AUTH_OPTIONS,
+  neutron: { ...KEYSTONE_AUTH_OPTIONS, provisioning_network: 'string', cleaning_network: 'string' },
+  service_catalog: KEYSTONE_AUTH_OPTIONS,
+  swift: KEYSTONE_AUTH_OPTIONS,
+  oslo_messaging_notifications: { driver: 'list', topics: 'list' },
+  oslo_middleware: { enable_proxy_headers_parsing: 'bool' },
+  ...KEYSTONE_AUTHTOKEN_SCHEMA,
+};
+
+/** Seed 002: "minimum value for workers_pool_size is now 3: periodic task main loop, keep alive thread and at least one thread for other tasks". */
+const MIN_WORKERS_POOL_SIZE = 3;
+const WORKERS_POOL_SIZE_WHY =
+  'the conductor runs its periodic-task main loop and its keep-alive thread on the same worker pool as node tasks, ' +
+  'so it needs one worker for each plus at least one for the work itself';
+
+const PORT = 6385;
+const CONFIG_DIR = '/etc/ironic';
+
+/**
+ * Ironic for bare-metal infrastructure (Yaook's infra-ironic): the API, the conductors as a
+ * StatefulSet (a conductor's host name is its place on the consistent-hash ring that maps nodes to
+ * conductors, so stable names avoid needless take-overs on restarts), the database chain, a
+ * RabbitMQ vhost, the `baremetal` catalogue entry, and with Neutron a Job that creates the
+ * provisioning and cleaning networks.
+ *
+ * @example
+ * new InfraIronic(cloud, 'ironic', {
+ *   keystone, database, messaging, cache, glance,
+ *   conductor: { workersPoolSize: 50, periodicTaskSpacing: { syncPowerState: 120 } },
+ * });
+ */
+export class InfraIronic extends Service {
+  readonly api: ApiService;
+  readonly conductor: WorkerService;
+  /** Creates the provisioning and cleaning networks; present with `neutron`. */
+  readonly networkSetup?: JobComponent;
+  readonly registration: KeystoneRegistration;
+
+  constructor(scope: Construct, id: string, props: InfraIronicProps) {
+    super(scope, id);
+    requireInputs(this, props, {
+      keystone: 'the Keystone service',
+      database: 'a MariaDB or externalDatabase(...)',
+      messaging: 'a RabbitMQ or externalMessaging(...)',
+      cache: 'a Memcached or externalCache(...)',
+    });
+    const cloud = Cloud.of(this);
+    const image = props.image ?? cloud.image('ironic');
+    const operatorKey = SchedulingKey.OPERATOR_INFRA_IRONIC;
+    const options = props.conductor ?? {};
+    const spacing = options.periodicTaskSpacing ?? {};
+    const networks = props.networks ?? { provisioning: { name: 'ironic-provisioning' } };
+    const cleaning = networks.cleaning ?? networks.provisioning;
+
+    const apiUrl = `http://${this.serviceName}-api:${PORT}`;
+    const database = new ServiceDatabase(this, 'db', { database: props.database, operatorKey, image, syncCommand: ['ironic-dbsync', 'upgrade'] });
+    const messaging = new ServiceMessaging(this, 'mq', { messaging: props.messaging, operatorKey });
+    this.registration = new KeystoneRegistration(this, 'ks-register', {
+      keystone: props.keystone,
+      operatorKey,
+      serviceType: 'baremetal',
+      catalogName: 'ironic',
+      endpointUrl: apiUrl,
+    });
+
+    const serviceAuth = (): OsloValues[string] => ({
+      auth_type: 'password',
+      auth_url: props.keystone.authUrl,
+      username: this.registration.userName,
+      project_name: 'service',
+      user_domain_name: 'Default',
+      project_domain_name: 'Default',
+      region_name: props.keystone.region,
+      valid_interfaces: ['internal'],
+    });
+    const authSections = ['service_catalog', ...(props.glance ? ['glance'] : []), ...(props.neutron ? ['neutron'] : []), ...(props.swift ? ['swift'] : [])];
+    const conductorDefaults: Record<string, number> = {
+      workers_pool_size: options.workersPoolSize ?? 100,
+      periodic_max_workers: options.periodicMaxWorkers ?? 8,
+      sync_power_state_interval: spacing.syncPowerState ?? 60,
+      check_provision_state_interval: spacing.checkProvisionState ?? 60,
+      sync_local_state_interval: spacing.syncLocalState ?? 180,
+    };
+    const merged = mergeOslo(
+      {
+        DEFAULT: {
+          debug: false,
+          use_stderr: true,
+          auth_strategy: 'keystone',
+          enabled_hardware_types: [...(props.enabledHardwareTypes ?? ['ipmi', 'redfish'])],
+          enabled_network_interfaces: props.neutron ? ['flat', 'neutron', 'noop'] : ['flat', 'noop'],
+          default_network_interface: props.neutron ? 'neutron' : 'noop',
+        },
+        conductor: conductorDefaults,
+        ...Object.fromEntries(authSections.map((section) => [section, serviceAuth()])),
+        ...(props.neutron ? { neutron: { ...serviceAuth(), provisioning_network: networks.provisioning.name, cleaning_network: cleaning.name } } : {}),
+        oslo_messaging_notifications: { driver: ['messagingv2'] },
+        oslo_middleware: { enable_proxy_headers_parsing: true },
+        ...keystoneAuthtokenConfig(props.keystone, this.registration, props.cache),
+      },
+      props.config,
+    );
+    addCheck(this, () => [
+      ...osloProblems('ironic.conf', IRONIC_CONF_SCHEMA, props.config ?? {}),
+      ...conductorProblems(options, spacing, props.config),
+      ...(props.networks && !props.neutron ? ['networks are created in Neutron, but no `neutron` was given; pass the Neutron service or remove `networks`'] : []),
+      ...[networks.provisioning, ...(networks.cleaning ? [networks.cleaning] : [])].flatMap(networkProblems),
+    ]);
+    const conf = renderOslo(merged);
+    const env = [
+      ...database.connectionEnv(),
+      ...messaging.transportUrlEnv(),
+      ...keystoneAuthtokenEnv(this.registration),
+      ...authSections.map((section) => envFromSecret(osloEnvName(section, 'password'), this.registration.password)),
+    ];
+
+    if (props.neutron) {
+      const setup = [networks.provisioning, ...(networks.cleaning && networks.cleaning.name !== networks.provisioning.name ? [networks.cleaning] : [])];
+      this.networkSetup = new JobComponent(this, 'network-setup', {
+        operatorKey,
+        image: cloud.image('openstackclient'),
+        command: ['/bin/sh', '-ec', setup.map(networkScript).join('\n')],
+        env: {
+          OS_AUTH_URL: props.keystone.authUrl,
+          OS_REGION_NAME: props.keystone.region,
+          OS_USERNAME: 'admin',
+          OS_PROJECT_NAME: 'admin',
+          OS_USER_DOMAIN_NAME: 'Default',
+          OS_PROJECT_DOMAIN_NAME: 'Default',
+        },
+        secretEnv: { OS_PASSWORD: props.keystone.adminCredentials.ref('password') },
+      });
+      this.networkSetup.dependsOn(props.neutron, 'ready').dependsOn(props.keystone.registrationTarget, 'completed');
+    }
+
+    const gate = (c: Component) => {
+      c.dependsOn(database.sync, 'completed')
+        .dependsOn(messaging.init, 'completed')
+        .dependsOn(this.registration.job, 'completed')
+        .dependsOn(props.keystone, 'ready')
+        .dependsOn(props.database, 'ready')
+        .dependsOn(props.messaging, 'ready');
+      if (props.glance) c.dependsOn(props.glance, 'ready');
+      if (this.networkSetup) c.dependsOn(this.networkSetup, 'completed');
+      if (props.swift) c.dependsOn(props.swift, 'runtime');
+      return c;
+    };
+
+    this.api = new ApiService(this, 'api', {
+      placement: placement(SchedulingKey.INFRA_BARE_METAL_API, SchedulingKey.ANY_API),
+      image,
+      command: ['ironic-api'],
+      port: PORT,
+      healthPath: '/',
+      replicas: props.apiReplicas,
+      env,
+      config: { mountPath: CONFIG_DIR, files: { 'ironic.conf': conf } },
+    });
+    gate(this.api).dependsOn(props.cache, 'ready');
+
+    const hostEnv: k8s.EnvVar = { name: osloEnvName('DEFAULT', 'host'), valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } };
+    this.conductor = new WorkerService(this, 'conductor', {
+      placement: placement(SchedulingKey.INFRA_BARE_METAL_IRONIC_CONDUCTOR, SchedulingKey.INFRA_BARE_METAL_IRONIC_ANY_SERVICE),
+      image,
+      command: ['ironic-conductor'],
+      workload: 'StatefulSet',
+      replicas: options.replicas ?? 2,
+      // Talks to BMCs over the network (IPMI, Redfish): no privileges, no host namespaces.
+      connectedTo: [props.messaging.port],
+      // The pod name is the conductor's name on the hash ring: stable with a StatefulSet.
+      env: [...env, hostEnv],
+      config: { mountPath: CONFIG_DIR, files: { 'ironic.conf': conf } },
+      requests: { cpu: '250m', memory: '512Mi' },
+    });
+    gate(this.conductor);
+  }
+
+  /** In-cluster URL of the bare metal API, e.g. `http://ironic-api:6385`. */
+  get internalUrl(): string {
+    return this.api.internalUrl;
+  }
+
+  protected get entryPoints(): readonly Component[] {
+    return [this.api];
+  }
+}
+
+function conductorProblems(options: IronicConductorOptions, spacing: IronicPeriodicTaskSpacing, config: OsloValues | undefined): string[] {
+  const problems: string[] = [];
+  const poolSize = options.workersPoolSize;
+  if (poolSize !== undefined && Number.isInteger(poolSize) && poolSize < MIN_WORKERS_POOL_SIZE) {
+    problems.push(
+      `conductor.workersPoolSize must be >= ${MIN_WORKERS_POOL_SIZE}, got ${poolSize}: ${WORKERS_POOL_SIZE_WHY}. ` +
+        `Set conductor.workersPoolSize to ${MIN_WORKERS_POOL_SIZE} or more (Ironic's default is 100)`,
+    );
+  } else {
+    problems.push(...rangeProblems('conductor.workersPoolSize', poolSize, { min: MIN_WORKERS_POOL_SIZE, max: 10000 }));
+  }
+  const overridden = config?.conductor?.workers_pool_size;
+  if (typeof overridden === 'number' && overridden < MIN_WORKERS_POOL_SIZE) {
+    problems.push(
+      `ironic.conf: [conductor] workers_pool_size must be >= ${MIN_WORKERS_POOL_SIZE}, got ${overridden}: ${WORKERS_POOL_SIZE_WHY}. ` +
+        'Remove the override or raise it (prefer conductor.workersPoolSize)',
+    );
+  }
+  problems.push(
+    ...rangeProblems('conductor.replicas', options.replicas, { min: 1, max: 50 }),
+    ...rangeProblems('conductor.periodicMaxWorkers', options.periodicMaxWorkers, { min: 1, max: 1000 }),
+    ...rangeProblems('conductor.periodicTaskSpacing.syncPowerState', spacing.syncPowerState, { min: 0, max: 86400 }),
+    ...rangeProblems('conductor.periodicTaskSpacing.checkProvisionState', spacing.checkProvisionState, { min: 0, max: 86400 }),
+    ...rangeProblems('conductor.periodicTaskSpacing.syncLocalState', spacing.syncLocalState, { min: 0, max: 86400 }),
+  );
+  return problems;
+}
+
+/** Names and ranges end up in a shell script: only plain tokens are accepted. */
+function networkProblems(network: IronicNetwork): string[] {
+  const token = /^[A-Za-z0-9_.-]+$/;
+  const problems: string[] = [];
+  if (!token.test(network.name)) problems.push(`network name "${network.name}" must be letters, digits, '_', '.' or '-'`);
+  if (network.physicalNetwork !== undefined && !token.test(network.physicalNetwork)) {
+    problems.push(`network "${network.name}": physicalNetwork "${network.physicalNetwork}" must be letters, digits, '_', '.' or '-'`);
+  }
+  if (network.cidr !== undefined && !/^[0-9A-Fa-f.:]+\/\d{1,3}$/.test(network.cidr)) {
+    problems.push(`network "${network.name}": cidr "${network.cidr}" is not an address range like 10.10.0.0/24`);
+  }
+  return problems;
+}
+
+/** Idempotent creation of one network (and its subnet) with the OpenStack client. */
+function networkScript(network: IronicNetwork): string {
+  const provider = network.physicalNetwork ? ` --provider-network-type flat --provider-physical-network ${network.physicalNetwork}` : '';
+  const lines = [`openstack network show ${network.name} >/dev/null 2>&1 || openstack network create${provider} ${network.name}`];
+  if (network.cidr) {
+    lines.push(
+      `openstack subnet show ${network.name} >/dev/null 2>&1 || openstack subnet create --network ${network.name} --subnet-range ${network.cidr} ${network.name}`,
+    );
+  }
+  return lines.join('\n');
+}
