@@ -235,6 +235,31 @@ export function explainUnplaceable(podSpec: unknown, nodes: readonly KubeObject[
         ? constraints.terms.map((term) => [...Object.entries(constraints.nodeSelector).map(([key, v]) => ({ key, operator: 'In', values: [v] })), ...term])
         : [Object.entries(constraints.nodeSelector).map(([key, v]) => ({ key, operator: 'In', values: [v] }))];
     const schedulingKeys = [...new Set(wantedPerTerm.map((term) => term.filter((r) => r.operator === 'Exists').map((r) => r.key)).flat())];
+    // Nodes that carry a scheduling key but miss another requirement (e.g. OVN maintenance pending):
+    // name them and what they lack, since labelling "a suitable node" would be the wrong advice.
+    const byName = new Map(nodes.map((n) => [n.metadata.name, n]));
+    const partial = verdict.mismatches.filter((m) => {
+      const labels = nodeLabels(byName.get(m.node) ?? nodes[0]);
+      return schedulingKeys.some((k) => labels[k] !== undefined);
+    });
+    if (partial.length > 0) {
+      return partial.slice(0, 3).map((m) => {
+        const labels = nodeLabels(byName.get(m.node) ?? nodes[0]);
+        const carried = schedulingKeys.filter((k) => labels[k] !== undefined);
+        const overwrite = m.missingLabels.some((r) => labels[r.key] !== undefined) ? ' --overwrite' : '';
+        const parts = [`node ${m.node} carries ${carried.join(', ')} but lacks ${m.missingLabels.map(formatRequirement).join(', ')}`];
+        const fixes = [`kubectl label node ${m.node} ${m.missingLabels.map(labelArgument).join(' ')}${overwrite}`];
+        if (m.untoleratedTaints.length > 0) {
+          parts.push(`and has taint ${m.untoleratedTaints.map(formatTaint).join(', ')} that the pod does not tolerate`);
+          fixes.push(`kubectl taint node ${m.node} ${m.untoleratedTaints.map((t) => `${t.key}:${t.effect}-`).join(' ')}`);
+        }
+        if (m.cordoned) {
+          parts.push('and is cordoned');
+          fixes.push(`kubectl uncordon ${m.node}`);
+        }
+        return `${parts.join(' ')}; fix: ${fixes.join(' && ')}`;
+      });
+    }
     const keyPart =
       schedulingKeys.length === 1
         ? `no node carries the scheduling label ${schedulingKeys[0]}`
