@@ -81,7 +81,8 @@ export class WorkerService extends Component {
       volumes: [...(config ? [config.volume] : []), ...(props.volumes ?? []), { name: 'tmp', emptyDir: {} }],
       containers: [
         {
-          name: 'main',
+          // Named after the role (`scheduler`, `conductor`), so logs and diagnostics read naturally.
+          name: this.role,
           image: props.image,
           command: props.command,
           env: props.env && props.env.length > 0 ? props.env : undefined,

@@ -222,7 +222,9 @@ export class Cinder extends Service {
     });
     ready(this.scheduler);
 
-    this.volumes = backends.map((backend) => {
+    // A repeated name is reported by the check above; build the first one only so synthesis gets there.
+    const distinct = backends.filter((b, i) => backends.findIndex((other) => other.name === b.name) === i);
+    this.volumes = distinct.map((backend) => {
       const volume = this.volumeService(backend, image, env, props.messaging.port);
       return volume.dependsOn(this.api, 'ready');
     });

@@ -1,0 +1,205 @@
+import { Cinder, CinderProps } from '../../../constructs/openstack';
+import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
+import {
+  configFile,
+  controlPlane,
+  envOf,
+  expectedTerms,
+  expectedTolerations,
+  nodeSelectorTermsOf,
+  ofService,
+  tolerationsOf,
+} from '../support/control-plane-fixture';
+
+const ceph = { monitors: ['10.0.0.1:6789', '10.0.0.2:6789'], user: 'cinder', keyring: { secretName: 'ceph-cinder', key: 'keyring' } };
+
+function cinderCloud(overrides: Partial<CinderProps> = {}) {
+  const { cloud, database, messaging, cache, keystone } = controlPlane();
+  new Cinder(cloud, 'cinder', {
+    keystone,
+    database,
+    messaging,
+    cache,
+    volumeBackends: [
+      { type: 'rbd', name: 'ceph', pool: 'volumes', ceph, libvirtSecretUuid: '457eb676-33da-42ec-9a8c-9293d545c337' },
+      { type: 'lvm', name: 'lvm', volumeGroup: 'cinder-volumes', nodeSelector: { 'example.com/storage': 'lvm' } },
+    ],
+    backup: { type: 'ceph', pool: 'backups', ceph },
+    ...overrides,
+  });
+  return cloud;
+}
+
+describe('Cinder', () => {
+  // GIVEN a cloud with Cinder on a Ceph and an LVM backend, with Ceph backups
+  // WHEN it is synthesised
+  const objects = synthObjects(cinderCloud());
+
+  test('matches the snapshot', () => {
+    // THEN
+    expect(ofService(objects, 'cinder')).toMatchSnapshot();
+  });
+
+  test.each([
+    ['Deployment', 'cinder-api', ['block-storage.yaook.cloud/api', 'any.yaook.cloud/api']],
+    ['Deployment', 'cinder-scheduler', ['block-storage.yaook.cloud/cinder-scheduler', 'block-storage.yaook.cloud/cinder-any-service']],
+    ['StatefulSet', 'cinder-volume-ceph', ['block-storage.yaook.cloud/cinder-volume', 'block-storage.yaook.cloud/cinder-any-service']],
+    ['Deployment', 'cinder-backup', ['block-storage.yaook.cloud/cinder-backup', 'block-storage.yaook.cloud/cinder-any-service']],
+    ['Job', 'cinder-db-sync', ['operator.yaook.cloud/cinder', 'operator.yaook.cloud/any']],
+    ['Job', 'cinder-ks-register', ['operator.yaook.cloud/cinder', 'operator.yaook.cloud/any']],
+    ['Job', 'cinder-mq-init', ['operator.yaook.cloud/cinder', 'operator.yaook.cloud/any']],
+  ])('%s %s runs on its seed key or its group key and tolerates both', (kind, name, keys) => {
+    // THEN
+    const workload = findObject(objects, kind, name);
+    expect(nodeSelectorTermsOf(workload)).toEqual(expectedTerms(keys));
+    expect(tolerationsOf(workload)).toEqual(expectedTolerations(keys));
+  });
+
+  test('the LVM volume service is restricted to the node holding the volume group', () => {
+    // THEN
+    const workload = findObject(objects, 'StatefulSet', 'cinder-volume-lvm');
+    expect(nodeSelectorTermsOf(workload)).toEqual(
+      expectedTerms(['block-storage.yaook.cloud/cinder-volume', 'block-storage.yaook.cloud/cinder-any-service'], [
+        { key: 'example.com/storage', operator: 'In', values: ['lvm'] },
+      ]),
+    );
+  });
+
+  test('only the LVM volume service is privileged; the Ceph one runs as a non-root user', () => {
+    // THEN
+    const lvm = podSpecOf(findObject(objects, 'StatefulSet', 'cinder-volume-lvm'));
+    const rbd = podSpecOf(findObject(objects, 'StatefulSet', 'cinder-volume-ceph'));
+    expect(lvm.hostNetwork).toBe(true);
+    expect((lvm.containers as { securityContext: unknown }[])[0].securityContext).toEqual({ privileged: true });
+    expect(rbd.hostNetwork).toBeUndefined();
+    expect(rbd.securityContext).toMatchObject({ runAsNonRoot: true });
+    expect((rbd.containers as { securityContext: unknown }[])[0].securityContext).toMatchObject({ allowPrivilegeEscalation: false });
+  });
+
+  test('carries the canonical edges', () => {
+    // THEN the API and the scheduler wait for Keystone, the database, RabbitMQ and memcached
+    const common = [
+      { to: 'cache', kind: 'ready' },
+      { to: 'cinder-db-sync', kind: 'completed' },
+      { to: 'cinder-mq-init', kind: 'completed' },
+      { to: 'db', kind: 'ready' },
+      { to: 'keystone-api', kind: 'ready' },
+      { to: 'mq', kind: 'ready' },
+    ];
+    const to = (from: string, edges: { to: string; kind: string }[]) => edges.map((e) => ({ from, ...e }));
+    expect(edgesOf(findObject(objects, 'Deployment', 'cinder-api'))).toEqual(
+      to('cinder-api', [...common.slice(0, 2), { to: 'cinder-ks-register', kind: 'completed' }, ...common.slice(2)]),
+    );
+    expect(edgesOf(findObject(objects, 'Deployment', 'cinder-scheduler'))).toEqual(to('cinder-scheduler', common));
+    // AND volume and backup wait for the API
+    for (const [kind, name] of [['StatefulSet', 'cinder-volume-ceph'], ['StatefulSet', 'cinder-volume-lvm'], ['Deployment', 'cinder-backup']]) {
+      expect(edgesOf(findObject(objects, kind, name))).toEqual([{ from: name, to: 'cinder-api', kind: 'ready' }]);
+    }
+    // AND registration waits for Keystone's bootstrap
+    expect(edgesOf(findObject(objects, 'Job', 'cinder-ks-register'))).toEqual([
+      { from: 'cinder-ks-register', to: 'cinder-ks-register-credentials', kind: 'completed' },
+      { from: 'cinder-ks-register', to: 'keystone-bootstrap', kind: 'completed' },
+    ]);
+  });
+
+  test('registers the volumev3 endpoint, quoted for the shell', () => {
+    // THEN
+    const script = (podSpecOf(findObject(objects, 'Job', 'cinder-ks-register')).containers as { command: string[] }[])[0].command[2];
+    expect(script).toContain('openstack service create --name cinder volumev3');
+    expect(script).toContain("openstack endpoint create --region \"$OS_REGION_NAME\" cinder internal 'http://cinder-api:8776/v3/%(project_id)s'");
+  });
+
+  test('each volume service renders only its own backend', () => {
+    // THEN
+    const rbd = configFile(objects, 'cinder-volume-ceph-config', 'cinder.conf');
+    expect(rbd).toContain('enabled_backends = ceph\n');
+    expect(rbd).toContain(
+      [
+        '[ceph]',
+        'backend_host = cinder-volume-ceph',
+        'rbd_ceph_conf = /etc/cinder/ceph.conf',
+        'rbd_pool = volumes',
+        'rbd_secret_uuid = 457eb676-33da-42ec-9a8c-9293d545c337',
+        'rbd_user = cinder',
+        'volume_backend_name = ceph',
+        'volume_driver = cinder.volume.drivers.rbd.RBDDriver',
+      ].join('\n'),
+    );
+    expect(rbd).not.toContain('[lvm]');
+    expect(configFile(objects, 'cinder-volume-ceph-config', 'ceph.conf')).toBe(
+      '[global]\nmon_host = 10.0.0.1:6789,10.0.0.2:6789\nkeyring = /etc/ceph/ceph.client.cinder.keyring\n',
+    );
+    const lvm = configFile(objects, 'cinder-volume-lvm-config', 'cinder.conf');
+    expect(lvm).toContain('[lvm]\nbackend_host = cinder-volume-lvm\ntarget_helper = lioadm\ntarget_protocol = iscsi\nvolume_backend_name = lvm\n');
+    expect(envOf(findObject(objects, 'StatefulSet', 'cinder-volume-lvm')).OS_LVM__TARGET_IP_ADDRESS).toEqual({
+      fieldRef: { fieldPath: 'status.hostIP' },
+    });
+  });
+
+  test('the API config has Keystone auth and backups, and no credential', () => {
+    // THEN
+    const conf = configFile(objects, 'cinder-api-config', 'cinder.conf');
+    expect(conf).toContain('backup_driver = cinder.backup.drivers.ceph.CephBackupDriver');
+    expect(conf).toContain('backup_ceph_pool = backups');
+    expect(conf).toContain('[keystone_authtoken]\nauth_type = password\nauth_url = http://keystone-api:5000/v3');
+    expect(conf).toContain('username = cinder\n');
+    expect(conf).not.toContain('enabled_backends');
+    expect(conf).not.toMatch(/password =|connection =|transport_url =/);
+    expect(envOf(findObject(objects, 'Deployment', 'cinder-api'))).toMatchObject({
+      OS_DEFAULT__TRANSPORT_URL: 'rabbit://cinder:$(MQ_PASSWORD)@mq:5672/cinder',
+      OS_KEYSTONE_AUTHTOKEN__PASSWORD: { secretKeyRef: { name: 'cinder-keystone-user', key: 'password' } },
+    });
+  });
+
+  test('the keyring is mounted from the user Secret, never rendered', () => {
+    // THEN
+    const spec = podSpecOf(findObject(objects, 'StatefulSet', 'cinder-volume-ceph'));
+    expect(spec.volumes).toContainEqual({
+      name: 'ceph-keyring',
+      secret: { secretName: 'ceph-cinder', items: [{ key: 'keyring', path: 'ceph.client.cinder.keyring' }] },
+    });
+  });
+
+  test('backend sections of user overrides go to their volume service', () => {
+    // GIVEN
+    const overridden = synthObjects(cinderCloud({ config: { ceph: { rbd_max_clone_depth: 3 }, DEFAULT: { debug: true } } }));
+    // THEN
+    expect(configFile(overridden, 'cinder-volume-ceph-config', 'cinder.conf')).toContain('rbd_max_clone_depth = 3');
+    expect(configFile(overridden, 'cinder-api-config', 'cinder.conf')).not.toContain('rbd_max_clone_depth');
+    expect(configFile(overridden, 'cinder-api-config', 'cinder.conf')).toContain('debug = true');
+  });
+
+  test('an unknown oslo option fails with the construct path and the known options', () => {
+    // WHEN / THEN
+    expect(() => synthObjects(cinderCloud({ config: { DEFAULT: { enabled_backend: ['ceph'] } } }))).toThrow(
+      /\[prod\/cinder\] cinder.conf: unknown option "enabled_backend" in \[DEFAULT\]; known options: allow_availability_zone_fallback/,
+    );
+  });
+
+  test('a backend without its node selector, a duplicate name and no backend at all are errors with the fix', () => {
+    // WHEN / THEN
+    expect(() =>
+      synthObjects(
+        cinderCloud({
+          volumeBackends: [
+            { type: 'lvm', name: 'lvm', volumeGroup: 'vg', nodeSelector: {} },
+            { type: 'rbd', name: 'lvm', pool: 'volumes', ceph: { ...ceph, user: 'client.cinder' } },
+          ],
+        }),
+      ),
+    ).toThrow(
+      /\[prod\/cinder\] volumeBackends\[0\].nodeSelector is empty; LVM volumes live on one node's disks[\s\S]*\[prod\/cinder\] volumeBackends\[1\].name "lvm" is used twice[\s\S]*volumeBackends\[1\].ceph.user "client.cinder" is not a cephx user name; give it without the "client." prefix/,
+    );
+    expect(() => synthObjects(cinderCloud({ volumeBackends: [] }))).toThrow(/\[prod\/cinder\] volumeBackends is empty; add at least one/);
+  });
+
+  test('a Cinder without Keystone fails for JavaScript users with the path and what to pass', () => {
+    // GIVEN props as a JavaScript caller could write them
+    const { cloud, database, messaging, cache } = controlPlane();
+    const props = { database, messaging, cache, volumeBackends: [] } as unknown as CinderProps;
+    // WHEN / THEN
+    expect(() => new Cinder(cloud, 'cinder', props)).toThrow(
+      '[prod/cinder] missing required input "keystone": pass the Keystone service as `keystone`',
+    );
+  });
+});
