@@ -1,0 +1,116 @@
+import { Barbican, BarbicanProps } from '../../../constructs/openstack';
+import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
+import {
+  configFile,
+  controlPlane,
+  envOf,
+  expectedTerms,
+  expectedTolerations,
+  nodeSelectorTermsOf,
+  ofService,
+  tolerationsOf,
+} from '../support/control-plane-fixture';
+
+function barbicanCloud(overrides: Partial<BarbicanProps> = {}) {
+  const { cloud, database, messaging, cache, keystone } = controlPlane();
+  new Barbican(cloud, 'barbican', { keystone, database, messaging, cache, ...overrides });
+  return cloud;
+}
+
+describe('Barbican', () => {
+  // GIVEN a cloud with Barbican
+  // WHEN it is synthesised
+  const objects = synthObjects(barbicanCloud());
+
+  test('matches the snapshot', () => {
+    // THEN
+    expect(ofService(objects, 'barbican')).toMatchSnapshot();
+  });
+
+  test.each([
+    ['Deployment', 'barbican-api', ['key-manager.yaook.cloud/api', 'any.yaook.cloud/api']],
+    [
+      'Deployment',
+      'barbican-keystone-listener',
+      ['key-manager.yaook.cloud/barbican-keystone-listener', 'key-manager.yaook.cloud/barbican-any-service'],
+    ],
+    ['Job', 'barbican-kek-setup', ['operator.yaook.cloud/barbican', 'operator.yaook.cloud/any']],
+    ['Job', 'barbican-db-sync', ['operator.yaook.cloud/barbican', 'operator.yaook.cloud/any']],
+    ['Job', 'barbican-ks-register', ['operator.yaook.cloud/barbican', 'operator.yaook.cloud/any']],
+  ])('%s %s runs on its seed key or its group key and tolerates both', (kind, name, keys) => {
+    // THEN
+    const workload = findObject(objects, kind, name);
+    expect(nodeSelectorTermsOf(workload)).toEqual(expectedTerms(keys));
+    expect(tolerationsOf(workload)).toEqual(expectedTolerations(keys));
+  });
+
+  test('carries the canonical edges: RabbitMQ is soft for the API and gating for the listener', () => {
+    // THEN
+    expect(edgesOf(findObject(objects, 'Deployment', 'barbican-api'))).toEqual([
+      { from: 'barbican-api', to: 'barbican-db-sync', kind: 'completed' },
+      { from: 'barbican-api', to: 'barbican-kek-setup', kind: 'completed' },
+      { from: 'barbican-api', to: 'barbican-ks-register', kind: 'completed' },
+      { from: 'barbican-api', to: 'cache', kind: 'ready' },
+      { from: 'barbican-api', to: 'db', kind: 'ready' },
+      { from: 'barbican-api', to: 'keystone-api', kind: 'ready' },
+      { from: 'barbican-api', to: 'mq', kind: 'runtime' },
+    ]);
+    expect(edgesOf(findObject(objects, 'Deployment', 'barbican-keystone-listener'))).toEqual([
+      { from: 'barbican-keystone-listener', to: 'barbican-db-sync', kind: 'completed' },
+      { from: 'barbican-keystone-listener', to: 'barbican-mq-init', kind: 'completed' },
+      { from: 'barbican-keystone-listener', to: 'keystone-api', kind: 'runtime' },
+      { from: 'barbican-keystone-listener', to: 'mq', kind: 'ready' },
+    ]);
+  });
+
+  test('the key encryption key is generated in the cluster and reaches only the API, from its Secret', () => {
+    // THEN the generator Job writes a Fernet key into barbican-kek
+    const script = (podSpecOf(findObject(objects, 'Job', 'barbican-kek-setup')).containers as { command: string[] }[])[0].command[2];
+    expect(script).toBe(
+      "kubectl get secret barbican-kek >/dev/null 2>&1 || kubectl create secret generic barbican-kek --from-literal=kek=\"$(openssl rand 32 | base64 | tr '+/' '-_')\"",
+    );
+    expect(envOf(findObject(objects, 'Deployment', 'barbican-api')).OS_SIMPLE_CRYPTO_PLUGIN__KEK).toEqual({
+      secretKeyRef: { name: 'barbican-kek', key: 'kek' },
+    });
+    expect(envOf(findObject(objects, 'Deployment', 'barbican-keystone-listener')).OS_SIMPLE_CRYPTO_PLUGIN__KEK).toBeUndefined();
+    expect(objects.filter((o) => o.kind === 'Secret')).toEqual([]);
+  });
+
+  test('renders barbican.conf with the simple crypto store and keystone notifications', () => {
+    // THEN
+    const conf = configFile(objects, 'barbican-api-config', 'barbican.conf');
+    expect(conf).toContain('[DEFAULT]\ndebug = false\nhost_href = http://barbican-api:9311\n');
+    expect(conf).toContain('[crypto]\nenabled_crypto_plugins = simple_crypto\n');
+    expect(conf).toContain('[secretstore]\nenabled_secretstore_plugins = store_crypto\n');
+    expect(conf).toContain('[keystone_notifications]\nallow_requeue = false\nenable = true\ntopic = notifications\n');
+    expect(conf).not.toMatch(/kek =|password =|connection =/);
+  });
+
+  test('without the listener there is no listener component and notifications are off', () => {
+    // GIVEN
+    const without = synthObjects(barbicanCloud({ keystoneListener: false }));
+    // THEN
+    expect(without.some((o) => o.metadata.name === 'barbican-keystone-listener')).toBe(false);
+    expect(configFile(without, 'barbican-api-config', 'barbican.conf')).toContain('[keystone_notifications]\nallow_requeue = false\nenable = false\n');
+  });
+
+  test('an unknown oslo option and a plain-text KEK fail with the construct path', () => {
+    // WHEN / THEN
+    expect(() => synthObjects(barbicanCloud({ config: { crypto: { enabled_crypto_plugin: ['p11_crypto'] } } }))).toThrow(
+      /\[prod\/barbican\] barbican.conf: unknown option "enabled_crypto_plugin" in \[crypto\]; known options: enabled_crypto_plugins/,
+    );
+    expect(() => synthObjects(barbicanCloud({ config: { simple_crypto_plugin: { kek: 'dGhpcyBpcyBub3QgYSBrZXk=' } } }))).toThrow(
+      /\[prod\/barbican\] barbican.conf: \[simple_crypto_plugin\] kek carries a credential and cannot be set as plain text/,
+    );
+  });
+
+  test('a Barbican without a database fails for JavaScript users with the path and what to pass', () => {
+    // GIVEN
+    const { cloud, messaging, cache, keystone } = controlPlane();
+    const props = { keystone, messaging, cache } as unknown as BarbicanProps;
+    // WHEN / THEN
+    expect(() => new Barbican(cloud, 'barbican', props)).toThrow(
+      '[prod/barbican] missing required input "database": pass a MariaDB or externalDatabase(...) as `database`',
+    );
+  });
+});

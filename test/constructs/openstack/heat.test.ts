@@ -1,0 +1,124 @@
+import { Heat, HeatProps } from '../../../constructs/openstack';
+import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
+import {
+  configFile,
+  controlPlane,
+  envOf,
+  expectedTerms,
+  expectedTolerations,
+  nodeSelectorTermsOf,
+  ofService,
+  tolerationsOf,
+} from '../support/control-plane-fixture';
+
+function heatCloud(overrides: Partial<HeatProps> = {}) {
+  const { cloud, database, messaging, cache, keystone } = controlPlane();
+  new Heat(cloud, 'heat', { keystone, database, messaging, cache, ...overrides });
+  return cloud;
+}
+
+describe('Heat', () => {
+  // GIVEN a cloud with Heat
+  // WHEN it is synthesised
+  const objects = synthObjects(heatCloud());
+
+  test('matches the snapshot', () => {
+    // THEN
+    expect(ofService(objects, 'heat')).toMatchSnapshot();
+  });
+
+  test.each([
+    ['Deployment', 'heat-api'],
+    ['Deployment', 'heat-engine'],
+  ])('%s %s has no key of its own in the seed, so it runs on the API group key alone', (kind, name) => {
+    // THEN
+    const workload = findObject(objects, kind, name);
+    expect(nodeSelectorTermsOf(workload)).toEqual(expectedTerms(['any.yaook.cloud/api']));
+    expect(tolerationsOf(workload)).toEqual(expectedTolerations(['any.yaook.cloud/api']));
+  });
+
+  test.each(['heat-db-sync', 'heat-domain-setup', 'heat-ks-register', 'heat-domain-admin-credentials'])(
+    'Job %s is scheduled like a Yaook operator Job',
+    (name) => {
+      // THEN
+      const keys = ['operator.yaook.cloud/heat', 'operator.yaook.cloud/any'];
+      expect(nodeSelectorTermsOf(findObject(objects, 'Job', name))).toEqual(expectedTerms(keys));
+    },
+  );
+
+  test('carries the canonical edges, including the domain and trusts setup', () => {
+    // THEN API and engine wait for the same things
+    const expected = (from: string) => [
+      { from, to: 'cache', kind: 'ready' },
+      { from, to: 'db', kind: 'ready' },
+      { from, to: 'heat-db-sync', kind: 'completed' },
+      { from, to: 'heat-domain-setup', kind: 'completed' },
+      { from, to: 'heat-ks-register', kind: 'completed' },
+      { from, to: 'heat-mq-init', kind: 'completed' },
+      { from, to: 'keystone-api', kind: 'ready' },
+      { from, to: 'mq', kind: 'ready' },
+    ];
+    expect(edgesOf(findObject(objects, 'Deployment', 'heat-api'))).toEqual(expected('heat-api'));
+    expect(edgesOf(findObject(objects, 'Deployment', 'heat-engine'))).toEqual(expected('heat-engine'));
+    expect(edgesOf(findObject(objects, 'Job', 'heat-domain-setup'))).toEqual([
+      { from: 'heat-domain-setup', to: 'heat-domain-admin-credentials', kind: 'completed' },
+      { from: 'heat-domain-setup', to: 'keystone-bootstrap', kind: 'completed' },
+    ]);
+  });
+
+  test('the domain setup creates the stack domain, its admin and the delegated roles', () => {
+    // THEN
+    const script = (podSpecOf(findObject(objects, 'Job', 'heat-domain-setup')).containers as { command: string[] }[])[0].command[2];
+    expect(script.split('\n')).toEqual([
+      "openstack domain create --or-show --description 'Stacks of Heat' heat",
+      'openstack user create --or-show --domain heat --password "$DOMAIN_ADMIN_PASSWORD" heat_domain_admin',
+      'openstack user set --domain heat --password "$DOMAIN_ADMIN_PASSWORD" heat_domain_admin',
+      'openstack role add --domain heat --user-domain heat --user heat_domain_admin admin',
+      'openstack role create --or-show heat_stack_owner',
+      'openstack role create --or-show heat_stack_user',
+    ]);
+  });
+
+  test('renders heat.conf with the stack domain and trustee, passwords from Secrets', () => {
+    // THEN
+    const conf = configFile(objects, 'heat-engine-config', 'heat.conf');
+    expect(conf).toContain(
+      '[DEFAULT]\ndebug = false\nnum_engine_workers = 2\nregion_name_for_services = RegionOne\nstack_domain_admin = heat_domain_admin\nstack_user_domain_name = heat\n',
+    );
+    expect(conf).toContain('[trustee]\nauth_type = password\nauth_url = http://keystone-api:5000/v3\nuser_domain_name = Default\nusername = heat\n');
+    expect(conf).toContain('[clients_keystone]\nauth_uri = http://keystone-api:5000\n');
+    expect(conf).not.toMatch(/password =/);
+    expect(envOf(findObject(objects, 'Deployment', 'heat-engine'))).toMatchObject({
+      OS_TRUSTEE__PASSWORD: { secretKeyRef: { name: 'heat-keystone-user', key: 'password' } },
+      OS_DEFAULT__STACK_DOMAIN_ADMIN_PASSWORD: { secretKeyRef: { name: 'heat-domain-admin-credentials', key: 'password' } },
+    });
+  });
+
+  test('typed options and overrides are rendered', () => {
+    // GIVEN
+    const tuned = synthObjects(heatCloud({ engineWorkers: 4, stackUserDomain: 'stacks', config: { DEFAULT: { max_stacks_per_tenant: 50 } } }));
+    // THEN
+    const conf = configFile(tuned, 'heat-api-config', 'heat.conf');
+    expect(conf).toContain('max_stacks_per_tenant = 50\nnum_engine_workers = 4\n');
+    expect(conf).toContain('stack_user_domain_name = stacks\n');
+  });
+
+  test('bad input fails with the construct path and the fix', () => {
+    // WHEN / THEN
+    expect(() => synthObjects(heatCloud({ config: { DEFAULT: { num_engine_worker: 4 } } }))).toThrow(
+      /\[prod\/heat\] heat.conf: unknown option "num_engine_worker" in \[DEFAULT\]; known options: .*num_engine_workers/,
+    );
+    expect(() => synthObjects(heatCloud({ engineWorkers: 0 }))).toThrow(/\[prod\/heat\] engineWorkers must be between 1 and 64, got 0/);
+    expect(() => synthObjects(heatCloud({ stackUserDomain: 'heat; rm -rf /' }))).toThrow(
+      /\[prod\/heat\] stackUserDomain "heat; rm -rf \/" must be letters, digits, '_' or '-'/,
+    );
+  });
+
+  test('a Heat without messaging fails for JavaScript users with the path and what to pass', () => {
+    // GIVEN
+    const { cloud, database, cache, keystone } = controlPlane();
+    const props = { keystone, database, cache } as unknown as HeatProps;
+    // WHEN / THEN
+    expect(() => new Heat(cloud, 'heat', props)).toThrow('[prod/heat] missing required input "messaging": pass a RabbitMQ or externalMessaging(...) as `messaging`');
+  });
+});
