@@ -11,11 +11,13 @@ import {
   withoutObjects,
   writeInventory,
 } from './inventory';
+import { KubeApiError } from './kube/errors';
 import { KubeCluster, KubeClusterOptions } from './kube/kube-cluster';
 import { hashObject } from './kube/object-diff';
 import { diffCounts, RequestCounts } from './kube/request-counter';
 import { ObservingPort, SkipUnchanged } from './kube/skip-unchanged';
 import { ClusterPort } from './ports';
+import { preflight as checkPlacement, PreflightFinding } from './preflight';
 import { prune } from './prune';
 import { RolloutResult } from './result';
 import { DeletionEvent, DeletionOptions, DeletionResult } from './reverse-delete';
@@ -43,6 +45,16 @@ export interface DeployOptions extends RolloutOptions, Pick<KubeClusterOptions, 
    * @default true
    */
   readonly skipUnchanged?: boolean;
+  /**
+   * Before the first write, check that the nodes can host every workload's placement (labels,
+   * affinity, taints). `report`: findings go to `onPreflight` and the result, the rollout runs (a
+   * node labelled meanwhile still lets the component verify); `strict`: any error finding stops the
+   * deploy before anything is written; `off`: no check.
+   * @default 'report'
+   */
+  readonly preflight?: 'report' | 'strict' | 'off';
+  /** Told about the preflight findings (called once, before the rollout). */
+  readonly onPreflight?: (findings: readonly PreflightFinding[]) => void;
 }
 
 export interface DeployResult {
@@ -61,6 +73,8 @@ export interface DeployResult {
   };
   /** Objects whose apply was skipped because nothing changed. */
   readonly skippedUnchanged: number;
+  /** What the preflight found (empty when every workload can be placed, or preflight was off). */
+  readonly preflight: readonly PreflightFinding[];
   /** API requests of this run, when the Kubernetes port was used. */
   readonly requests?: RequestCounts;
 }
@@ -97,6 +111,10 @@ async function deployGraph(
   const before = owned?.requests.snapshot();
   const fieldManager = options.fieldManager ?? 'stackwright';
   const location = inventoryLocation(graph, options.inventoryNamespace);
+  const findings = await runPreflight(graph, cluster, options);
+  if (options.preflight === 'strict' && findings.some((f) => f.severity === 'error')) {
+    throw new PreflightError(findings);
+  }
   let recorded = await readInventory(cluster, location);
   let writes = 0;
 
@@ -165,8 +183,42 @@ async function deployGraph(
       orphans,
     },
     skippedUnchanged: skipped,
+    preflight: findings,
     ...(before && after ? { requests: diffCounts(before, after) } : {}),
   };
+}
+
+/** `preflight: 'strict'` found workloads no node can host; nothing was written. */
+export class PreflightError extends Error {
+  constructor(readonly findings: readonly PreflightFinding[]) {
+    super(
+      `preflight: ${findings.filter((f) => f.severity === 'error').length} workload(s) cannot be placed on any node; nothing was written:\n` +
+        findings
+          .filter((f) => f.severity === 'error')
+          .map((f) => `  ${f.component}: ${f.message}`)
+          .join('\n'),
+    );
+    this.name = 'PreflightError';
+  }
+}
+
+async function runPreflight(
+  graph: ComponentGraph,
+  cluster: ClusterPort,
+  options: DeployOptions,
+): Promise<PreflightFinding[]> {
+  if (options.preflight === 'off') return [];
+  let nodes: KubeObject[];
+  try {
+    nodes = await cluster.list({ apiVersion: 'v1', kind: 'Node' });
+  } catch (error) {
+    // Not allowed to list nodes (namespace-scoped credentials): placement cannot be checked up front.
+    if (error instanceof KubeApiError && error.status === 403) return [];
+    throw error;
+  }
+  const findings = checkPlacement(graph, nodes);
+  options.onPreflight?.(findings);
+  return findings;
 }
 
 /**

@@ -20,6 +20,8 @@ export interface DeleteOptions {
 
 export interface KubeClusterOptions extends ConnectionOptions {
   readonly retry?: RetryPolicy;
+  /** `User-Agent` of every request. @default 'stackwright' */
+  readonly userAgent?: string;
   /** Back-off factory for watches (one instance per watch). */
   readonly watchBackOff?: () => ExponentialBackOff;
   /** How long an unused watch keeps streaming. @default 30000 */
@@ -57,7 +59,7 @@ export class KubeCluster implements ClusterPort {
   /** Resolves the kubeconfig and returns a port; no request is sent yet. */
   static async connect(options: KubeClusterOptions = {}): Promise<KubeCluster> {
     const connection = await connect(options);
-    return new KubeCluster(new KubeTransport(connection, options.retry), options);
+    return new KubeCluster(new KubeTransport(connection, options.retry, options.userAgent), options);
   }
 
   /** Requests sent so far, by verb. */

@@ -153,10 +153,46 @@ function subset(desired: unknown, live: unknown): boolean {
     return desired.every((item, i) => subset(item, live[i]));
   }
   if (desired === live) return true;
-  return (typeof desired === 'number' || typeof desired === 'string' || typeof desired === 'boolean') &&
-    (typeof live === 'number' || typeof live === 'string' || typeof live === 'boolean')
-    ? String(desired) === String(live)
-    : false;
+  if (!isScalar(desired) || !isScalar(live)) return false;
+  if (String(desired) === String(live)) return true;
+  // The API server canonicalises resource quantities: 1024Mi is stored as 1Gi, 0.5 as 500m.
+  const a = parseQuantity(String(desired));
+  const b = parseQuantity(String(live));
+  return a !== undefined && b !== undefined && Math.abs(a - b) <= Math.abs(a) * 1e-12;
+}
+
+const QUANTITY_SUFFIX: Readonly<Record<string, number>> = {
+  '': 1,
+  n: 1e-9,
+  u: 1e-6,
+  m: 1e-3,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  P: 1e15,
+  E: 1e18,
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
+  Pi: 2 ** 50,
+  Ei: 2 ** 60,
+};
+
+/** The value of a Kubernetes resource quantity (`1Gi`, `500m`, `1e3`), or undefined when it is not one. */
+export function parseQuantity(text: string): number | undefined {
+  const match = /^([+-]?(?:\d+\.?\d*|\.\d+))(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E))?$/.exec(
+    text,
+  );
+  if (!match) return undefined;
+  const base = Number(match[1]);
+  if (match[2]) return Number(`${match[1]}${match[2]}`);
+  return base * (QUANTITY_SUFFIX[match[3] ?? ''] ?? 1);
+}
+
+function isScalar(value: unknown): value is string | number | boolean {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
 
 function isEmpty(value: unknown): boolean {

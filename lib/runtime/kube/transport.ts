@@ -32,6 +32,9 @@ export interface RetryPolicy {
   readonly random: () => number;
 }
 
+/** Sent with every request, so audit logs can tell our requests apart (the rollout benchmark counts them). */
+export const USER_AGENT = 'stackwright';
+
 const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseMs: 200, maxMs: 5_000, random: Math.random };
 const REQUEST_TIMEOUT_MS = 30_000;
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
@@ -61,6 +64,8 @@ export class KubeTransport {
   constructor(
     readonly connection: KubeConnection,
     private readonly retry: RetryPolicy = DEFAULT_RETRY,
+    /** `User-Agent` header; the benchmark gives each tool its own. */
+    private readonly userAgent: string = USER_AGENT,
   ) {
     const tls = { ...connection.tls };
     this.agent = new https.Agent({ ...tls, keepAlive: true, maxSockets: 64 });
@@ -115,7 +120,7 @@ export class KubeTransport {
         {
           method: 'GET',
           agent: this.streamAgent,
-          headers: { ...headers, Accept: 'application/json' },
+          headers: { ...headers, Accept: 'application/json', 'User-Agent': this.userAgent },
           signal,
         },
         (response) => {
@@ -173,6 +178,7 @@ export class KubeTransport {
     const headers: Record<string, string> = {
       ...(await this.authHeaders()),
       Accept: req.accept ?? 'application/json',
+      'User-Agent': this.userAgent,
     };
     let payload: string | undefined;
     if (req.body !== undefined) {

@@ -4,6 +4,7 @@ import {
   containsDesired,
   diffObjects,
   hashObject,
+  parseQuantity,
   redactSecret,
   REDACTED,
 } from '../../../lib/runtime/kube/object-diff';
@@ -192,6 +193,17 @@ describe('containsDesired', () => {
     expect(containsDesired(desired, changed)).toBe(false);
   });
 
+  test('treats resource quantities the API server canonicalised as equal', () => {
+    // GIVEN limits written as 1024Mi and 0.5 that the server stores as 1Gi and 500m
+    const desired = deployment('a', 1, { resources: { limits: { memory: '1024Mi', cpu: '0.5' } } });
+    const live = deployment('a', 1, { resources: { limits: { memory: '1Gi', cpu: '500m' } } });
+    const different = deployment('a', 1, { resources: { limits: { memory: '2Gi', cpu: '500m' } } });
+
+    // WHEN / THEN
+    expect(containsDesired(desired, live)).toBe(true);
+    expect(containsDesired(desired, different)).toBe(false);
+  });
+
   test('lists must have the same length: an extra item means apply', () => {
     const desired = deployment('a', 1);
     const live = deployment('a', 1);
@@ -208,5 +220,23 @@ describe('hashObject', () => {
     expect(canonicalJson({ b: 1, a: { d: 2, c: 3 } })).toBe('{"a":{"c":3,"d":2},"b":1}');
     expect(hashObject({ a: 1, b: 2 })).toBe(hashObject({ b: 2, a: 1 }));
     expect(hashObject({ a: 1 })).not.toBe(hashObject({ a: 2 }));
+  });
+});
+
+describe('parseQuantity', () => {
+  test.each([
+    ['1Gi', 2 ** 30],
+    ['1024Mi', 2 ** 30],
+    ['500m', 0.5],
+    ['0.5', 0.5],
+    ['2k', 2000],
+    ['1e3', 1000],
+    ['1.5G', 1.5e9],
+  ])('%s = %d', (text, value) => {
+    expect(parseQuantity(text)).toBeCloseTo(value);
+  });
+
+  test.each(['abc', '1Gb', '', 'Gi', '1.2.3'])('%s is not a quantity', (text) => {
+    expect(parseQuantity(text)).toBeUndefined();
   });
 });

@@ -1,0 +1,119 @@
+import { deploy, PreflightError } from '../../runtime/deploy';
+import { PreflightFinding } from '../../runtime/preflight';
+import { ExitCode } from '../exit-codes';
+import { CliIo } from '../io';
+import { ProgressModel } from '../render/progress-model';
+import { outputMode, Reporter, useColor } from '../render/reporter';
+import { renderRolloutSummary } from '../render/summary';
+import { exitCodeForRollout, GlobalOptions, loadGraph, measured, withCluster } from './common';
+
+export interface DeployCommandOptions {
+  readonly concurrency: number;
+  readonly forceConflicts?: boolean;
+  /** Whole-run timeout, ms. */
+  readonly timeoutMs?: number;
+  /** Per-component timeout, ms. */
+  readonly componentTimeoutMs?: number;
+  readonly prune?: boolean;
+  /** False with `--no-skip-unchanged`. */
+  readonly skipUnchanged?: boolean;
+  readonly preflight?: 'report' | 'strict' | 'off';
+}
+
+/**
+ * `stackwright deploy [dir]`: ordered, verified rollout with the live view (terminal), one line
+ * per event (CI, pipes) or JSON lines; a summary with counts, reasons and request counts.
+ */
+export async function deployCommand(
+  io: CliIo,
+  dir: string | undefined,
+  options: DeployCommandOptions,
+  global: GlobalOptions,
+): Promise<number> {
+  const { graph, dir: resolved } = loadGraph(io, dir);
+  return withCluster(io, global, async (cluster) => {
+    const mode = outputMode(io, global.json);
+    const reporter = new Reporter(
+      io,
+      mode,
+      useColor(io, global.color),
+      ProgressModel.forGraph(graph),
+      `stackwright deploy ${resolved} → ${cluster.context}`,
+    );
+    const onPreflight = (findings: readonly PreflightFinding[]) => {
+      if (findings.length === 0) return;
+      if (mode === 'json') reporter.json({ type: 'preflight', findings });
+      else
+        io.stdout.write(
+          findings.map((f) => `preflight ${f.severity}: ${f.component}: ${f.message}`).join('\n') + '\n',
+        );
+    };
+    let outcome;
+    try {
+      outcome = await measured(cluster, async () => {
+        let started = false;
+        return deploy(graph, {
+          cluster: cluster.port,
+          concurrency: options.concurrency,
+          forceConflicts: options.forceConflicts,
+          runTimeoutMs: options.timeoutMs,
+          ...(options.componentTimeoutMs !== undefined
+            ? { componentTimeoutMs: options.componentTimeoutMs }
+            : {}),
+          prune: options.prune,
+          skipUnchanged: options.skipUnchanged,
+          preflight: options.preflight,
+          onPreflight,
+          signal: io.signal,
+          onEvent: (event) => {
+            if (!started) {
+              started = true;
+              reporter.begin();
+            }
+            reporter.onRolloutEvent(event);
+          },
+          onDeletionEvent: reporter.onDeletionEvent,
+        });
+      });
+    } catch (error) {
+      reporter.end();
+      if (error instanceof PreflightError) {
+        io.stderr.write(`stackwright: ${error.message}\n`);
+        return ExitCode.FAILED;
+      }
+      throw error;
+    }
+    reporter.end();
+    const result = outcome.value;
+    const code =
+      result.rollout.ok && result.prune && !result.prune.ok
+        ? ExitCode.FAILED
+        : exitCodeForRollout(result.rollout);
+    reporter.summary(
+      renderRolloutSummary(
+        result.rollout,
+        {
+          skippedUnchanged: result.skippedUnchanged,
+          requests: outcome.requests,
+          orphans: result.inventory.orphans,
+          prune: result.prune,
+        },
+        reporter.style,
+      ),
+    );
+    reporter.json({
+      type: 'summary',
+      command: 'deploy',
+      exitCode: code,
+      ok: result.ok,
+      outcome: result.rollout.outcome,
+      counts: result.rollout.counts,
+      durationMs: result.rollout.durationMs,
+      skippedUnchanged: result.skippedUnchanged,
+      inventory: result.inventory,
+      ...(result.prune ? { prune: result.prune } : {}),
+      ...(outcome.requests ? { requests: outcome.requests } : {}),
+    });
+    return code;
+  });
+}

@@ -1,0 +1,83 @@
+import { destroyUnits } from '../../runtime/destroy';
+import { inventoryLocation, readInventory } from '../../runtime/inventory';
+import { deleteInReverseOrder } from '../../runtime/reverse-delete';
+import { ExitCode } from '../exit-codes';
+import { CliIo } from '../io';
+import { ProgressModel } from '../render/progress-model';
+import { outputMode, Reporter, useColor } from '../render/reporter';
+import { renderDeletionSummary } from '../render/summary';
+import { GlobalOptions, loadGraph, measured, UsageError, withCluster } from './common';
+
+export interface DestroyCommandOptions {
+  readonly yes?: boolean;
+  readonly concurrency: number;
+  readonly timeoutMs?: number;
+  readonly cascade: 'foreground' | 'background';
+}
+
+/**
+ * `stackwright destroy [dir]`: deletes the cloud in reverse dependency order, waiting until each
+ * component's objects are gone before deleting what it needs. Asks first on a terminal; without a
+ * terminal it needs `--yes`.
+ */
+export async function destroyCommand(
+  io: CliIo,
+  dir: string | undefined,
+  options: DestroyCommandOptions,
+  global: GlobalOptions,
+): Promise<number> {
+  const { graph, dir: resolved } = loadGraph(io, dir);
+  return withCluster(io, global, async (cluster) => {
+    const location = inventoryLocation(graph);
+    const inventory = await readInventory(cluster.port, location);
+    const { units, orphans } = destroyUnits(graph, inventory);
+    const objects = units.reduce((n, u) => n + u.objects.length, 0);
+    if (!options.yes) {
+      if (global.json || io.stdout.isTTY !== true)
+        throw new UsageError('destroy deletes the whole cloud: pass --yes to confirm when not on a terminal');
+      const question = `Destroy cloud ${location.cloud} (${graph.components.length} components, ${objects} objects${orphans.length ? `, ${orphans.length} only in the inventory` : ''}) on context ${cluster.context}?`;
+      if (!(await io.confirm(question))) {
+        io.stderr.write('stackwright: destroy cancelled\n');
+        return ExitCode.OK;
+      }
+    }
+    const reporter = new Reporter(
+      io,
+      outputMode(io, global.json),
+      useColor(io, global.color),
+      ProgressModel.forUnits(units.map((u) => u.name)),
+      `stackwright destroy ${resolved} → ${cluster.context}`,
+    );
+    reporter.begin();
+    let outcome;
+    try {
+      outcome = await measured(cluster, () =>
+        deleteInReverseOrder(units, cluster.port, {
+          concurrency: options.concurrency,
+          propagationPolicy: options.cascade === 'background' ? 'Background' : 'Foreground',
+          ...(options.timeoutMs !== undefined ? { unitTimeoutMs: options.timeoutMs } : {}),
+          signal: io.signal,
+          onEvent: reporter.onDeletionEvent,
+        }),
+      );
+    } finally {
+      reporter.end();
+    }
+    const result = outcome.value;
+    const code = result.ok
+      ? ExitCode.OK
+      : result.outcome === 'aborted'
+        ? ExitCode.INTERRUPTED
+        : ExitCode.FAILED;
+    reporter.summary(renderDeletionSummary(result, 'Destroy', reporter.style));
+    reporter.json({
+      type: 'summary',
+      command: 'destroy',
+      exitCode: code,
+      ...result,
+      orphans,
+      ...(outcome.requests ? { requests: outcome.requests } : {}),
+    });
+    return code;
+  });
+}

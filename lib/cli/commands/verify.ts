@@ -1,0 +1,59 @@
+import { verify } from '../../runtime/rollout';
+import { CliIo } from '../io';
+import { ProgressModel } from '../render/progress-model';
+import { outputMode, Reporter, useColor } from '../render/reporter';
+import { renderRolloutSummary } from '../render/summary';
+import { exitCodeForRollout, GlobalOptions, loadGraph, measured, withCluster } from './common';
+
+/**
+ * `stackwright verify [dir]`: reads every object (no writes) and reports each component verified
+ * or not, with the object that is not Current, its status and a diagnosis. `--wait` gives
+ * components that are still converging time to get there. Exit 0 when all verified, else 1.
+ */
+export async function verifyCommand(
+  io: CliIo,
+  dir: string | undefined,
+  options: { waitMs: number },
+  global: GlobalOptions,
+): Promise<number> {
+  const { graph, dir: resolved } = loadGraph(io, dir);
+  return withCluster(io, global, async (cluster) => {
+    const reporter = new Reporter(
+      io,
+      outputMode(io, global.json),
+      useColor(io, global.color),
+      ProgressModel.forGraph(graph),
+      `stackwright verify ${resolved} → ${cluster.context}`,
+    );
+    reporter.begin();
+    let outcome;
+    try {
+      outcome = await measured(cluster, () =>
+        verify(graph, cluster.port, {
+          waitMs: options.waitMs,
+          onEvent: reporter.onRolloutEvent,
+          signal: io.signal,
+        }),
+      );
+    } finally {
+      reporter.end();
+    }
+    const result = outcome.value;
+    const code = exitCodeForRollout(result);
+    reporter.summary(renderRolloutSummary(result, { requests: outcome.requests }, reporter.style));
+    reporter.json({
+      type: 'summary',
+      command: 'verify',
+      exitCode: code,
+      ok: result.ok,
+      counts: result.counts,
+      components: result.components.map((c) => ({
+        name: c.name,
+        state: c.state,
+        reason: c.reason,
+        diagnosis: c.diagnosis,
+      })),
+    });
+    return code;
+  });
+}

@@ -1,0 +1,208 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { destroyCommand } from './commands/destroy';
+import { deployCommand } from './commands/deploy';
+import { exitCodeForError, GlobalOptions, printError } from './commands/common';
+import { graphCommand } from './commands/graph';
+import { planCommand } from './commands/plan';
+import { statusCommand } from './commands/status';
+import { synthCommand } from './commands/synth';
+import { verifyCommand } from './commands/verify';
+import { parseDuration } from './duration';
+import { ExitCode } from './exit-codes';
+import { CliIo } from './io';
+
+/**
+ * Runs `stackwright <command>` with `argv` (without the node and script entries) and resolves
+ * with the exit code. Never calls `process.exit` itself, so tests and embedders can use it.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let exitCode: number = ExitCode.OK;
+  const program = buildProgram(io, (code) => (exitCode = code));
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here with code 0; every parse error is a usage error.
+      return error.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
+    }
+    printError(io, error);
+    return exitCodeForError(error);
+  }
+  return exitCode;
+}
+
+function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
+  const program = new Command('stackwright')
+    .description(
+      'Synthesise, plan, deploy, verify and destroy OpenStack clouds on Kubernetes, in dependency order.',
+    )
+    .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)')
+    .option('--context <name>', 'kubeconfig context (default: the current context)')
+    .option('--json', 'machine output: one JSON object per line', false)
+    .option('--no-color', 'plain output without ANSI colours')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+
+  const globals = (command: Command): GlobalOptions => {
+    const o = command.optsWithGlobals<{
+      kubeconfig?: string;
+      context?: string;
+      json?: boolean;
+      color?: boolean;
+    }>();
+    return { kubeconfig: o.kubeconfig, context: o.context, json: o.json === true, color: o.color !== false };
+  };
+  const action =
+    <A extends unknown[]>(fn: (...args: A) => Promise<number> | number) =>
+    async (...args: A) =>
+      setExit(await fn(...args));
+
+  program
+    .command('synth')
+    .description('run the cdk8s app (cdk8s.yaml `app`) and validate the synthesised manifests')
+    .option('--app <command>', 'command that synthesises (default: cdk8s.yaml `app`)')
+    .option('--output <dir>', 'output directory (default: cdk8s.yaml `output`, then dist)')
+    .action(
+      action((opts: { app?: string; output?: string }, command: Command) =>
+        synthCommand(io, opts, globals(command)),
+      ),
+    );
+
+  program
+    .command('graph [dir]')
+    .description('print the component graph of synthesised manifests')
+    .addOption(
+      new Option('--format <format>', 'output format').choices(['dot', 'mermaid', 'json']).default('dot'),
+    )
+    .action(
+      action((dir: string | undefined, opts: { format: string }) => graphCommand(io, dir, opts.format)),
+    );
+
+  program
+    .command('plan [dir]')
+    .description('server-side dry run and diff of every object (Secret values redacted); changes nothing')
+    .option('--force-conflicts', 'plan as if taking ownership of fields other managers own', false)
+    .option('--show-unchanged', 'also list unchanged objects', false)
+    .action(
+      action(
+        (
+          dir: string | undefined,
+          opts: { forceConflicts: boolean; showUnchanged: boolean },
+          command: Command,
+        ) => planCommand(io, dir, opts, globals(command)),
+      ),
+    );
+
+  program
+    .command('deploy [dir]')
+    .description('apply components in dependency order, verifying each before its dependants start')
+    .option('--concurrency <n>', 'components applying or verifying at once', positiveInt, 8)
+    .option('--force-conflicts', 'take ownership of fields other field managers own', false)
+    .option('--timeout <duration>', 'limit for the whole run, e.g. 10m (default: none)', duration)
+    .option('--component-timeout <duration>', 'limit per component, e.g. 5m', duration)
+    .option('--prune', 'after a successful rollout, delete objects that left the manifests', false)
+    .option('--no-skip-unchanged', 'send every apply even when nothing changed')
+    .addOption(
+      new Option('--preflight <mode>', 'check node placement before writing')
+        .choices(['report', 'strict', 'off'])
+        .default('report'),
+    )
+    .action(
+      action(
+        (
+          dir: string | undefined,
+          opts: {
+            concurrency: number;
+            forceConflicts: boolean;
+            timeout?: number;
+            componentTimeout?: number;
+            prune: boolean;
+            skipUnchanged: boolean;
+            preflight: 'report' | 'strict' | 'off';
+          },
+          command: Command,
+        ) =>
+          deployCommand(
+            io,
+            dir,
+            {
+              concurrency: opts.concurrency,
+              forceConflicts: opts.forceConflicts,
+              timeoutMs: opts.timeout,
+              componentTimeoutMs: opts.componentTimeout,
+              prune: opts.prune,
+              skipUnchanged: opts.skipUnchanged,
+              preflight: opts.preflight,
+            },
+            globals(command),
+          ),
+      ),
+    );
+
+  program
+    .command('verify [dir]')
+    .description('check, without writing, that every component is ready; explain the ones that are not')
+    .option('--wait <duration>', 'give converging components this long', duration, 0)
+    .action(
+      action((dir: string | undefined, opts: { wait: number }, command: Command) =>
+        verifyCommand(io, dir, { waitMs: opts.wait }, globals(command)),
+      ),
+    );
+
+  program
+    .command('status [dir]')
+    .description('what is deployed: the inventory and each component’s state right now')
+    .action(
+      action((dir: string | undefined, _opts: unknown, command: Command) =>
+        statusCommand(io, dir, globals(command)),
+      ),
+    );
+
+  program
+    .command('destroy [dir]')
+    .description('delete the cloud in reverse dependency order, waiting until each component is gone')
+    .option('-y, --yes', 'do not ask for confirmation', false)
+    .option('--concurrency <n>', 'components deleting at once', positiveInt, 8)
+    .option('--timeout <duration>', 'limit per component', duration)
+    .addOption(
+      new Option('--cascade <mode>', 'how owned objects are deleted')
+        .choices(['foreground', 'background'])
+        .default('foreground'),
+    )
+    .action(
+      action(
+        (
+          dir: string | undefined,
+          opts: { yes: boolean; concurrency: number; timeout?: number; cascade: 'foreground' | 'background' },
+          command: Command,
+        ) =>
+          destroyCommand(
+            io,
+            dir,
+            { yes: opts.yes, concurrency: opts.concurrency, timeoutMs: opts.timeout, cascade: opts.cascade },
+            globals(command),
+          ),
+      ),
+    );
+
+  program.addHelpText(
+    'after',
+    '\nExit codes: 0 ok, 1 rollout failed, 2 bad input or usage, 3 cluster unreachable, 4 field conflicts, 130 interrupted.',
+  );
+  return program;
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
+  return n;
+}
+
+function duration(value: string): number {
+  try {
+    return parseDuration(value);
+  } catch (error) {
+    throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
+  }
+}

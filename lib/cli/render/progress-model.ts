@@ -1,0 +1,215 @@
+import { ComponentGraph, componentLevels } from '../../graph';
+import { RolloutEvent } from '../../runtime/events';
+import { DeletionEvent } from '../../runtime/reverse-delete';
+
+/** Where a row stands, in the terms the views colour by. */
+export type RowState = 'pending' | 'running' | 'done' | 'failed' | 'blocked' | 'not-started' | 'skipped';
+
+/** One line of the progress view: a component (or deletion unit). */
+export interface Row {
+  readonly name: string;
+  /** The service it belongs to; rows are grouped by it. */
+  readonly group: string;
+  state: RowState;
+  /** The word shown: applying, verifying, verified, deleting, deleted, failed, blocked, … */
+  phase: string;
+  /** The latest object status for running rows; the reason for failed or blocked ones. */
+  detail?: string;
+  diagnosis?: readonly string[];
+  startedAt?: number;
+  endedAt?: number;
+}
+
+/** The name of the row that stands for the bootstrap objects (namespaces, CRDs, shared RBAC). */
+export const BOOTSTRAP_ROW = '(bootstrap)';
+
+/**
+ * What the progress views draw, folded from the event stream: one row per component in
+ * dependency order (grouped by service), each with its state, current detail and timings.
+ */
+export class ProgressModel {
+  readonly rows = new Map<string, Row>();
+  startedAt?: number;
+  finishedAt?: number;
+
+  /** Rows in display order: by first topological level, grouped by service. */
+  static forGraph(graph: ComponentGraph): ProgressModel {
+    const levels = componentLevels(graph);
+    const service = new Map(graph.components.map((c) => [c.name, c.service]));
+    const ordered = levels.flat();
+    const groups = [...new Set(ordered.map((n) => service.get(n) ?? n))];
+    const model = new ProgressModel();
+    if (graph.bootstrap.length > 0) model.add(BOOTSTRAP_ROW, '');
+    for (const group of groups)
+      for (const name of ordered) if ((service.get(name) ?? name) === group) model.add(name, group);
+    return model;
+  }
+
+  /** Rows for deletion units, in the given order, one group. */
+  static forUnits(units: readonly string[]): ProgressModel {
+    const model = new ProgressModel();
+    for (const name of units) model.add(name, '');
+    return model;
+  }
+
+  add(name: string, group: string): void {
+    if (!this.rows.has(name)) this.rows.set(name, { name, group, state: 'pending', phase: 'pending' });
+  }
+
+  /** Folds one rollout event into the rows. */
+  onRolloutEvent(event: RolloutEvent): void {
+    const at = Date.parse(event.at);
+    switch (event.type) {
+      case 'run-started': {
+        this.startedAt = at;
+        const bootstrap = this.rows.get(BOOTSTRAP_ROW);
+        if (bootstrap && event.bootstrapObjects > 0)
+          this.set(bootstrap, 'running', event.mode === 'deploy' ? 'applying' : 'reading', at);
+        for (const name of event.components) this.add(name, '');
+        return;
+      }
+      case 'component-started':
+        this.finishBootstrap(at);
+        this.set(this.row(event.component), 'running', 'applying', at);
+        return;
+      case 'object-applied':
+      case 'object-status': {
+        const row = this.rows.get(event.component ?? BOOTSTRAP_ROW);
+        if (!row || row.state !== 'running') return;
+        row.detail =
+          event.type === 'object-applied'
+            ? `${event.ref} ${event.action}`
+            : `${event.ref} ${event.status}: ${event.message}`;
+        return;
+      }
+      case 'component-applied':
+        this.row(event.component).phase = 'verifying';
+        return;
+      case 'component-verified': {
+        const row = this.row(event.component);
+        this.set(row, 'done', 'verified', undefined, at);
+        row.detail = undefined;
+        return;
+      }
+      case 'component-failed': {
+        const row = this.row(event.component);
+        this.set(row, 'failed', 'failed', undefined, at);
+        row.detail = event.reason;
+        if (event.diagnosis) row.diagnosis = event.diagnosis;
+        return;
+      }
+      case 'component-blocked': {
+        const row = this.row(event.component);
+        this.set(row, 'blocked', 'blocked', undefined, at);
+        row.detail = `by ${event.blockedBy}`;
+        return;
+      }
+      case 'component-diagnosis':
+        this.row(event.component).diagnosis = event.diagnosis;
+        return;
+      case 'run-finished': {
+        this.finishedAt = at;
+        const bootstrap = this.rows.get(BOOTSTRAP_ROW);
+        if (bootstrap) {
+          const state = event.result.bootstrap.state;
+          if (state === 'verified')
+            this.set(bootstrap, 'done', 'verified', undefined, bootstrap.endedAt ?? at);
+          else if (state === 'failed') {
+            this.set(bootstrap, 'failed', 'failed', undefined, at);
+            bootstrap.detail = event.result.bootstrap.reason;
+          }
+        }
+        for (const c of event.result.components) {
+          const row = this.row(c.name);
+          if (c.state === 'not-started' || c.state === 'skipped') {
+            this.set(row, c.state, c.state === 'skipped' ? 'skipped' : 'not started');
+            row.detail = c.reason;
+          }
+        }
+        return;
+      }
+    }
+  }
+
+  /** Folds one deletion event into the rows. */
+  onDeletionEvent(event: DeletionEvent): void {
+    const at = Date.parse(event.at);
+    switch (event.type) {
+      case 'delete-started':
+        this.startedAt = at;
+        for (const name of event.units) this.add(name, '');
+        return;
+      case 'unit-deleting':
+        this.set(this.row(event.unit), 'running', 'deleting', at);
+        return;
+      case 'object-deleted':
+      case 'object-gone':
+        this.row(event.unit).detail = `${event.ref} ${event.type === 'object-gone' ? 'gone' : 'deleting'}`;
+        return;
+      case 'unit-deleted': {
+        const row = this.row(event.unit);
+        this.set(row, 'done', 'deleted', undefined, at);
+        row.detail = undefined;
+        return;
+      }
+      case 'unit-delete-failed': {
+        const row = this.row(event.unit);
+        this.set(row, 'failed', 'failed', undefined, at);
+        row.detail = event.reason;
+        return;
+      }
+      case 'unit-delete-blocked': {
+        const row = this.row(event.unit);
+        this.set(row, 'blocked', 'kept', undefined, at);
+        row.detail = event.reason;
+        return;
+      }
+      case 'delete-finished':
+        this.finishedAt = at;
+        for (const u of event.result.units) {
+          if (u.state === 'not-started') {
+            const row = this.row(u.name);
+            this.set(row, 'not-started', 'not started');
+            row.detail = u.reason;
+          }
+        }
+        return;
+    }
+  }
+
+  /** How many rows are in each state. */
+  counts(): Record<RowState, number> {
+    const counts: Record<RowState, number> = {
+      pending: 0,
+      running: 0,
+      done: 0,
+      failed: 0,
+      blocked: 0,
+      'not-started': 0,
+      skipped: 0,
+    };
+    for (const row of this.rows.values()) counts[row.state] += 1;
+    return counts;
+  }
+
+  private finishBootstrap(at: number): void {
+    const bootstrap = this.rows.get(BOOTSTRAP_ROW);
+    if (bootstrap?.state === 'running') this.set(bootstrap, 'done', 'verified', undefined, at);
+  }
+
+  private row(name: string): Row {
+    let row = this.rows.get(name);
+    if (!row) {
+      this.add(name, '');
+      row = this.rows.get(name) as Row;
+    }
+    return row;
+  }
+
+  private set(row: Row, state: RowState, phase: string, startedAt?: number, endedAt?: number): void {
+    row.state = state;
+    row.phase = phase;
+    if (startedAt !== undefined) row.startedAt = startedAt;
+    if (endedAt !== undefined) row.endedAt = endedAt;
+  }
+}
