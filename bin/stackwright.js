@@ -7,7 +7,9 @@ const fs = require('fs');
 
 const entry = path.join(__dirname, '..', 'dist-lib', 'lib', 'cli', 'main.js');
 if (!fs.existsSync(entry)) {
-  process.stderr.write(`stackwright: ${path.relative(process.cwd(), entry)} is missing; run \`npm run build\` first\n`);
+  process.stderr.write(
+    `stackwright: ${path.relative(process.cwd(), entry)} is missing; run \`npm run build\` first\n`,
+  );
   process.exit(2);
 }
 require(entry)
