@@ -75,6 +75,12 @@ describe('rollout', () => {
       [`Deployment/${NS}/mariadb`, 'created', 'Current'],
     ]);
     expect(mariadb?.durations.totalMs).toBe(3000);
+    // Within a component, objects are applied in synthesis order.
+    expect(cluster.calls('apply').map((c) => c.ref).filter((r) => r.includes('mariadb'))).toEqual([
+      `ConfigMap/${NS}/mariadb-config`,
+      `Service/${NS}/mariadb`,
+      `Deployment/${NS}/mariadb`,
+    ]);
     expect(recorder.events[recorder.events.length - 1].type).toBe('run-finished');
   });
 
@@ -141,6 +147,24 @@ describe('rollout', () => {
     // Blocked components never start; the failure is reported before the blocks.
     expect(recorder.index('component-started', 'keystone-api')).toBe(-1);
     expect(recorder.index('component-failed', 'keystone-db-sync')).toBeLessThan(recorder.index('component-blocked', 'keystone-api'));
+  });
+
+  test('a Deployment past its progress deadline fails fast, without waiting for the component timeout', async () => {
+    // GIVEN
+    const { run } = setup();
+    const graph = graphOf(component('nova-api', {}, deployment('nova-api', { ...after(20_000), [SIM_FAIL]: 'ProgressDeadlineExceeded: ReplicaSet "nova-api-64b7" has timed out progressing.' })));
+
+    // WHEN
+    const result = await run(graph, { componentTimeoutMs: 600_000 });
+
+    // THEN
+    expect(result.components[0].state).toBe('failed');
+    expect(result.components[0].reason).toBe(`Deployment/${NS}/nova-api: progress deadline exceeded: ReplicaSet "nova-api-64b7" has timed out progressing.`);
+    expect(result.durationMs).toBe(20_000);
+    // The failure was diagnosed (off the hot path, after the fact).
+    expect(result.components[0].diagnosis).toEqual([
+      `Deployment nova-api: progress deadline exceeded: ReplicaSet "nova-api-64b7" has timed out progressing.`,
+    ]);
   });
 
   test('a component timeout names the object it waited for and its last status message', async () => {
