@@ -1,7 +1,7 @@
 import * as pulumi from '@pulumi/pulumi';
 import { App } from 'cdk8s';
-import { Keystone, MariaDB } from '../constructs';
-import { Credentials, StackwrightCloud } from '../lib/pulumi';
+import { Keystone, MariaDB, SecretRef } from '../constructs';
+import { StackwrightCloud } from '../lib/pulumi';
 import { referenceCloud } from './reference-cloud';
 
 /** What `pulumi stack output` shows after `pulumi up`. */
@@ -52,12 +52,13 @@ function pulumiMain(): PulumiMainOutputs {
     cloud.node.findAll().filter((c): c is MariaDB => c instanceof MariaDB),
     'MariaDB',
   );
-  const credentials: Record<string, Credentials[string]> = {
-    [keystone.adminCredentials.secretName]: { password: config.requireSecret('adminPassword') },
+  const credentials: Record<string, Record<string, pulumi.Output<string>>> = {};
+  const provide = (ref: SecretRef, value: pulumi.Output<string>) => {
+    credentials[ref.secretName] = { ...credentials[ref.secretName], [ref.key]: value };
   };
+  provide(keystone.adminCredentials.ref('password'), config.requireSecret('adminPassword'));
   const databasePassword = config.getSecret('databasePassword');
-  if (databasePassword !== undefined)
-    credentials[database.credentials.secretName] = { password: databasePassword };
+  if (databasePassword !== undefined) provide(database.adminPassword, databasePassword);
 
   const deployed = new StackwrightCloud('openstack', {
     source: cloud,
