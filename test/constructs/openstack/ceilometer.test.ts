@@ -1,0 +1,158 @@
+import { parse } from 'yaml';
+import { Ceilometer, CeilometerProps, Gnocchi } from '../../../constructs/openstack';
+import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
+import { TinyService } from '../../support/tiny-service';
+import { placement, SchedulingKey } from '../../../lib/scheduling';
+import {
+  configFile,
+  controlPlane,
+  envOf,
+  expectedTerms,
+  expectedTolerations,
+  nodeSelectorTermsOf,
+  ofService,
+  tolerationsOf,
+} from '../support/control-plane-fixture';
+
+/**
+ * A cloud with Gnocchi, a stand-in for Nova with two nova-compute components (as two per-node
+ * configuration templates would give), and Ceilometer with `overrides` (which may use the fixture).
+ */
+function ceilometerCloud(overrides: (fixture: ReturnType<typeof controlPlane>) => Partial<CeilometerProps> = () => ({})) {
+  const fixture = controlPlane();
+  const { cloud, database, messaging, cache, keystone } = fixture;
+  const gnocchi = new Gnocchi(cloud, 'gnocchi', { keystone, database, cache });
+  const nova = new TinyService(cloud, 'nova', ['compute-default', 'compute-gpu'], placement(SchedulingKey.COMPUTE_HYPERVISOR));
+  new Ceilometer(cloud, 'ceilometer', {
+    keystone,
+    messaging,
+    gnocchi,
+    nova: { compute: [nova.parts['compute-default'], nova.parts['compute-gpu']] },
+    ...overrides(fixture),
+  });
+  return cloud;
+}
+
+describe('Ceilometer', () => {
+  // GIVEN a cloud with Gnocchi, a Nova with two compute DaemonSets, and Ceilometer
+  // WHEN it is synthesised
+  const objects = synthObjects(ceilometerCloud());
+
+  test('matches the snapshot', () => {
+    // THEN
+    expect(ofService(objects, 'ceilometer')).toMatchSnapshot();
+  });
+
+  test.each([
+    ['Deployment', 'ceilometer-central', ['ceilometer.yaook.cloud/central', 'ceilometer.yaook.cloud/ceilometer-any-service']],
+    ['Deployment', 'ceilometer-notification', ['ceilometer.yaook.cloud/notification', 'ceilometer.yaook.cloud/ceilometer-any-service']],
+    ['Job', 'ceilometer-upgrade', ['operator.yaook.cloud/ceilometer', 'operator.yaook.cloud/any']],
+    ['Job', 'ceilometer-ks-register', ['operator.yaook.cloud/ceilometer', 'operator.yaook.cloud/any']],
+  ])('%s %s runs on its seed key or its group key and tolerates both', (kind, name, keys) => {
+    // THEN
+    const workload = findObject(objects, kind, name);
+    expect(nodeSelectorTermsOf(workload)).toEqual(expectedTerms(keys));
+    expect(tolerationsOf(workload)).toEqual(expectedTolerations(keys));
+  });
+
+  test('the compute agent is a DaemonSet on hypervisors that need no OVN maintenance, unprivileged', () => {
+    // THEN
+    const agent = findObject(objects, 'DaemonSet', 'ceilometer-compute');
+    expect(nodeSelectorTermsOf(agent)).toEqual(
+      expectedTerms(['compute.yaook.cloud/hypervisor'], [{ key: 'maintenance.yaook.cloud/ovn-maintenance', operator: 'In', values: ['not-required'] }]),
+    );
+    expect(tolerationsOf(agent)).toEqual(expectedTolerations(['compute.yaook.cloud/hypervisor']));
+    const spec = podSpecOf(agent);
+    expect(spec.hostNetwork).toBeUndefined();
+    expect(spec.securityContext).toMatchObject({ runAsNonRoot: true });
+    expect(spec.volumes).toContainEqual({ name: 'libvirt-run', hostPath: { path: '/run/libvirt', type: 'Directory' } });
+  });
+
+  test('carries the canonical edges, with a same-node edge to every nova-compute', () => {
+    // THEN
+    const collector = (from: string) => [
+      { from, to: 'ceilometer-ks-register', kind: 'completed' },
+      { from, to: 'ceilometer-mq-init', kind: 'completed' },
+      { from, to: 'ceilometer-upgrade', kind: 'completed' },
+      { from, to: 'gnocchi-api', kind: 'ready' },
+      { from, to: 'keystone-api', kind: 'ready' },
+      { from, to: 'mq', kind: 'ready' },
+    ];
+    expect(edgesOf(findObject(objects, 'Deployment', 'ceilometer-central'))).toEqual(collector('ceilometer-central'));
+    expect(edgesOf(findObject(objects, 'Deployment', 'ceilometer-notification'))).toEqual(collector('ceilometer-notification'));
+    expect(edgesOf(findObject(objects, 'DaemonSet', 'ceilometer-compute'))).toEqual([
+      { from: 'ceilometer-compute', to: 'ceilometer-ks-register', kind: 'completed' },
+      { from: 'ceilometer-compute', to: 'ceilometer-mq-init', kind: 'completed' },
+      { from: 'ceilometer-compute', to: 'mq', kind: 'ready' },
+      { from: 'ceilometer-compute', to: 'nova-compute-default', kind: 'same-node' },
+      { from: 'ceilometer-compute', to: 'nova-compute-gpu', kind: 'same-node' },
+    ]);
+    expect(edgesOf(findObject(objects, 'Job', 'ceilometer-upgrade'))).toEqual([
+      { from: 'ceilometer-upgrade', to: 'ceilometer-ks-register', kind: 'completed' },
+      { from: 'ceilometer-upgrade', to: 'gnocchi-api', kind: 'ready' },
+    ]);
+  });
+
+  test('registers a service user and no catalogue entry', () => {
+    // THEN
+    const script = (podSpecOf(findObject(objects, 'Job', 'ceilometer-ks-register')).containers as { command: string[] }[])[0].command[2];
+    expect(script).toContain('openstack user create --or-show --domain Default --password "$SERVICE_PASSWORD" ceilometer');
+    expect(script).not.toContain('openstack service create');
+    expect(script).not.toContain('openstack endpoint create');
+  });
+
+  test('renders ceilometer.conf, polling and the Gnocchi pipeline', () => {
+    // THEN
+    const conf = configFile(objects, 'ceilometer-central-config', 'ceilometer.conf');
+    expect(conf).toContain(
+      '[service_credentials]\nauth_type = password\nauth_url = http://keystone-api:5000/v3\ninterface = internalURL\nproject_domain_name = Default\nproject_name = service\nregion_name = RegionOne\nuser_domain_name = Default\nusername = ceilometer\n',
+    );
+    expect(conf).toContain('[compute]\ninstance_discovery_method = libvirt_metadata\n');
+    expect(conf).not.toContain('[coordination]');
+    expect(parse(configFile(objects, 'ceilometer-central-config', 'polling.yaml'))).toEqual({
+      sources: [{ name: 'all_pollsters', interval: 300, meters: ['*'] }],
+    });
+    expect(parse(configFile(objects, 'ceilometer-notification-config', 'pipeline.yaml')).sinks).toEqual([
+      { name: 'meter_sink', publishers: ['gnocchi://?archive_policy=low'] },
+    ]);
+    expect(envOf(findObject(objects, 'Deployment', 'ceilometer-central')).OS_SERVICE_CREDENTIALS__PASSWORD).toEqual({
+      secretKeyRef: { name: 'ceilometer-keystone-user', key: 'password' },
+    });
+  });
+
+  test('several central agents coordinate through memcached', () => {
+    // GIVEN
+    const ha = synthObjects(ceilometerCloud(({ cache }) => ({ cache, centralReplicas: 2 })));
+    // THEN
+    expect(configFile(ha, 'ceilometer-central-config', 'ceilometer.conf')).toContain('[coordination]\nbackend_url = memcached://cache-0.cache:11211\n');
+    expect(edgesOf(findObject(ha, 'Deployment', 'ceilometer-central'))).toContainEqual({ from: 'ceilometer-central', to: 'cache', kind: 'ready' });
+    expect((findObject(ha, 'Deployment', 'ceilometer-central').spec as { replicas: number }).replicas).toBe(2);
+  });
+
+  test('without Nova there is no compute agent', () => {
+    // GIVEN
+    const without = synthObjects(ceilometerCloud(() => ({ nova: undefined })));
+    // THEN
+    expect(without.some((o) => o.metadata.name === 'ceilometer-compute')).toBe(false);
+  });
+
+  test('bad input fails with the construct path and the fix', () => {
+    // WHEN / THEN
+    expect(() => synthObjects(ceilometerCloud(() => ({ centralReplicas: 2 })))).toThrow(
+      /\[prod\/ceilometer\] centralReplicas is 2 but there is no coordination backend; pass `cache` \(a Memcached\) or use one central agent/,
+    );
+    expect(() => synthObjects(ceilometerCloud(() => ({ config: { polling: { interval: 60 } } })))).toThrow(
+      /\[prod\/ceilometer\] ceilometer.conf: unknown option "interval" in \[polling\]; known options: batch_size, cfg_file/,
+    );
+  });
+
+  test('a Ceilometer without Gnocchi fails for JavaScript users with the path and what to pass', () => {
+    // GIVEN
+    const { cloud, messaging, keystone } = controlPlane();
+    const props = { keystone, messaging } as unknown as CeilometerProps;
+    // WHEN / THEN
+    expect(() => new Ceilometer(cloud, 'ceilometer', props)).toThrow(
+      '[prod/ceilometer] missing required input "gnocchi": pass the Gnocchi service (where samples are published) as `gnocchi`',
+    );
+  });
+});
