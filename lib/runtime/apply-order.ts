@@ -35,7 +35,10 @@ export function isPrerequisiteKind(kind: string): boolean {
  * A component's objects split into what must be established first (its Namespaces and CRDs,
  * applied and waited for) and the rest (in synthesis order).
  */
-export function componentPhases(objects: readonly KubeObject[]): { prerequisites: KubeObject[]; rest: KubeObject[] } {
+export function componentPhases(objects: readonly KubeObject[]): {
+  prerequisites: KubeObject[];
+  rest: KubeObject[];
+} {
   return {
     prerequisites: stableSortBy(
       objects.filter((o) => isPrerequisiteKind(o.kind)),

@@ -34,18 +34,28 @@ export async function diagnoseComponent(
         continue;
       }
       const selector = podSelectorOf(live);
-      const pods = selector ? await cluster.list({ apiVersion: 'v1', kind: 'Pod', namespace: manifest.metadata.namespace }, selector) : [];
+      const pods = selector
+        ? await cluster.list(
+            { apiVersion: 'v1', kind: 'Pod', namespace: manifest.metadata.namespace },
+            selector,
+          )
+        : [];
       const unschedulable = pods.some((p) => condition(p, 'PodScheduled')?.status === 'False');
-      const emptyDaemonSet = manifest.kind === 'DaemonSet' && asNumber(asRecord(live.status).desiredNumberScheduled) === 0;
+      const emptyDaemonSet =
+        manifest.kind === 'DaemonSet' && asNumber(asRecord(live.status).desiredNumberScheduled) === 0;
       const podsMissing = pods.length === 0 && manifest.kind !== 'Job';
       const needsNodes = unschedulable || emptyDaemonSet || podsMissing;
       const found = diagnoseWorkload(live, { pods, nodes: needsNodes ? await loadNodes() : [] });
       if (found.length === 0 && podsMissing && manifest.kind !== 'DaemonSet') {
-        messages.push(`${objectRef(manifest)} has no pods yet (check its ReplicaSet/controller events: quota, admission, service account)`);
+        messages.push(
+          `${objectRef(manifest)} has no pods yet (check its ReplicaSet/controller events: quota, admission, service account)`,
+        );
       }
       messages.push(...found);
     } catch (error) {
-      messages.push(`could not diagnose ${objectRef(manifest)}: ${error instanceof Error ? error.message : String(error)}`);
+      messages.push(
+        `could not diagnose ${objectRef(manifest)}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
   return [...new Set(messages)];

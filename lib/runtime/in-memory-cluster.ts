@@ -73,14 +73,19 @@ export class InMemoryCluster implements ClusterPort {
       const key = storeKey(object);
       const existing = this.objects.get(key);
       const merged = this.merge(existing, object);
-      const action: ApplyOutcome['action'] = !existing ? 'created' : merged === existing ? 'unchanged' : 'configured';
+      const action: ApplyOutcome['action'] = !existing
+        ? 'created'
+        : merged === existing
+          ? 'unchanged'
+          : 'configured';
       if (options.dryRun) return { ref, action, live: clone(merged) };
       if (action !== 'unchanged') {
         this.objects.set(key, merged);
         if (this.eventDelivery === 'before-apply-returns') this.emit(existing ? 'MODIFIED' : 'ADDED', merged);
         // Controllers react after the write is answered, as in a real cluster.
         const written = clone(merged);
-        for (const controller of this.controllers) setImmediate(() => void Promise.resolve(controller(written, this)).catch(() => undefined));
+        for (const controller of this.controllers)
+          setImmediate(() => void Promise.resolve(controller(written, this)).catch(() => undefined));
       }
       const outcome = { ref, action, live: clone(merged) };
       if (action !== 'unchanged' && this.eventDelivery === 'after-apply-returns') {
@@ -100,7 +105,10 @@ export class InMemoryCluster implements ClusterPort {
     if (!existing) return;
     const finalizers = Array.isArray(existing.metadata.finalizers) ? existing.metadata.finalizers : [];
     if (finalizers.length > 0) {
-      this.write({ ...existing, metadata: { ...existing.metadata, deletionTimestamp: new Date(this.clock.now()).toISOString() } });
+      this.write({
+        ...existing,
+        metadata: { ...existing.metadata, deletionTimestamp: new Date(this.clock.now()).toISOString() },
+      });
       return;
     }
     this.objects.delete(key);
@@ -121,7 +129,10 @@ export class InMemoryCluster implements ClusterPort {
       .map(clone);
   }
 
-  watch(key: WatchKey, onEvent: (type: 'ADDED' | 'MODIFIED' | 'DELETED', object: KubeObject) => void): () => void {
+  watch(
+    key: WatchKey,
+    onEvent: (type: 'ADDED' | 'MODIFIED' | 'DELETED', object: KubeObject) => void,
+  ): () => void {
     const id = watchKeyId(key);
     this.record('watch', id);
     this.watchSubscriptions.set(id, (this.watchSubscriptions.get(id) ?? 0) + 1);
@@ -168,7 +179,10 @@ export class InMemoryCluster implements ClusterPort {
   }
 
   /** Replaces the status of a stored object, as its controller would, and emits MODIFIED. */
-  setStatus(ref: string, status: Record<string, unknown> | ((current: KubeObject) => Record<string, unknown>)): void {
+  setStatus(
+    ref: string,
+    status: Record<string, unknown> | ((current: KubeObject) => Record<string, unknown>),
+  ): void {
     const current = this.requireObject(ref);
     const next = typeof status === 'function' ? status(clone(current)) : status;
     this.write({ ...current, status: next });
@@ -215,7 +229,10 @@ export class InMemoryCluster implements ClusterPort {
   private write(object: KubeObject): void {
     const key = storeKey(object);
     const existed = this.objects.has(key);
-    const written = { ...object, metadata: { ...object.metadata, resourceVersion: String(++this.resourceVersion) } };
+    const written = {
+      ...object,
+      metadata: { ...object.metadata, resourceVersion: String(++this.resourceVersion) },
+    };
     this.objects.set(key, written);
     this.emit(existed ? 'MODIFIED' : 'ADDED', written);
   }
@@ -226,11 +243,16 @@ export class InMemoryCluster implements ClusterPort {
     if (existing) {
       // Our fields replace theirs; fields we do not set (server defaults such as a Service's
       // clusterIP, other managers' fields) stay, as with server-side apply.
-      desired = { ...desired, ...(deepMerge(withoutMeta(existing), withoutMeta(desired)) as Record<string, unknown>), metadata: desired.metadata };
+      desired = {
+        ...desired,
+        ...(deepMerge(withoutMeta(existing), withoutMeta(desired)) as Record<string, unknown>),
+        metadata: desired.metadata,
+      };
       const specChanged = JSON.stringify(withoutMeta(existing)) !== JSON.stringify(withoutMeta(desired));
       const metaChanged =
         JSON.stringify(existing.metadata.labels ?? {}) !== JSON.stringify(desired.metadata.labels ?? {}) ||
-        JSON.stringify(existing.metadata.annotations ?? {}) !== JSON.stringify(desired.metadata.annotations ?? {});
+        JSON.stringify(existing.metadata.annotations ?? {}) !==
+          JSON.stringify(desired.metadata.annotations ?? {});
       if (!specChanged && !metaChanged) return existing;
       const gen = asNumber(existing.metadata.generation);
       return {
@@ -282,7 +304,8 @@ export class InMemoryCluster implements ClusterPort {
 
 /** One recorded call or event of the fake. */
 export interface InMemoryCall {
-  readonly op: 'apply-start' | 'apply' | 'apply-error' | 'delete' | 'get' | 'list' | 'watch' | 'unwatch' | 'event';
+  readonly op:
+    'apply-start' | 'apply' | 'apply-error' | 'delete' | 'get' | 'list' | 'watch' | 'unwatch' | 'event';
   /** The object ref, or the watch key for list/watch. */
   readonly ref: string;
   /** The apply action, event type, error message or label selector. */
@@ -346,7 +369,14 @@ async function simulateWorkload(written: KubeObject, cluster: InMemoryCluster): 
 
   switch (written.kind) {
     case 'Deployment': {
-      cluster.simulateStatus(written, (c) => ({ ...asRecord(c.status), observedGeneration: gen, replicas, updatedReplicas: 0, readyReplicas: 0, availableReplicas: 0 }));
+      cluster.simulateStatus(written, (c) => ({
+        ...asRecord(c.status),
+        observedGeneration: gen,
+        replicas,
+        updatedReplicas: 0,
+        readyReplicas: 0,
+        availableReplicas: 0,
+      }));
       await later(() =>
         cluster.simulateStatus(written, () =>
           failure
@@ -356,7 +386,14 @@ async function simulateWorkload(written: KubeObject, cluster: InMemoryCluster): 
                 updatedReplicas: replicas,
                 readyReplicas: 0,
                 availableReplicas: 0,
-                conditions: [{ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: failMessage }],
+                conditions: [
+                  {
+                    type: 'Progressing',
+                    status: 'False',
+                    reason: 'ProgressDeadlineExceeded',
+                    message: failMessage,
+                  },
+                ],
               }
             : {
                 observedGeneration: gen,
@@ -375,7 +412,13 @@ async function simulateWorkload(written: KubeObject, cluster: InMemoryCluster): 
     }
     case 'StatefulSet': {
       const revision = `${written.metadata.name}-${gen}`;
-      cluster.simulateStatus(written, (c) => ({ ...asRecord(c.status), observedGeneration: gen, replicas: 0, readyReplicas: 0, updateRevision: revision }));
+      cluster.simulateStatus(written, (c) => ({
+        ...asRecord(c.status),
+        observedGeneration: gen,
+        replicas: 0,
+        readyReplicas: 0,
+        updateRevision: revision,
+      }));
       await later(() =>
         cluster.simulateStatus(written, () => ({
           observedGeneration: gen,
@@ -391,7 +434,14 @@ async function simulateWorkload(written: KubeObject, cluster: InMemoryCluster): 
     }
     case 'DaemonSet': {
       const nodes = Number(annotations[SIM_NODES] ?? 1);
-      cluster.simulateStatus(written, () => ({ observedGeneration: gen, desiredNumberScheduled: nodes, currentNumberScheduled: 0, numberReady: 0, numberAvailable: 0, updatedNumberScheduled: 0 }));
+      cluster.simulateStatus(written, () => ({
+        observedGeneration: gen,
+        desiredNumberScheduled: nodes,
+        currentNumberScheduled: 0,
+        numberReady: 0,
+        numberAvailable: 0,
+        updatedNumberScheduled: 0,
+      }));
       await later(() =>
         cluster.simulateStatus(written, () => ({
           observedGeneration: gen,
@@ -412,9 +462,21 @@ async function simulateWorkload(written: KubeObject, cluster: InMemoryCluster): 
             ? {
                 startTime: now(),
                 failed: Number(asRecord(written.spec).backoffLimit ?? 6) + 1,
-                conditions: [{ type: 'Failed', status: 'True', reason: failReason.trim() || 'BackoffLimitExceeded', message: failMessage }],
+                conditions: [
+                  {
+                    type: 'Failed',
+                    status: 'True',
+                    reason: failReason.trim() || 'BackoffLimitExceeded',
+                    message: failMessage,
+                  },
+                ],
               }
-            : { startTime: now(), completionTime: now(), succeeded: 1, conditions: [{ type: 'Complete', status: 'True' }] },
+            : {
+                startTime: now(),
+                completionTime: now(),
+                succeeded: 1,
+                conditions: [{ type: 'Complete', status: 'True' }],
+              },
         ),
       );
       return;
@@ -439,7 +501,14 @@ async function simulateWorkload(written: KubeObject, cluster: InMemoryCluster): 
           failure
             ? {
                 phase: 'Running',
-                containerStatuses: [{ name: 'main', ready: false, restartCount: 5, state: { waiting: { reason: 'CrashLoopBackOff', message: failMessage } } }],
+                containerStatuses: [
+                  {
+                    name: 'main',
+                    ready: false,
+                    restartCount: 5,
+                    state: { waiting: { reason: 'CrashLoopBackOff', message: failMessage } },
+                  },
+                ],
               }
             : { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
         ),
@@ -454,7 +523,8 @@ function withServerDefaults(object: KubeObject): KubeObject {
   if (object.kind === 'Namespace') return { ...object, status: { phase: 'Active' } };
   if (object.kind === 'Service') {
     const sp = asRecord(object.spec);
-    if (sp.clusterIP === undefined && sp.type !== 'ExternalName') return { ...object, spec: { ...sp, clusterIP: '10.96.0.10' } };
+    if (sp.clusterIP === undefined && sp.type !== 'ExternalName')
+      return { ...object, spec: { ...sp, clusterIP: '10.96.0.10' } };
   }
   return object;
 }
@@ -483,11 +553,16 @@ function watchKeyId(key: WatchKey): string {
 }
 
 function matchesKey(key: WatchKey, object: KubeObject): boolean {
-  return object.kind === key.kind && (key.namespace === undefined || object.metadata.namespace === key.namespace);
+  return (
+    object.kind === key.kind && (key.namespace === undefined || object.metadata.namespace === key.namespace)
+  );
 }
 
 /** Equality-, set- and existence-based label selectors (`a=b,c!=d,e in (f,g),h notin (i),j,!k`). */
-export function matchesSelector(labels: Readonly<Record<string, string>>, selector: string | undefined): boolean {
+export function matchesSelector(
+  labels: Readonly<Record<string, string>>,
+  selector: string | undefined,
+): boolean {
   if (!selector || selector.trim() === '') return true;
   const requirements = selector.match(/[^,(]+(\([^)]*\))?/g) ?? [];
   return requirements.every((raw) => {

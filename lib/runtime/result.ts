@@ -12,7 +12,8 @@ import { ApplyOutcome, ObjectStatus } from './ports';
  * - `not-started`: the run ended (abort, run timeout, no progress, bootstrap failure) before it could start.
  * - `skipped`: excluded by the caller (`RolloutOptions.skip`); its dependants do not wait for it.
  */
-export type ComponentState = 'pending' | 'applying' | 'verifying' | 'verified' | 'failed' | 'blocked' | 'not-started' | 'skipped';
+export type ComponentState =
+  'pending' | 'applying' | 'verifying' | 'verified' | 'failed' | 'blocked' | 'not-started' | 'skipped';
 
 /** Every component state, in the order summaries list them. */
 export const COMPONENT_STATES: readonly ComponentState[] = [
@@ -33,7 +34,13 @@ export function isRunningState(state: ComponentState): boolean {
 
 /** True for the states a component ends a run in. */
 export function isTerminalState(state: ComponentState): boolean {
-  return state === 'verified' || state === 'failed' || state === 'blocked' || state === 'not-started' || state === 'skipped';
+  return (
+    state === 'verified' ||
+    state === 'failed' ||
+    state === 'blocked' ||
+    state === 'not-started' ||
+    state === 'skipped'
+  );
 }
 
 /** What a run did to, and last saw of, one object. */
@@ -112,7 +119,9 @@ export interface RolloutResult {
 }
 
 /** Counts components per state, with every state present. */
-export function countStates(components: readonly Pick<ComponentResult, 'state'>[]): Record<ComponentState, number> {
+export function countStates(
+  components: readonly Pick<ComponentResult, 'state'>[],
+): Record<ComponentState, number> {
   const counts = Object.fromEntries(COMPONENT_STATES.map((s) => [s, 0])) as Record<ComponentState, number>;
   for (const c of components) counts[c.state] += 1;
   return counts;

@@ -32,7 +32,11 @@ import { WatchHub } from './watch-hub';
  * });
  * process.exitCode = result.ok ? 0 : 1;
  */
-export async function rollout(graph: ComponentGraph, cluster: ClusterPort, options: RolloutOptions = {}): Promise<RolloutResult> {
+export async function rollout(
+  graph: ComponentGraph,
+  cluster: ClusterPort,
+  options: RolloutOptions = {},
+): Promise<RolloutResult> {
   return new RolloutRun(graph, cluster, 'deploy', {
     concurrency: options.concurrency ?? 8,
     fieldManager: options.fieldManager ?? 'stackwright',
@@ -58,8 +62,16 @@ export async function rollout(graph: ComponentGraph, cluster: ClusterPort, optio
  * so every component is checked at once (within `concurrency`); the same readiness table, watches
  * and diagnostics as `rollout`.
  */
-export async function verify(graph: ComponentGraph, cluster: ClusterPort, options: VerifyOptions = {}): Promise<RolloutResult> {
-  const unordered: ComponentGraph = { ...graph, edges: [], components: graph.components.map((c) => ({ ...c, edges: [] })) };
+export async function verify(
+  graph: ComponentGraph,
+  cluster: ClusterPort,
+  options: VerifyOptions = {},
+): Promise<RolloutResult> {
+  const unordered: ComponentGraph = {
+    ...graph,
+    edges: [],
+    components: graph.components.map((c) => ({ ...c, edges: [] })),
+  };
   return new RolloutRun(unordered, cluster, 'verify', {
     concurrency: options.concurrency ?? 8,
     fieldManager: 'stackwright',
@@ -169,9 +181,14 @@ class RolloutRun {
     signal?.addEventListener('abort', onAbort, { once: true });
     if (this.settings.runTimeoutMs !== undefined) {
       const ms = this.settings.runTimeoutMs;
-      this.cancels.push(startTimer(this.settings.clock, ms, () => this.stop('timed-out', `run timed out after ${formatMs(ms)}`)));
+      this.cancels.push(
+        startTimer(this.settings.clock, ms, () =>
+          this.stop('timed-out', `run timed out after ${formatMs(ms)}`),
+        ),
+      );
     }
-    if (this.settings.noProgressTimeoutMs !== undefined) this.armNoProgress(this.settings.noProgressTimeoutMs);
+    if (this.settings.noProgressTimeoutMs !== undefined)
+      this.armNoProgress(this.settings.noProgressTimeoutMs);
     if (signal?.aborted) onAbort();
 
     try {
@@ -179,7 +196,9 @@ class RolloutRun {
       // Verify reports every component even when a bootstrap object is missing; deploy cannot go on.
       const canStart = this.bootstrapState === 'verified' || this.mode === 'verify';
       if (!this.stopping && !canStart) {
-        this.scheduler.markRemainingNotStarted(`bootstrap failed: ${this.bootstrapReason ?? 'unknown reason'}`);
+        this.scheduler.markRemainingNotStarted(
+          `bootstrap failed: ${this.bootstrapReason ?? 'unknown reason'}`,
+        );
       }
       for (;;) {
         if (!this.stopping && canStart) this.pump();
@@ -210,7 +229,8 @@ class RolloutRun {
     for (const tracked of this.bootstrap) {
       if (this.stopping) return;
       this.hub.observe(tracked.desired, (type, live) => this.onWatch(tracked, type, live));
-      const attempt = this.mode === 'deploy' ? await this.applyObject(tracked, signal) : await this.readObject(tracked);
+      const attempt =
+        this.mode === 'deploy' ? await this.applyObject(tracked, signal) : await this.readObject(tracked);
       if (!attempt.ok) {
         this.bootstrapState = 'failed';
         this.bootstrapReason = attempt.reason;
@@ -273,12 +293,21 @@ class RolloutRun {
     const signal = run.controller.signal;
     if (this.mode === 'deploy') {
       const ms = this.settings.componentTimeoutMs;
-      this.cancelOnEnd(run, startTimer(clock, ms, () => this.timeoutComponent(name, ms)));
+      this.cancelOnEnd(
+        run,
+        startTimer(clock, ms, () => this.timeoutComponent(name, ms)),
+      );
       const diagnoseAfter = this.settings.diagnoseAfterMs;
-      if (diagnoseAfter !== undefined) this.cancelOnEnd(run, startTimer(clock, diagnoseAfter, () => this.diagnoseSlow(name)));
+      if (diagnoseAfter !== undefined)
+        this.cancelOnEnd(
+          run,
+          startTimer(clock, diagnoseAfter, () => this.diagnoseSlow(name)),
+        );
     }
     for (const tracked of run.objects) {
-      run.stopListening.push(this.hub.observe(tracked.desired, (type, live) => this.onWatch(tracked, type, live)));
+      run.stopListening.push(
+        this.hub.observe(tracked.desired, (type, live) => this.onWatch(tracked, type, live)),
+      );
     }
 
     const { prerequisites, rest } = componentPhases(run.component.objects);
@@ -288,7 +317,8 @@ class RolloutRun {
         if (!this.isRunning(name)) return;
         const tracked = trackedOf(object);
         run.applying = tracked.ref;
-        const attempt = this.mode === 'deploy' ? await this.applyObject(tracked, signal) : await this.readObject(tracked);
+        const attempt =
+          this.mode === 'deploy' ? await this.applyObject(tracked, signal) : await this.readObject(tracked);
         run.applying = undefined;
         if (!attempt.ok) {
           this.failComponent(name, attempt.reason);
@@ -304,11 +334,20 @@ class RolloutRun {
     if (!this.isRunning(name)) return;
     this.scheduler.markVerifying(name);
     run.appliedAt = clock.now();
-    this.emit({ type: 'component-applied', at: this.iso(run.appliedAt), component: name, durationMs: run.appliedAt - (run.startedAt ?? run.appliedAt) });
+    this.emit({
+      type: 'component-applied',
+      at: this.iso(run.appliedAt),
+      component: name,
+      durationMs: run.appliedAt - (run.startedAt ?? run.appliedAt),
+    });
     this.progress();
     if (this.mode === 'verify') {
       const ms = this.settings.componentTimeoutMs;
-      if (ms > 0) this.cancelOnEnd(run, startTimer(clock, ms, () => this.notVerified(name, ms)));
+      if (ms > 0)
+        this.cancelOnEnd(
+          run,
+          startTimer(clock, ms, () => this.notVerified(name, ms)),
+        );
       this.checkComponent(name);
       if (ms <= 0) this.notVerified(name, 0);
       return;
@@ -327,11 +366,20 @@ class RolloutRun {
           dryRun: false,
         });
         const now = this.settings.clock.now();
-        this.emit({ type: 'object-applied', at: this.iso(now), ...(tracked.component ? { component: tracked.component } : {}), ref: tracked.ref, action: outcome.action });
+        this.emit({
+          type: 'object-applied',
+          at: this.iso(now),
+          ...(tracked.component ? { component: tracked.component } : {}),
+          ref: tracked.ref,
+          action: outcome.action,
+        });
         this.afterChange(tracked, tracked.onApplied(outcome, now));
         return { ok: true };
       } catch (error) {
-        const reason = error instanceof ApplyConflictError ? error.message : `${tracked.ref}: apply failed: ${errorMessage(error)}`;
+        const reason =
+          error instanceof ApplyConflictError
+            ? error.message
+            : `${tracked.ref}: apply failed: ${errorMessage(error)}`;
         if (!isRetryable(error) || attempt >= this.settings.applyAttempts || signal.aborted) {
           return { ok: false, reason: attempt > 1 ? `${reason} (after ${attempt} attempts)` : reason };
         }
@@ -374,7 +422,8 @@ class RolloutRun {
         message: tracked.message,
       });
       this.progress();
-      if (tracked.desired.kind === 'CustomResourceDefinition' && tracked.status === 'Current') this.invalidateDiscovery();
+      if (tracked.desired.kind === 'CustomResourceDefinition' && tracked.status === 'Current')
+        this.invalidateDiscovery();
     }
     if (tracked.component !== undefined) this.checkComponent(tracked.component);
     this.notify();
@@ -398,7 +447,12 @@ class RolloutRun {
     this.scheduler.markVerified(name);
     run.verifiedAt = this.settings.clock.now();
     this.endComponent(run);
-    this.emit({ type: 'component-verified', at: this.iso(run.verifiedAt), component: name, durationMs: run.verifiedAt - (run.startedAt ?? run.verifiedAt) });
+    this.emit({
+      type: 'component-verified',
+      at: this.iso(run.verifiedAt),
+      component: name,
+      durationMs: run.verifiedAt - (run.startedAt ?? run.verifiedAt),
+    });
     this.progress();
     this.notify();
   }
@@ -412,15 +466,33 @@ class RolloutRun {
     run.reason = reason;
     this.endComponent(run);
     const at = this.iso(run.failedAt);
-    this.emit({ type: 'component-failed', at, component: name, reason, ...(run.diagnosis ? { diagnosis: run.diagnosis } : {}) });
-    for (const b of blocked) this.emit({ type: 'component-blocked', at, component: b.name, blockedBy: b.blockedBy, reason: b.reason });
+    this.emit({
+      type: 'component-failed',
+      at,
+      component: name,
+      reason,
+      ...(run.diagnosis ? { diagnosis: run.diagnosis } : {}),
+    });
+    for (const b of blocked)
+      this.emit({
+        type: 'component-blocked',
+        at,
+        component: b.name,
+        blockedBy: b.blockedBy,
+        reason: b.reason,
+      });
     this.progress();
     if (diagnose) {
       this.track(
         this.diagnose(run).then((diagnosis) => {
           if (diagnosis.length === 0) return;
           run.diagnosis = diagnosis;
-          this.emit({ type: 'component-diagnosis', at: this.iso(this.settings.clock.now()), component: name, diagnosis });
+          this.emit({
+            type: 'component-diagnosis',
+            at: this.iso(this.settings.clock.now()),
+            component: name,
+            diagnosis,
+          });
         }),
       );
     }
@@ -451,7 +523,10 @@ class RolloutRun {
     if (!first) return;
     const more = waiting.length > 1 ? ` (and ${waiting.length - 1} more object(s) not Current)` : '';
     const waited = ms > 0 ? ` after waiting ${formatMs(ms)}` : '';
-    this.failComponent(name, `not verified${waited}: ${first.ref} is ${first.status}: ${first.message}${more}`);
+    this.failComponent(
+      name,
+      `not verified${waited}: ${first.ref} is ${first.status}: ${first.message}${more}`,
+    );
   }
 
   private diagnoseSlow(name: string): void {
@@ -461,7 +536,12 @@ class RolloutRun {
       this.diagnose(run).then((diagnosis) => {
         if (diagnosis.length === 0 || !this.isRunning(name)) return;
         run.diagnosis = diagnosis;
-        this.emit({ type: 'component-diagnosis', at: this.iso(this.settings.clock.now()), component: name, diagnosis });
+        this.emit({
+          type: 'component-diagnosis',
+          at: this.iso(this.settings.clock.now()),
+          component: name,
+          diagnosis,
+        });
       }),
     );
   }
@@ -533,7 +613,8 @@ class RolloutRun {
     const tracked = promise
       .catch((error: unknown) => {
         // A bug in the engine itself: surface it in the result instead of hanging the run.
-        for (const name of this.scheduler.running()) this.failComponent(name, `internal error: ${errorMessage(error)}`, false);
+        for (const name of this.scheduler.running())
+          this.failComponent(name, `internal error: ${errorMessage(error)}`, false);
       })
       .finally(() => {
         this.work.delete(tracked);
@@ -604,7 +685,9 @@ class RolloutRun {
       };
     });
     const counts = countStates(components);
-    const allGood = this.bootstrapState === 'verified' && components.every((c) => c.state === 'verified' || c.state === 'skipped');
+    const allGood =
+      this.bootstrapState === 'verified' &&
+      components.every((c) => c.state === 'verified' || c.state === 'skipped');
     const outcome: RunOutcome = this.stopping?.outcome ?? (allGood ? 'succeeded' : 'failed');
     return {
       mode: this.mode,

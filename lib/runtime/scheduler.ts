@@ -46,7 +46,10 @@ export interface SchedulerOptions {
  */
 export class RolloutScheduler {
   readonly concurrency: number;
-  private readonly entries = new Map<string, { state: ComponentState; reason?: string; blockedBy?: string }>();
+  private readonly entries = new Map<
+    string,
+    { state: ComponentState; reason?: string; blockedBy?: string }
+  >();
   /** name -> the gating edges it needs. */
   private readonly needs = new Map<string, Edge[]>();
   /** name -> the components whose gating edges point at it. */
@@ -65,7 +68,10 @@ export class RolloutScheduler {
       if (!this.order.includes(name)) throw new Error(`cannot skip ${name}: no such component`);
     }
     for (const name of this.order) {
-      this.entries.set(name, skip.has(name) ? { state: 'skipped', reason: 'skipped on request' } : { state: 'pending' });
+      this.entries.set(
+        name,
+        skip.has(name) ? { state: 'skipped', reason: 'skipped on request' } : { state: 'pending' },
+      );
       this.needs.set(name, []);
       this.neededBy.set(name, []);
     }
@@ -117,8 +123,10 @@ export class RolloutScheduler {
     const entry = this.entry(name);
     if (entry.state !== 'pending') throw new Error(`cannot start ${name}: it is ${entry.state}`);
     const unmet = this.waitingFor(name);
-    if (unmet.length > 0) throw new Error(`cannot start ${name}: waiting for ${unmet.map((e) => e.to).join(', ')}`);
-    if (this.running().length >= this.concurrency) throw new Error(`cannot start ${name}: ${this.concurrency} components already running`);
+    if (unmet.length > 0)
+      throw new Error(`cannot start ${name}: waiting for ${unmet.map((e) => e.to).join(', ')}`);
+    if (this.running().length >= this.concurrency)
+      throw new Error(`cannot start ${name}: ${this.concurrency} components already running`);
     this.entries.set(name, { state: 'applying' });
   }
 
@@ -142,7 +150,8 @@ export class RolloutScheduler {
    */
   markFailed(name: string, reason: string): BlockedComponent[] {
     const entry = this.entry(name);
-    if (isTerminalState(entry.state)) throw new Error(`cannot mark ${name} failed: it is already ${entry.state}`);
+    if (isTerminalState(entry.state))
+      throw new Error(`cannot mark ${name} failed: it is already ${entry.state}`);
     this.entries.set(name, { state: 'failed', reason });
     const blocked: BlockedComponent[] = [];
     const queue = [name];

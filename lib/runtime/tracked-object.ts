@@ -36,7 +36,8 @@ export class TrackedObject {
     if (type === 'DELETED') {
       // The deletion of an object we did not apply (an older incarnation) says nothing about ours.
       const ourUid = this.applied?.live.metadata.uid;
-      if (ourUid !== undefined && live.metadata.uid !== undefined && live.metadata.uid !== ourUid) return false;
+      if (ourUid !== undefined && live.metadata.uid !== undefined && live.metadata.uid !== ourUid)
+        return false;
       this.deleted = true;
       this.live = live;
     } else {
@@ -105,7 +106,11 @@ export class TrackedObject {
   private compute(): ReadinessResult {
     if (this.deleted) {
       // A Job removed by its TTL controller finished (Flux counts this as success too).
-      if (this.desired.kind === 'Job' && asRecord(this.desired.spec).ttlSecondsAfterFinished !== undefined && this.applied) {
+      if (
+        this.desired.kind === 'Job' &&
+        asRecord(this.desired.spec).ttlSecondsAfterFinished !== undefined &&
+        this.applied
+      ) {
         return { status: 'Current', message: 'finished and removed by its TTL' };
       }
       return { status: 'NotFound', message: this.applied ? 'deleted after we applied it' : 'not found' };

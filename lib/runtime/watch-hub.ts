@@ -63,7 +63,9 @@ export class WatchHub {
     if (this.closed) return;
     const exact = this.listeners.get(objectKey(live.kind, live.metadata.namespace, live.metadata.name));
     // A manifest without a namespace is matched by kind and name alone.
-    const loose = live.metadata.namespace ? this.listeners.get(objectKey(live.kind, undefined, live.metadata.name)) : undefined;
+    const loose = live.metadata.namespace
+      ? this.listeners.get(objectKey(live.kind, undefined, live.metadata.name))
+      : undefined;
     for (const listener of [...(exact ?? []), ...(loose ?? [])]) listener(type, live);
   }
 }

@@ -1,5 +1,10 @@
 import { KubeObject } from '../../lib/graph';
-import { InMemoryCluster, SIM_FAIL, SIM_NEVER_READY, SIM_READY_AFTER_MS } from '../../lib/runtime/in-memory-cluster';
+import {
+  InMemoryCluster,
+  SIM_FAIL,
+  SIM_NEVER_READY,
+  SIM_READY_AFTER_MS,
+} from '../../lib/runtime/in-memory-cluster';
 import { ApplyConflictError } from '../../lib/runtime/ports';
 import { rollout, verify } from '../../lib/runtime/rollout';
 import { RolloutOptions } from '../../lib/runtime/rollout-options';
@@ -33,14 +38,30 @@ function setup(options: { eventDelivery?: 'before-apply-returns' | 'after-apply-
 function keystoneGraph(opts: { failSync?: boolean } = {}): ComponentGraph {
   return graphOf(
     [namespace()],
-    component('mariadb', {}, configMap('mariadb-config'), service('mariadb'), deployment('mariadb', after(3000))),
+    component(
+      'mariadb',
+      {},
+      configMap('mariadb-config'),
+      service('mariadb'),
+      deployment('mariadb', after(3000)),
+    ),
     component('memcached', {}, deployment('memcached', after(1000))),
     component(
       'keystone-db-sync',
       { needs: { mariadb: 'ready' } },
-      job('keystone-db-sync', { ...after(2000), ...(opts.failSync ? { [SIM_FAIL]: 'BackoffLimitExceeded: Job has reached the specified backoff limit' } : {}) }),
+      job('keystone-db-sync', {
+        ...after(2000),
+        ...(opts.failSync
+          ? { [SIM_FAIL]: 'BackoffLimitExceeded: Job has reached the specified backoff limit' }
+          : {}),
+      }),
     ),
-    component('keystone-api', { needs: { 'keystone-db-sync': 'completed', memcached: 'ready' } }, deployment('keystone-api', after(1000)), service('keystone-api')),
+    component(
+      'keystone-api',
+      { needs: { 'keystone-db-sync': 'completed', memcached: 'ready' } },
+      deployment('keystone-api', after(1000)),
+      service('keystone-api'),
+    ),
     component('glance-api', { needs: { 'keystone-api': 'ready' } }, deployment('glance-api')),
   );
 }
@@ -76,11 +97,12 @@ describe('rollout', () => {
     ]);
     expect(mariadb?.durations.totalMs).toBe(3000);
     // Within a component, objects are applied in synthesis order.
-    expect(cluster.calls('apply').map((c) => c.ref).filter((r) => r.includes('mariadb'))).toEqual([
-      `ConfigMap/${NS}/mariadb-config`,
-      `Service/${NS}/mariadb`,
-      `Deployment/${NS}/mariadb`,
-    ]);
+    expect(
+      cluster
+        .calls('apply')
+        .map((c) => c.ref)
+        .filter((r) => r.includes('mariadb')),
+    ).toEqual([`ConfigMap/${NS}/mariadb-config`, `Service/${NS}/mariadb`, `Deployment/${NS}/mariadb`]);
     expect(recorder.events[recorder.events.length - 1].type).toBe('run-finished');
   });
 
@@ -115,10 +137,18 @@ describe('rollout', () => {
     const result = await run(graph);
 
     // THEN: both roots run at once, and after-fast finishes while slow is still rolling out.
-    expect(recorder.index('component-started', 'fast')).toBeLessThan(recorder.index('component-verified', 'slow'));
-    expect(recorder.index('component-started', 'slow')).toBeLessThan(recorder.index('component-verified', 'fast'));
-    expect(recorder.index('component-verified', 'after-fast')).toBeLessThan(recorder.index('component-verified', 'slow'));
-    expect(result.components.find((c) => c.name === 'after-fast')?.verifiedAt).toBe(new Date(Date.UTC(2025, 0, 1) + 2000).toISOString());
+    expect(recorder.index('component-started', 'fast')).toBeLessThan(
+      recorder.index('component-verified', 'slow'),
+    );
+    expect(recorder.index('component-started', 'slow')).toBeLessThan(
+      recorder.index('component-verified', 'fast'),
+    );
+    expect(recorder.index('component-verified', 'after-fast')).toBeLessThan(
+      recorder.index('component-verified', 'slow'),
+    );
+    expect(result.components.find((c) => c.name === 'after-fast')?.verifiedAt).toBe(
+      new Date(Date.UTC(2025, 0, 1) + 2000).toISOString(),
+    );
   });
 
   test('a failing Job fails its component, blocks only its transitive dependants, and independent branches finish', async () => {
@@ -146,20 +176,33 @@ describe('rollout', () => {
     expect(result.counts).toMatchObject({ verified: 2, failed: 1, blocked: 2, 'not-started': 0 });
     // Blocked components never start; the failure is reported before the blocks.
     expect(recorder.index('component-started', 'keystone-api')).toBe(-1);
-    expect(recorder.index('component-failed', 'keystone-db-sync')).toBeLessThan(recorder.index('component-blocked', 'keystone-api'));
+    expect(recorder.index('component-failed', 'keystone-db-sync')).toBeLessThan(
+      recorder.index('component-blocked', 'keystone-api'),
+    );
   });
 
   test('a Deployment past its progress deadline fails fast, without waiting for the component timeout', async () => {
     // GIVEN
     const { run } = setup();
-    const graph = graphOf(component('nova-api', {}, deployment('nova-api', { ...after(20_000), [SIM_FAIL]: 'ProgressDeadlineExceeded: ReplicaSet "nova-api-64b7" has timed out progressing.' })));
+    const graph = graphOf(
+      component(
+        'nova-api',
+        {},
+        deployment('nova-api', {
+          ...after(20_000),
+          [SIM_FAIL]: 'ProgressDeadlineExceeded: ReplicaSet "nova-api-64b7" has timed out progressing.',
+        }),
+      ),
+    );
 
     // WHEN
     const result = await run(graph, { componentTimeoutMs: 600_000 });
 
     // THEN
     expect(result.components[0].state).toBe('failed');
-    expect(result.components[0].reason).toBe(`Deployment/${NS}/nova-api: progress deadline exceeded: ReplicaSet "nova-api-64b7" has timed out progressing.`);
+    expect(result.components[0].reason).toBe(
+      `Deployment/${NS}/nova-api: progress deadline exceeded: ReplicaSet "nova-api-64b7" has timed out progressing.`,
+    );
     expect(result.durationMs).toBe(20_000);
     // The failure was diagnosed (off the hot path, after the fact).
     expect(result.components[0].diagnosis).toEqual([
@@ -171,7 +214,12 @@ describe('rollout', () => {
     // GIVEN
     const { run } = setup();
     const graph = graphOf(
-      component('stuck', {}, configMap('stuck-config'), deployment('stuck', { [SIM_NEVER_READY]: 'true' }, 3)),
+      component(
+        'stuck',
+        {},
+        configMap('stuck-config'),
+        deployment('stuck', { [SIM_NEVER_READY]: 'true' }, 3),
+      ),
       component('after-stuck', { needs: { stuck: 'ready' } }, deployment('after-stuck')),
     );
 
@@ -181,7 +229,9 @@ describe('rollout', () => {
     // THEN
     const stuck = result.components.find((c) => c.name === 'stuck');
     expect(stuck?.state).toBe('failed');
-    expect(stuck?.reason).toBe(`timed out after 2m waiting for Deployment/${NS}/stuck: InProgress: 0/3 replicas updated`);
+    expect(stuck?.reason).toBe(
+      `timed out after 2m waiting for Deployment/${NS}/stuck: InProgress: 0/3 replicas updated`,
+    );
     expect(stuck?.failedAt).toBe(new Date(Date.UTC(2025, 0, 1) + 120_000).toISOString());
     expect(stuck?.objects.find((o) => o.kind === 'Deployment')?.message).toBe('0/3 replicas updated');
     expect(result.components.find((c) => c.name === 'after-stuck')?.state).toBe('blocked');
@@ -203,7 +253,10 @@ describe('rollout', () => {
     const stuck = result.components.find((c) => c.name === 'stuck');
     expect(stuck?.state).toBe('failed');
     expect(stuck?.reason).toBe(`no progress for 30s while waiting for Deployment/${NS}/stuck`);
-    expect(result.components.find((c) => c.name === 'later')).toMatchObject({ state: 'not-started', reason: 'no progress for 30s' });
+    expect(result.components.find((c) => c.name === 'later')).toMatchObject({
+      state: 'not-started',
+      reason: 'no progress for 30s',
+    });
     expect(result.durationMs).toBe(30_000);
   });
 
@@ -247,7 +300,11 @@ describe('rollout', () => {
     // GIVEN: six independent components.
     const { run, recorder, cluster } = setup();
     const names = ['c1', 'c2', 'c3', 'c4', 'c5', 'c6'];
-    const graph = graphOf(...names.map((n, i) => component(n, {}, configMap(`${n}-config`), deployment(n, after(1000 * (i + 1))))));
+    const graph = graphOf(
+      ...names.map((n, i) =>
+        component(n, {}, configMap(`${n}-config`), deployment(n, after(1000 * (i + 1)))),
+      ),
+    );
 
     // WHEN
     const result = await run(graph, { concurrency: 2 });
@@ -271,7 +328,9 @@ describe('rollout', () => {
 
     // THEN: a runtime cycle is fine, and nova-api verifies while glance-api is still rolling out.
     expect(result.counts.verified).toBe(2);
-    expect(recorder.index('component-verified', 'nova-api')).toBeLessThan(recorder.index('component-verified', 'glance-api'));
+    expect(recorder.index('component-verified', 'nova-api')).toBeLessThan(
+      recorder.index('component-verified', 'glance-api'),
+    );
   });
 
   test('an abort stops cleanly: nothing new starts and the result says what did not start', async () => {
@@ -289,7 +348,9 @@ describe('rollout', () => {
     };
 
     // WHEN
-    const result = await clock.runUntilSettled(rollout(graph, cluster, { clock, onEvent, signal: controller.signal }));
+    const result = await clock.runUntilSettled(
+      rollout(graph, cluster, { clock, onEvent, signal: controller.signal }),
+    );
 
     // THEN
     expect(result.outcome).toBe('aborted');
@@ -327,10 +388,26 @@ describe('rollout', () => {
     const old = deployment('keystone-api');
     cluster.seed({
       ...old,
-      status: { observedGeneration: 1, replicas: 1, updatedReplicas: 1, readyReplicas: 1, availableReplicas: 1, conditions: [{ type: 'Available', status: 'True' }, { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable' }] },
+      status: {
+        observedGeneration: 1,
+        replicas: 1,
+        updatedReplicas: 1,
+        readyReplicas: 1,
+        availableReplicas: 1,
+        conditions: [
+          { type: 'Available', status: 'True' },
+          { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable' },
+        ],
+      },
     });
     const changed = deployment('keystone-api', after(5000));
-    const graph = graphOf(component('keystone-api', {}, { ...changed, spec: { ...(changed.spec as object), minReadySeconds: 5 } }));
+    const graph = graphOf(
+      component(
+        'keystone-api',
+        {},
+        { ...changed, spec: { ...(changed.spec as object), minReadySeconds: 5 } },
+      ),
+    );
 
     // WHEN
     const result = await run(graph);
@@ -342,16 +419,19 @@ describe('rollout', () => {
     expect(api.durations.totalMs).toBe(5000);
   });
 
-  test.each(['before-apply-returns', 'after-apply-returns'] as const)('works whether watch events arrive %s', async (eventDelivery) => {
-    // GIVEN
-    const { run } = setup({ eventDelivery });
+  test.each(['before-apply-returns', 'after-apply-returns'] as const)(
+    'works whether watch events arrive %s',
+    async (eventDelivery) => {
+      // GIVEN
+      const { run } = setup({ eventDelivery });
 
-    // WHEN
-    const result = await run(keystoneGraph());
+      // WHEN
+      const result = await run(keystoneGraph());
 
-    // THEN
-    expect(result.counts.verified).toBe(5);
-  });
+      // THEN
+      expect(result.counts.verified).toBe(5);
+    },
+  );
 
   test('shares one watch per (apiVersion, kind, namespace) across components', async () => {
     // GIVEN
@@ -411,7 +491,10 @@ describe('rollout', () => {
     // GIVEN
     const { run, cluster } = setup();
     const ref = `Deployment/${NS}/keystone-api`;
-    cluster.failApply(ref, new ApplyConflictError(ref, [{ manager: 'kubectl-edit', field: '.spec.replicas' }]));
+    cluster.failApply(
+      ref,
+      new ApplyConflictError(ref, [{ manager: 'kubectl-edit', field: '.spec.replicas' }]),
+    );
 
     // WHEN
     const result = await run(graphOf(component('keystone-api', {}, deployment('keystone-api'))));
@@ -434,7 +517,9 @@ describe('rollout', () => {
     cluster.apply = spy;
 
     // WHEN
-    await clock.runUntilSettled(rollout(graphOf(component('a', {}, configMap('a'))), cluster, { clock, forceConflicts: true }));
+    await clock.runUntilSettled(
+      rollout(graphOf(component('a', {}, configMap('a'))), cluster, { clock, forceConflicts: true }),
+    );
 
     // THEN
     expect(seen).toEqual([{ fieldManager: 'stackwright', force: true, dryRun: false }]);
@@ -444,7 +529,13 @@ describe('rollout', () => {
     // GIVEN: the CR's kind is not served for the first two attempts (a CRD just established).
     const { run, cluster } = setup();
     const ref = `ConfigMap/${NS}/flaky`;
-    cluster.failApply(ref, (attempt) => (attempt <= 2 ? Object.assign(new Error('the server is currently unable to handle the request'), { retryable: true }) : undefined));
+    cluster.failApply(ref, (attempt) =>
+      attempt <= 2
+        ? Object.assign(new Error('the server is currently unable to handle the request'), {
+            retryable: true,
+          })
+        : undefined,
+    );
 
     // WHEN
     const result = await run(graphOf(component('flaky', {}, configMap('flaky'))));
@@ -464,20 +555,27 @@ describe('rollout', () => {
     const result = await run(graphOf(component('down', {}, configMap('down'))), { applyAttempts: 3 });
 
     // THEN
-    expect(result.components[0].reason).toBe(`${ref}: apply failed: 503 Service Unavailable (after 3 attempts)`);
+    expect(result.components[0].reason).toBe(
+      `${ref}: apply failed: 503 Service Unavailable (after 3 attempts)`,
+    );
     expect(cluster.calls('apply-error')).toHaveLength(3);
   });
 
   test('a non-retryable apply error fails at once', async () => {
     // GIVEN
     const { run, cluster } = setup();
-    cluster.failApply(`ConfigMap/${NS}/bad`, new Error('ConfigMap "bad" is invalid: data[BAD KEY]: Invalid value'));
+    cluster.failApply(
+      `ConfigMap/${NS}/bad`,
+      new Error('ConfigMap "bad" is invalid: data[BAD KEY]: Invalid value'),
+    );
 
     // WHEN
     const result = await run(graphOf(component('bad', {}, configMap('bad'))));
 
     // THEN
-    expect(result.components[0].reason).toBe(`ConfigMap/${NS}/bad: apply failed: ConfigMap "bad" is invalid: data[BAD KEY]: Invalid value`);
+    expect(result.components[0].reason).toBe(
+      `ConfigMap/${NS}/bad: apply failed: ConfigMap "bad" is invalid: data[BAD KEY]: Invalid value`,
+    );
     expect(cluster.calls('apply-error')).toHaveLength(1);
   });
 
@@ -485,15 +583,26 @@ describe('rollout', () => {
     // GIVEN: a CRD whose names the API server rejects.
     const { run, cluster } = setup();
     const rejected = crd('widgets');
-    cluster.failApply(`CustomResourceDefinition/${rejected.metadata.name}`, new Error('metadata.name: Invalid value: must be spec.names.plural+"."+spec.group'));
-    const clusterRole: KubeObject = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'stackwright-reader' }, rules: [] };
+    cluster.failApply(
+      `CustomResourceDefinition/${rejected.metadata.name}`,
+      new Error('metadata.name: Invalid value: must be spec.names.plural+"."+spec.group'),
+    );
+    const clusterRole: KubeObject = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'stackwright-reader' },
+      rules: [],
+    };
     const graph = graphOf([clusterRole, rejected, namespace()], component('a', {}, configMap('a')));
 
     // WHEN
     const result = await run(graph);
 
     // THEN
-    expect(cluster.calls('apply-start').map((c) => c.ref)).toEqual([`Namespace/${NS}`, `CustomResourceDefinition/${rejected.metadata.name}`]);
+    expect(cluster.calls('apply-start').map((c) => c.ref)).toEqual([
+      `Namespace/${NS}`,
+      `CustomResourceDefinition/${rejected.metadata.name}`,
+    ]);
     expect(result.bootstrap.state).toBe('failed');
     expect(result.bootstrap.reason).toContain('must be spec.names.plural');
     expect(result.components[0]).toMatchObject({ state: 'not-started' });
@@ -504,17 +613,32 @@ describe('rollout', () => {
   test('applies a component’s CRD first and waits until it is established before its custom resources', async () => {
     // GIVEN
     const { run, cluster, recorder } = setup();
-    const widget: KubeObject = { apiVersion: 'example.stackwright.io/v1', kind: 'Widget', metadata: { name: 'w', namespace: NS }, spec: { size: 1 } };
-    const graph = graphOf(component('widgets', {}, widget, crd('widgets', 'example.stackwright.io', 'Widget')));
+    const widget: KubeObject = {
+      apiVersion: 'example.stackwright.io/v1',
+      kind: 'Widget',
+      metadata: { name: 'w', namespace: NS },
+      spec: { size: 1 },
+    };
+    const graph = graphOf(
+      component('widgets', {}, widget, crd('widgets', 'example.stackwright.io', 'Widget')),
+    );
 
     // WHEN
     const result = await run(graph);
 
     // THEN
     expect(result.components[0].state).toBe('verified');
-    expect(cluster.calls('apply').map((c) => c.ref)).toEqual([`CustomResourceDefinition/widgets.example.stackwright.io`, `Widget/${NS}/w`]);
-    const established = recorder.events.findIndex((e) => e.type === 'object-status' && e.ref.startsWith('CustomResourceDefinition') && e.status === 'Current');
-    const crApplied = recorder.events.findIndex((e) => e.type === 'object-applied' && e.ref === `Widget/${NS}/w`);
+    expect(cluster.calls('apply').map((c) => c.ref)).toEqual([
+      `CustomResourceDefinition/widgets.example.stackwright.io`,
+      `Widget/${NS}/w`,
+    ]);
+    const established = recorder.events.findIndex(
+      (e) =>
+        e.type === 'object-status' && e.ref.startsWith('CustomResourceDefinition') && e.status === 'Current',
+    );
+    const crApplied = recorder.events.findIndex(
+      (e) => e.type === 'object-applied' && e.ref === `Widget/${NS}/w`,
+    );
     expect(established).toBeLessThan(crApplied);
   });
 
@@ -522,7 +646,10 @@ describe('rollout', () => {
     // GIVEN: the TTL controller deletes the Job before we see it complete.
     const { clock, cluster, run } = setup();
     const sync = job('db-sync', { [SIM_NEVER_READY]: 'true' }, { ttlSecondsAfterFinished: 0 });
-    const graph = graphOf(component('db-sync', {}, sync), component('api', { needs: { 'db-sync': 'completed' } }, deployment('api')));
+    const graph = graphOf(
+      component('db-sync', {}, sync),
+      component('api', { needs: { 'db-sync': 'completed' } }, deployment('api')),
+    );
     void clock.sleep(5000).then(() => cluster.remove(`Job/${NS}/db-sync`));
 
     // WHEN
@@ -537,7 +664,10 @@ describe('rollout', () => {
   test('skipped components count as satisfied for their dependants', async () => {
     // GIVEN
     const { run, cluster } = setup();
-    const graph = graphOf(component('mariadb', {}, deployment('mariadb')), component('keystone', { needs: { mariadb: 'ready' } }, deployment('keystone')));
+    const graph = graphOf(
+      component('mariadb', {}, deployment('mariadb')),
+      component('keystone', { needs: { mariadb: 'ready' } }, deployment('keystone')),
+    );
 
     // WHEN
     const result = await run(graph, { skip: ['mariadb'] });
@@ -562,8 +692,12 @@ describe('rollout', () => {
 
     // THEN
     expect(result.counts.verified).toBe(5);
-    expect(result.components.flatMap((c) => c.objects.map((o) => o.action))).toEqual(expect.arrayContaining(['unchanged']));
-    expect(new Set(result.components.flatMap((c) => c.objects.map((o) => o.action)))).toEqual(new Set(['unchanged']));
+    expect(result.components.flatMap((c) => c.objects.map((o) => o.action))).toEqual(
+      expect.arrayContaining(['unchanged']),
+    );
+    expect(new Set(result.components.flatMap((c) => c.objects.map((o) => o.action)))).toEqual(
+      new Set(['unchanged']),
+    );
     expect(cluster.calls('event').length).toBe(writesBefore);
     expect(result.durationMs).toBe(0);
   });
@@ -626,8 +760,21 @@ describe('verify', () => {
   test('reports missing and not-ready objects, with diagnosis, on a cluster that lacks them', async () => {
     // GIVEN: only mariadb exists, and it is not ready.
     const { clock, cluster } = setup();
-    cluster.seed(namespace(), { ...deployment('mariadb'), status: { observedGeneration: 1, replicas: 1, updatedReplicas: 1, readyReplicas: 0, availableReplicas: 0 } });
-    const graph = graphOf([namespace()], component('mariadb', {}, deployment('mariadb')), component('memcached', {}, deployment('memcached')));
+    cluster.seed(namespace(), {
+      ...deployment('mariadb'),
+      status: {
+        observedGeneration: 1,
+        replicas: 1,
+        updatedReplicas: 1,
+        readyReplicas: 0,
+        availableReplicas: 0,
+      },
+    });
+    const graph = graphOf(
+      [namespace()],
+      component('mariadb', {}, deployment('mariadb')),
+      component('memcached', {}, deployment('memcached')),
+    );
 
     // WHEN
     const result = await clock.runUntilSettled(verify(graph, cluster, { clock }));
@@ -638,13 +785,24 @@ describe('verify', () => {
       ['mariadb', 'failed', `not verified: Deployment/${NS}/mariadb is InProgress: 0/1 replicas available`],
       ['memcached', 'failed', `not verified: Deployment/${NS}/memcached is NotFound: not found`],
     ]);
-    expect(result.components[0].diagnosis).toEqual([`Deployment/${NS}/mariadb has no pods yet (check its ReplicaSet/controller events: quota, admission, service account)`]);
+    expect(result.components[0].diagnosis).toEqual([
+      `Deployment/${NS}/mariadb has no pods yet (check its ReplicaSet/controller events: quota, admission, service account)`,
+    ]);
   });
 
   test('waits up to waitMs for objects to become Current', async () => {
     // GIVEN: mariadb becomes ready 10 s into the wait.
     const { clock, cluster } = setup();
-    cluster.seed({ ...deployment('mariadb'), status: { observedGeneration: 1, replicas: 1, updatedReplicas: 1, readyReplicas: 0, availableReplicas: 0 } });
+    cluster.seed({
+      ...deployment('mariadb'),
+      status: {
+        observedGeneration: 1,
+        replicas: 1,
+        updatedReplicas: 1,
+        readyReplicas: 0,
+        availableReplicas: 0,
+      },
+    });
     void clock.sleep(10_000).then(() =>
       cluster.setStatus(`Deployment/${NS}/mariadb`, {
         observedGeneration: 1,
@@ -667,7 +825,12 @@ describe('verify', () => {
 });
 
 function node(name: string, labels: Record<string, string>, taints: unknown[] = []): KubeObject {
-  return { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name, ...labels } }, spec: { taints } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels: { 'kubernetes.io/hostname': name, ...labels } },
+    spec: { taints },
+  };
 }
 
 function unschedulablePod(name: string, app: string, key: string): KubeObject {
@@ -677,7 +840,13 @@ function unschedulablePod(name: string, app: string, key: string): KubeObject {
     metadata: { name, namespace: NS, labels: { 'app.kubernetes.io/name': app } },
     spec: {
       containers: [{ name: 'main', image: `${app}:1` }],
-      affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key, operator: 'Exists' }] }] } } },
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [{ matchExpressions: [{ key, operator: 'Exists' }] }],
+          },
+        },
+      },
       tolerations: [
         { key, operator: 'Exists', effect: 'NoSchedule' },
         { key, operator: 'Exists', effect: 'NoExecute' },

@@ -67,9 +67,21 @@ describe('RolloutScheduler', () => {
 
     // THEN
     expect(blocked).toEqual([
-      { name: 'b', blockedBy: 'a', reason: 'blocked by a, which failed: Job/openstack/a: Job failed: BackoffLimitExceeded' },
-      { name: 'c', blockedBy: 'a', reason: 'blocked by a, which failed: Job/openstack/a: Job failed: BackoffLimitExceeded' },
-      { name: 'd', blockedBy: 'a', reason: 'blocked by a (through b), which failed: Job/openstack/a: Job failed: BackoffLimitExceeded' },
+      {
+        name: 'b',
+        blockedBy: 'a',
+        reason: 'blocked by a, which failed: Job/openstack/a: Job failed: BackoffLimitExceeded',
+      },
+      {
+        name: 'c',
+        blockedBy: 'a',
+        reason: 'blocked by a, which failed: Job/openstack/a: Job failed: BackoffLimitExceeded',
+      },
+      {
+        name: 'd',
+        blockedBy: 'a',
+        reason: 'blocked by a (through b), which failed: Job/openstack/a: Job failed: BackoffLimitExceeded',
+      },
     ]);
     // Independent and runtime-only dependants continue.
     expect(s.state('e')).toBe('applying');
@@ -77,7 +89,14 @@ describe('RolloutScheduler', () => {
     s.markVerified('e');
     s.markVerified('f');
     expect(s.isFinished()).toBe(true);
-    expect(s.snapshot().map((c) => c.state)).toEqual(['failed', 'blocked', 'blocked', 'blocked', 'verified', 'verified']);
+    expect(s.snapshot().map((c) => c.state)).toEqual([
+      'failed',
+      'blocked',
+      'blocked',
+      'blocked',
+      'verified',
+      'verified',
+    ]);
   });
 
   test('skipped components satisfy their dependants', () => {
@@ -116,7 +135,9 @@ describe('RolloutScheduler', () => {
     expect(() => s.markVerified('a')).toThrow('cannot mark a verified: it is pending');
     expect(() => s.markVerifying('a')).toThrow('cannot verify a: it is pending');
     expect(() => s.state('nope')).toThrow('unknown component nope');
-    expect(() => new RolloutScheduler(graph(), { concurrency: 0 })).toThrow('concurrency must be a whole number >= 1');
+    expect(() => new RolloutScheduler(graph(), { concurrency: 0 })).toThrow(
+      'concurrency must be a whole number >= 1',
+    );
     expect(() => new RolloutScheduler(graph(), { skip: ['nope'] })).toThrow('cannot skip nope');
   });
 

@@ -58,17 +58,30 @@ export interface PlacementVerdict {
 /** Parses `spec.nodeSelector`, required node affinity and tolerations out of a pod spec. */
 export function placementConstraints(podSpec: unknown): PlacementConstraints {
   const sp = asRecord(podSpec);
-  const nodeSelector = Object.fromEntries(Object.entries(asRecord(sp.nodeSelector)).map(([k, v]) => [k, String(v)]));
-  const required = asRecord(asRecord(asRecord(sp.affinity).nodeAffinity).requiredDuringSchedulingIgnoredDuringExecution);
+  const nodeSelector = Object.fromEntries(
+    Object.entries(asRecord(sp.nodeSelector)).map(([k, v]) => [k, String(v)]),
+  );
+  const required = asRecord(
+    asRecord(asRecord(sp.affinity).nodeAffinity).requiredDuringSchedulingIgnoredDuringExecution,
+  );
   const terms = asArray(required.nodeSelectorTerms).map((term) =>
     asArray(asRecord(term).matchExpressions).map((raw) => {
       const e = asRecord(raw);
-      return { key: asString(e.key) ?? '', operator: asString(e.operator) ?? 'In', values: asArray(e.values).map(String) };
+      return {
+        key: asString(e.key) ?? '',
+        operator: asString(e.operator) ?? 'In',
+        values: asArray(e.values).map(String),
+      };
     }),
   );
   const tolerations = asArray(sp.tolerations).map((raw) => {
     const t = asRecord(raw);
-    return { key: asString(t.key), operator: asString(t.operator), value: asString(t.value), effect: asString(t.effect) };
+    return {
+      key: asString(t.key),
+      operator: asString(t.operator),
+      value: asString(t.value),
+      effect: asString(t.effect),
+    };
   });
   return { nodeSelector, terms, tolerations };
 }
@@ -101,12 +114,19 @@ export function nodeLabels(node: KubeObject): Readonly<Record<string, string>> {
 export function nodeTaints(node: KubeObject): Taint[] {
   return asArray(asRecord(node.spec).taints).map((raw) => {
     const t = asRecord(raw);
-    return { key: asString(t.key) ?? '', value: asString(t.value), effect: asString(t.effect) ?? 'NoSchedule' };
+    return {
+      key: asString(t.key) ?? '',
+      value: asString(t.value),
+      effect: asString(t.effect) ?? 'NoSchedule',
+    };
   });
 }
 
 /** True when `requirement` holds for `labels` (kube-scheduler semantics). */
-export function requirementHolds(labels: Readonly<Record<string, string>>, requirement: NodeSelectorRequirement): boolean {
+export function requirementHolds(
+  labels: Readonly<Record<string, string>>,
+  requirement: NodeSelectorRequirement,
+): boolean {
   const value = labels[requirement.key];
   switch (requirement.operator) {
     case 'Exists':
@@ -164,7 +184,8 @@ export function checkPlacement(podSpec: unknown, nodes: readonly KubeObject[]): 
   const mismatches: NodeMismatch[] = [];
   for (const node of [...nodes].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))) {
     const check = checkNode(constraints, node);
-    if (check.missingLabels.length === 0 && check.untoleratedTaints.length === 0 && !check.cordoned) fits.push(check.node);
+    if (check.missingLabels.length === 0 && check.untoleratedTaints.length === 0 && !check.cordoned)
+      fits.push(check.node);
     else mismatches.push(check);
   }
   return { fits, mismatches };
@@ -222,9 +243,13 @@ export function explainUnplaceable(podSpec: unknown, nodes: readonly KubeObject[
   if (verdict.fits.length > 0) return [];
   const messages: string[] = [];
 
-  const forced = Object.keys(constraints.nodeSelector).find((k) => k === 'state.yaook.cloud/forced-downscale');
+  const forced = Object.keys(constraints.nodeSelector).find(
+    (k) => k === 'state.yaook.cloud/forced-downscale',
+  );
   if (forced) {
-    return [`the pod template selects ${forced}, the reserved label that downscales to zero; no node carries it by design (remove the nodeSelector to scale up again)`];
+    return [
+      `the pod template selects ${forced}, the reserved label that downscales to zero; no node carries it by design (remove the nodeSelector to scale up again)`,
+    ];
   }
 
   const labelOk = verdict.mismatches.filter((m) => m.missingLabels.length === 0);
@@ -232,9 +257,26 @@ export function explainUnplaceable(podSpec: unknown, nodes: readonly KubeObject[
     // No node has the labels. Name the labels and the fix; suggest nodes whose taints the pod tolerates.
     const wantedPerTerm =
       constraints.terms.length > 0
-        ? constraints.terms.map((term) => [...Object.entries(constraints.nodeSelector).map(([key, v]) => ({ key, operator: 'In', values: [v] })), ...term])
-        : [Object.entries(constraints.nodeSelector).map(([key, v]) => ({ key, operator: 'In', values: [v] }))];
-    const schedulingKeys = [...new Set(wantedPerTerm.map((term) => term.filter((r) => r.operator === 'Exists').map((r) => r.key)).flat())];
+        ? constraints.terms.map((term) => [
+            ...Object.entries(constraints.nodeSelector).map(([key, v]) => ({
+              key,
+              operator: 'In',
+              values: [v],
+            })),
+            ...term,
+          ])
+        : [
+            Object.entries(constraints.nodeSelector).map(([key, v]) => ({
+              key,
+              operator: 'In',
+              values: [v],
+            })),
+          ];
+    const schedulingKeys = [
+      ...new Set(
+        wantedPerTerm.map((term) => term.filter((r) => r.operator === 'Exists').map((r) => r.key)).flat(),
+      ),
+    ];
     // Nodes that carry a scheduling key but miss another requirement (e.g. OVN maintenance pending):
     // name them and what they lack, since labelling "a suitable node" would be the wrong advice.
     const byName = new Map(nodes.map((n) => [n.metadata.name, n]));
@@ -247,11 +289,19 @@ export function explainUnplaceable(podSpec: unknown, nodes: readonly KubeObject[
         const labels = nodeLabels(byName.get(m.node) ?? nodes[0]);
         const carried = schedulingKeys.filter((k) => labels[k] !== undefined);
         const overwrite = m.missingLabels.some((r) => labels[r.key] !== undefined) ? ' --overwrite' : '';
-        const parts = [`node ${m.node} carries ${carried.join(', ')} but lacks ${m.missingLabels.map(formatRequirement).join(', ')}`];
-        const fixes = [`kubectl label node ${m.node} ${m.missingLabels.map(labelArgument).join(' ')}${overwrite}`];
+        const parts = [
+          `node ${m.node} carries ${carried.join(', ')} but lacks ${m.missingLabels.map(formatRequirement).join(', ')}`,
+        ];
+        const fixes = [
+          `kubectl label node ${m.node} ${m.missingLabels.map(labelArgument).join(' ')}${overwrite}`,
+        ];
         if (m.untoleratedTaints.length > 0) {
-          parts.push(`and has taint ${m.untoleratedTaints.map(formatTaint).join(', ')} that the pod does not tolerate`);
-          fixes.push(`kubectl taint node ${m.node} ${m.untoleratedTaints.map((t) => `${t.key}:${t.effect}-`).join(' ')}`);
+          parts.push(
+            `and has taint ${m.untoleratedTaints.map(formatTaint).join(', ')} that the pod does not tolerate`,
+          );
+          fixes.push(
+            `kubectl taint node ${m.node} ${m.untoleratedTaints.map((t) => `${t.key}:${t.effect}-`).join(' ')}`,
+          );
         }
         if (m.cordoned) {
           parts.push('and is cordoned');
@@ -268,9 +318,15 @@ export function explainUnplaceable(podSpec: unknown, nodes: readonly KubeObject[
           : `no node matches ${wantedPerTerm.map((t) => t.map(formatRequirement).join(' and ')).join(' or ')}`;
     // Other requirements of the terms that carry a key (e.g. the OVN maintenance label) may be missing too.
     const firstTerm = wantedPerTerm[0] ?? [];
-    const extra = firstTerm.filter((r) => r.operator !== 'Exists' && verdict.mismatches.every((m) => m.missingLabels.some((x) => x.key === r.key)));
+    const extra = firstTerm.filter(
+      (r) =>
+        r.operator !== 'Exists' &&
+        verdict.mismatches.every((m) => m.missingLabels.some((x) => x.key === r.key)),
+    );
     const extraPart = extra.length > 0 ? ` (and none has ${extra.map(formatRequirement).join(', ')})` : '';
-    const tolerable = verdict.mismatches.filter((m) => m.untoleratedTaints.length === 0 && !m.cordoned).map((m) => m.node);
+    const tolerable = verdict.mismatches
+      .filter((m) => m.untoleratedTaints.length === 0 && !m.cordoned)
+      .map((m) => m.node);
     const candidates =
       tolerable.length > 0
         ? `; nodes whose taints it tolerates: ${tolerable.slice(0, 5).join(', ')}${tolerable.length > 5 ? ', …' : ''}`
@@ -281,7 +337,9 @@ export function explainUnplaceable(podSpec: unknown, nodes: readonly KubeObject[
       .filter((r) => !labelsOf.every((labels) => requirementHolds(labels, r)))
       .map(labelArgument)
       .join(' ');
-    messages.push(`${keyPart}${extraPart}; fix: kubectl label node <a-suitable-node> ${fixArgs}${candidates}`);
+    messages.push(
+      `${keyPart}${extraPart}; fix: kubectl label node <a-suitable-node> ${fixArgs}${candidates}`,
+    );
     return messages;
   }
 
@@ -290,14 +348,20 @@ export function explainUnplaceable(podSpec: unknown, nodes: readonly KubeObject[
     const problems: string[] = [];
     const fixes: string[] = [];
     if (m.untoleratedTaints.length > 0) {
-      problems.push(`has taint ${m.untoleratedTaints.map(formatTaint).join(', ')} that the pod does not tolerate`);
-      fixes.push(`kubectl taint node ${m.node} ${m.untoleratedTaints.map((t) => `${t.key}:${t.effect}-`).join(' ')}`);
+      problems.push(
+        `has taint ${m.untoleratedTaints.map(formatTaint).join(', ')} that the pod does not tolerate`,
+      );
+      fixes.push(
+        `kubectl taint node ${m.node} ${m.untoleratedTaints.map((t) => `${t.key}:${t.effect}-`).join(' ')}`,
+      );
     }
     if (m.cordoned) {
       problems.push('is cordoned');
       fixes.push(`kubectl uncordon ${m.node}`);
     }
-    messages.push(`node ${m.node} carries the required labels but ${problems.join(' and ')}; fix: ${fixes.join(' && ')} (or tolerate the taint in the stack)`);
+    messages.push(
+      `node ${m.node} carries the required labels but ${problems.join(' and ')}; fix: ${fixes.join(' && ')} (or tolerate the taint in the stack)`,
+    );
   }
   return messages;
 }

@@ -10,7 +10,11 @@ const IMAGE_PULL = new Set(['ImagePullBackOff', 'ErrImagePull', 'InvalidImageNam
  * running and ready, or completed). `nodes` lets an unschedulable pod be explained label by label;
  * `events` (core/v1 Events) add the kubelet's and scheduler's warnings about this pod.
  */
-export function diagnosePod(pod: KubeObject, nodes: readonly KubeObject[] = [], events: readonly KubeObject[] = []): string[] {
+export function diagnosePod(
+  pod: KubeObject,
+  nodes: readonly KubeObject[] = [],
+  events: readonly KubeObject[] = [],
+): string[] {
   const name = pod.metadata.name;
   const s = asRecord(pod.status);
   const phase = asString(s.phase);
@@ -52,21 +56,31 @@ export function diagnosePod(pod: KubeObject, nodes: readonly KubeObject[] = [], 
       const exit = asNumber(last.exitCode);
       const lastReason = asString(last.reason);
       const lastMessage = asString(last.message);
-      const exitPart = exit !== undefined ? `; last exit code ${exit}${lastReason ? ` (${lastReason})` : ''}` : '';
+      const exitPart =
+        exit !== undefined ? `; last exit code ${exit}${lastReason ? ` (${lastReason})` : ''}` : '';
       messages.push(
         `pod ${name}: container ${container} is crash-looping (${restarts} restarts${exitPart})${lastMessage ? `: ${lastMessage}` : ''}; see kubectl logs -n ${pod.metadata.namespace ?? 'default'} ${name} -c ${container} --previous`,
       );
     } else if (reason === 'CreateContainerConfigError' || reason === 'CreateContainerError') {
-      messages.push(`pod ${name}: container ${container} cannot be created (${reason}): ${asString(waiting.message) ?? 'no message'}`);
+      messages.push(
+        `pod ${name}: container ${container} cannot be created (${reason}): ${asString(waiting.message) ?? 'no message'}`,
+      );
     } else if (phase === 'Running' && cs.ready === false && Object.keys(asRecord(state.running)).length > 0) {
-      messages.push(`pod ${name}: container ${container} is running but not ready (readiness probe failing?)${restarts > 0 ? `, ${restarts} restarts` : ''}`);
+      messages.push(
+        `pod ${name}: container ${container} is running but not ready (readiness probe failing?)${restarts > 0 ? `, ${restarts} restarts` : ''}`,
+      );
     }
   }
 
   for (const event of events) {
     const e = asRecord(event);
     const involved = asRecord(e.involvedObject);
-    if (asString(involved.kind) !== 'Pod' || asString(involved.name) !== name || asString(e.type) !== 'Warning') continue;
+    if (
+      asString(involved.kind) !== 'Pod' ||
+      asString(involved.name) !== name ||
+      asString(e.type) !== 'Warning'
+    )
+      continue;
     const line = `pod ${name}: ${asString(e.reason) ?? 'Warning'}: ${asString(e.message) ?? ''}`.trim();
     if (!messages.some((m) => m.includes(asString(e.message) ?? '\u0000'))) messages.push(line);
   }

@@ -1,11 +1,24 @@
 import { KubeObject } from '../../graph';
-import { asArray, asNumber, asRecord, asString, condition, describeCondition } from '../readiness/object-fields';
+import {
+  asArray,
+  asNumber,
+  asRecord,
+  asString,
+  condition,
+  describeCondition,
+} from '../readiness/object-fields';
 import { FORCED_DOWNSCALE_LABEL } from '../readiness/daemon-set';
 import { explainUnplaceable, podSpecOf } from './placement';
 import { diagnosePod } from './pod-diagnosis';
 
 /** The kinds whose pods a diagnosis looks at. */
-export const WORKLOAD_KINDS: readonly string[] = ['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job'];
+export const WORKLOAD_KINDS: readonly string[] = [
+  'Deployment',
+  'StatefulSet',
+  'DaemonSet',
+  'ReplicaSet',
+  'Job',
+];
 
 /** Cluster state a diagnosis reads: the workload's pods, the nodes, and optionally events. */
 export interface DiagnosisInput {
@@ -100,7 +113,9 @@ export function diagnoseWorkload(workload: KubeObject, input: DiagnosisInput): s
       const progressing = condition(workload, 'Progressing');
       const head =
         progressing?.reason === 'ProgressDeadlineExceeded'
-          ? [`Deployment ${workload.metadata.name}: progress deadline exceeded: ${progressing.message ?? ''}`.trim()]
+          ? [
+              `Deployment ${workload.metadata.name}: progress deadline exceeded: ${progressing.message ?? ''}`.trim(),
+            ]
           : [];
       return [...head, ...podMessages(input)];
     }
@@ -120,5 +135,7 @@ function podMessages(input: DiagnosisInput): string[] {
       else byText.set(key, { example: message, count: 1 });
     }
   }
-  return [...byText.values()].map(({ example, count }) => (count > 1 ? `${example} (and ${count - 1} more pod(s) alike)` : example));
+  return [...byText.values()].map(({ example, count }) =>
+    count > 1 ? `${example} (and ${count - 1} more pod(s) alike)` : example,
+  );
 }

@@ -9,5 +9,9 @@ import { condition, current, describeCondition, inProgress } from './object-fiel
 export function apiServiceReadiness(live: KubeObject): ReadinessResult {
   const available = condition(live, 'Available');
   if (available?.status === 'True') return current('available');
-  return inProgress(available ? `not available: ${describeCondition(available)}` : 'waiting for the aggregated API to become available');
+  return inProgress(
+    available
+      ? `not available: ${describeCondition(available)}`
+      : 'waiting for the aggregated API to become available',
+  );
 }

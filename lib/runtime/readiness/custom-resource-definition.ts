@@ -8,7 +8,8 @@ import { condition, current, describeCondition, failed, inProgress } from './obj
  */
 export function customResourceDefinitionReadiness(live: KubeObject): ReadinessResult {
   const names = condition(live, 'NamesAccepted');
-  if (names?.status === 'False') return failed(`names not accepted: ${describeCondition(names) || 'no reason given'}`);
+  if (names?.status === 'False')
+    return failed(`names not accepted: ${describeCondition(names) || 'no reason given'}`);
   const established = condition(live, 'Established');
   if (established?.status === 'True') return current('established');
   if (!established) return inProgress('waiting for the CRD to be established');

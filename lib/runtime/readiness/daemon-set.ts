@@ -11,14 +11,17 @@ export const FORCED_DOWNSCALE_LABEL = 'state.yaook.cloud/forced-downscale';
  * (or that the forced-downscale selector is set) so a person notices the empty placement.
  */
 export function daemonSetReadiness(live: KubeObject): ReadinessResult {
-  if (observedGeneration(live) === undefined) return inProgress('waiting for the daemonset controller to observe it');
+  if (observedGeneration(live) === undefined)
+    return inProgress('waiting for the daemonset controller to observe it');
   const s = status(live);
   const desired = asNumber(s.desiredNumberScheduled);
   if (desired === undefined) return inProgress('waiting for the daemonset controller to count the nodes');
   if (desired === 0) {
     const nodeSelector = asRecord(asRecord(asRecord(asRecord(spec(live).template).spec)).nodeSelector);
     if (FORCED_DOWNSCALE_LABEL in nodeSelector) {
-      return current(`downscaled to zero: the pod template selects ${FORCED_DOWNSCALE_LABEL}, which no node carries`);
+      return current(
+        `downscaled to zero: the pod template selects ${FORCED_DOWNSCALE_LABEL}, which no node carries`,
+      );
     }
     return current('0 pods desired: no node matches the node selector/affinity or tolerates its taints');
   }

@@ -1,6 +1,18 @@
 import { KubeObject } from '../../graph';
 import { ReadinessResult } from '../ports';
-import { asNumber, condition, current, describeCondition, desiredReplicas, failed, inProgress, isTrue, observedGeneration, spec, status } from './object-fields';
+import {
+  asNumber,
+  condition,
+  current,
+  describeCondition,
+  desiredReplicas,
+  failed,
+  inProgress,
+  isTrue,
+  observedGeneration,
+  spec,
+  status,
+} from './object-fields';
 
 /**
  * Deployment: the controller observed our generation, every replica is updated, ready and
@@ -15,7 +27,8 @@ export function deploymentReadiness(live: KubeObject): ReadinessResult {
     return failed(`progress deadline exceeded: ${progressing.message ?? 'the rollout made no progress'}`);
   }
   if (spec(live).paused === true) return current('paused: not rolled out until resumed');
-  if (observedGeneration(live) === undefined) return inProgress('waiting for the deployment controller to observe it');
+  if (observedGeneration(live) === undefined)
+    return inProgress('waiting for the deployment controller to observe it');
 
   const want = desiredReplicas(live);
   const replicas = asNumber(s.replicas) ?? 0;
@@ -27,8 +40,13 @@ export function deploymentReadiness(live: KubeObject): ReadinessResult {
   if (replicas > updated) return inProgress(`${replicas - updated} old replica(s) pending termination`);
   if (available < updated) return inProgress(`${available}/${want} replicas available`);
   if (ready < want) return inProgress(`${ready}/${want} replicas ready`);
-  if (spec(live).progressDeadlineSeconds !== undefined && !(progressing?.status === 'True' && progressing.reason === 'NewReplicaSetAvailable')) {
-    return inProgress(`new ReplicaSet not available yet${progressing ? ` (${describeCondition(progressing)})` : ''}`);
+  if (
+    spec(live).progressDeadlineSeconds !== undefined &&
+    !(progressing?.status === 'True' && progressing.reason === 'NewReplicaSetAvailable')
+  ) {
+    return inProgress(
+      `new ReplicaSet not available yet${progressing ? ` (${describeCondition(progressing)})` : ''}`,
+    );
   }
   const availableCondition = condition(live, 'Available');
   if (availableCondition && !isTrue(live, 'Available')) {

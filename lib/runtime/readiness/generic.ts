@@ -34,7 +34,9 @@ export function genericReadiness(live: KubeObject): ReadinessResult | undefined 
     return failed(`stalled: ${describeCondition(condition(live, 'Stalled')) || 'no reason given'}`);
   }
   if (isTrue(live, 'Reconciling')) {
-    return inProgress(`reconciling: ${describeCondition(condition(live, 'Reconciling')) || 'no reason given'}`);
+    return inProgress(
+      `reconciling: ${describeCondition(condition(live, 'Reconciling')) || 'no reason given'}`,
+    );
   }
   return undefined;
 }
@@ -53,5 +55,7 @@ export function unknownKindReadiness(live: KubeObject): ReadinessResult {
   }
   const phase = asString((live.status as Record<string, unknown> | undefined)?.phase);
   const hint = phase ? ` (status.phase is ${phase})` : '';
-  return current(`assumed ready: no status signals${hint}; add a readiness rule for ${live.kind} if it has one`);
+  return current(
+    `assumed ready: no status signals${hint}; add a readiness rule for ${live.kind} if it has one`,
+  );
 }

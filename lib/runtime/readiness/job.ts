@@ -1,6 +1,16 @@
 import { KubeObject } from '../../graph';
 import { ReadinessResult } from '../ports';
-import { asNumber, condition, current, describeCondition, failed, inProgress, isTrue, spec, status } from './object-fields';
+import {
+  asNumber,
+  condition,
+  current,
+  describeCondition,
+  failed,
+  inProgress,
+  isTrue,
+  spec,
+  status,
+} from './object-fields';
 
 /**
  * Job: Current only once `Complete=True` — for ordering, "the migration must finish" is the point
@@ -21,7 +31,9 @@ export function jobReadiness(live: KubeObject): ReadinessResult {
   if (isTrue(live, 'Complete')) return current(`completed: ${succeeded}/${completions} succeeded`);
   if (spec(live).suspend === true) return current('suspended: not waiting for completion');
   if (isTrue(live, 'FailureTarget')) {
-    return inProgress(`failing: ${describeCondition(condition(live, 'FailureTarget'))}; waiting for its pods to terminate`);
+    return inProgress(
+      `failing: ${describeCondition(condition(live, 'FailureTarget'))}; waiting for its pods to terminate`,
+    );
   }
   if (isTrue(live, 'SuccessCriteriaMet')) return inProgress(`succeeded; waiting for its pods to terminate`);
   if (s.startTime === undefined) return inProgress('not started yet');

@@ -6,6 +6,7 @@ import { asString, current, inProgress, result, status } from './object-fields';
 export function namespaceReadiness(live: KubeObject): ReadinessResult {
   const phase = asString(status(live).phase);
   if (phase === 'Active') return current('active');
-  if (phase === 'Terminating') return result('Terminating', 'namespace is being deleted; nothing can be created in it');
+  if (phase === 'Terminating')
+    return result('Terminating', 'namespace is being deleted; nothing can be created in it');
   return inProgress(`waiting for the namespace to become Active${phase ? ` (phase ${phase})` : ''}`);
 }

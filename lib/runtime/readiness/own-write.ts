@@ -24,7 +24,9 @@ export function ownWritePending(applied: ApplyOutcome, live: KubeObject): Readin
   const appliedUid = asString(applied.live.metadata.uid);
   const liveUid = asString(live.metadata.uid);
   if (appliedUid && liveUid && appliedUid !== liveUid) {
-    return inProgress('the object seen is not the one we applied (it was deleted and recreated); waiting for ours');
+    return inProgress(
+      'the object seen is not the one we applied (it was deleted and recreated); waiting for ours',
+    );
   }
   const ours = generation(applied.live);
   if (ours === undefined) return undefined;

@@ -9,8 +9,13 @@ import { asString, current, failed, inProgress, status } from './object-fields';
  */
 export function persistentVolumeClaimReadiness(live: KubeObject): ReadinessResult {
   const phase = asString(status(live).phase);
-  if (phase === 'Bound') return current(`bound to ${asString((live.spec as Record<string, unknown> | undefined)?.volumeName) ?? 'a volume'}`);
+  if (phase === 'Bound')
+    return current(
+      `bound to ${asString((live.spec as Record<string, unknown> | undefined)?.volumeName) ?? 'a volume'}`,
+    );
   if (phase === 'Lost') return failed('claim lost: its volume no longer exists');
   const selectedNode = live.metadata.annotations?.['volume.kubernetes.io/selected-node'];
-  return inProgress(`${phase ?? 'Pending'}${selectedNode ? `: provisioning on node ${selectedNode}` : ': waiting for a volume (or for the first consumer pod)'}`);
+  return inProgress(
+    `${phase ?? 'Pending'}${selectedNode ? `: provisioning on node ${selectedNode}` : ': waiting for a volume (or for the first consumer pod)'}`,
+  );
 }

@@ -1,9 +1,26 @@
 import { KubeObject } from '../../graph';
 import { ReadinessResult } from '../ports';
-import { asArray, asNumber, asRecord, asString, condition, current, describeCondition, failed, inProgress, isTrue, status } from './object-fields';
+import {
+  asArray,
+  asNumber,
+  asRecord,
+  asString,
+  condition,
+  current,
+  describeCondition,
+  failed,
+  inProgress,
+  isTrue,
+  status,
+} from './object-fields';
 
 /** Container waiting reasons that mean the pod will not come up without a change. */
-const CRASHING = new Set(['CrashLoopBackOff', 'CreateContainerConfigError', 'CreateContainerError', 'InvalidImageName']);
+const CRASHING = new Set([
+  'CrashLoopBackOff',
+  'CreateContainerConfigError',
+  'CreateContainerError',
+  'InvalidImageName',
+]);
 
 /**
  * Pod: Succeeded, or Running with `Ready=True`, is Current. Phase Failed and crash-looping
@@ -26,17 +43,22 @@ export function podReadiness(live: KubeObject): ReadinessResult {
     if (reason && CRASHING.has(reason)) {
       const restarts = asNumber(cs.restartCount) ?? 0;
       const message = asString(waiting.message);
-      return failed(`container ${asString(cs.name) ?? '?'} is in ${reason} (${restarts} restarts)${message ? `: ${message}` : ''}`);
+      return failed(
+        `container ${asString(cs.name) ?? '?'} is in ${reason} (${restarts} restarts)${message ? `: ${message}` : ''}`,
+      );
     }
   }
   const scheduled = condition(live, 'PodScheduled');
-  if (scheduled && scheduled.status === 'False') return inProgress(`not scheduled: ${describeCondition(scheduled)}`);
+  if (scheduled && scheduled.status === 'False')
+    return inProgress(`not scheduled: ${describeCondition(scheduled)}`);
   if (phase === 'Running' && isTrue(live, 'Ready')) return current('running and ready');
-  const waitingReasons = [...asArray(s.initContainerStatuses), ...asArray(s.containerStatuses)].flatMap((raw) => {
-    const cs = asRecord(raw);
-    const reason = asString(asRecord(asRecord(cs.state).waiting).reason);
-    return reason ? [`${asString(cs.name) ?? '?'}: ${reason}`] : [];
-  });
+  const waitingReasons = [...asArray(s.initContainerStatuses), ...asArray(s.containerStatuses)].flatMap(
+    (raw) => {
+      const cs = asRecord(raw);
+      const reason = asString(asRecord(asRecord(cs.state).waiting).reason);
+      return reason ? [`${asString(cs.name) ?? '?'}: ${reason}`] : [];
+    },
+  );
   const detail = waitingReasons.length > 0 ? ` (${waitingReasons.join(', ')})` : '';
   if (phase === 'Running') return inProgress(`running, not ready${detail}`);
   return inProgress(`${phase ?? 'no phase yet'}${detail}`);

@@ -48,7 +48,10 @@ export interface ReadinessOptions {
  * readinessRuleFor('Deployment')(liveDeployment) // { status: 'InProgress', message: '1/3 replicas available' }
  */
 export function readinessRuleFor(kind: string, options: ReadinessOptions = {}): ReadinessRule {
-  const kindRule = kind === 'Service' && options.waitForLoadBalancer ? serviceReadinessWaitingForLoadBalancer : (KIND_RULES[kind] ?? unknownKindReadiness);
+  const kindRule =
+    kind === 'Service' && options.waitForLoadBalancer
+      ? serviceReadinessWaitingForLoadBalancer
+      : (KIND_RULES[kind] ?? unknownKindReadiness);
   return (live: KubeObject) => genericReadiness(live) ?? kindRule(live);
 }
 
@@ -61,8 +64,16 @@ export function hasKindRule(kind: string): boolean {
  * The status of one object as the engine sees it: NotFound when absent, InProgress while our own
  * write is not observed yet (when `applied` is given), else the kind's rule.
  */
-export function objectReadiness(live: KubeObject | undefined, applied?: ApplyOutcome, options: ReadinessOptions = {}): ReadinessResult {
-  if (!live) return { status: 'NotFound', message: applied ? 'not found (deleted after we applied it?)' : 'not found' };
+export function objectReadiness(
+  live: KubeObject | undefined,
+  applied?: ApplyOutcome,
+  options: ReadinessOptions = {},
+): ReadinessResult {
+  if (!live)
+    return {
+      status: 'NotFound',
+      message: applied ? 'not found (deleted after we applied it?)' : 'not found',
+    };
   if (applied) {
     const pending = ownWritePending(applied, live);
     // A delete in progress explains more than "waiting for our write"; let the generic check say it.

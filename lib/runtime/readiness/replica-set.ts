@@ -1,6 +1,15 @@
 import { KubeObject } from '../../graph';
 import { ReadinessResult } from '../ports';
-import { asNumber, condition, current, describeCondition, desiredReplicas, inProgress, isTrue, status } from './object-fields';
+import {
+  asNumber,
+  condition,
+  current,
+  describeCondition,
+  desiredReplicas,
+  inProgress,
+  isTrue,
+  status,
+} from './object-fields';
 
 /** ReplicaSet: enough labelled, available and ready replicas, and no extra ones left. */
 export function replicaSetReadiness(live: KubeObject): ReadinessResult {

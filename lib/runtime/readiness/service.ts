@@ -22,13 +22,15 @@ export function serviceReadiness(live: KubeObject, options: ServiceReadinessOpti
   if (type === 'ExternalName') return current(`ExternalName ${asString(sp.externalName) ?? ''}`.trim());
   const clusterIP = asString(sp.clusterIP);
   if (!clusterIP) return inProgress('waiting for a cluster IP');
-  if (type !== 'LoadBalancer') return current(clusterIP === 'None' ? 'headless service' : `cluster IP ${clusterIP}`);
+  if (type !== 'LoadBalancer')
+    return current(clusterIP === 'None' ? 'headless service' : `cluster IP ${clusterIP}`);
   const ingress = asArray(asRecord(status(live).loadBalancer).ingress).map((i) => {
     const entry = asRecord(i);
     return asString(entry.ip) ?? asString(entry.hostname) ?? '?';
   });
   if (ingress.length > 0) return current(`load balancer at ${ingress.join(', ')}`);
-  if (options.waitForLoadBalancer) return inProgress('waiting for the load balancer to get an ingress address');
+  if (options.waitForLoadBalancer)
+    return inProgress('waiting for the load balancer to get an ingress address');
   return current(`cluster IP ${clusterIP}; load balancer ingress not assigned yet (not waited for)`);
 }
 

@@ -1,6 +1,16 @@
 import { KubeObject } from '../../graph';
 import { ReadinessResult } from '../ports';
-import { asNumber, asRecord, asString, current, desiredReplicas, inProgress, observedGeneration, spec, status } from './object-fields';
+import {
+  asNumber,
+  asRecord,
+  asString,
+  current,
+  desiredReplicas,
+  inProgress,
+  observedGeneration,
+  spec,
+  status,
+} from './object-fields';
 
 /**
  * StatefulSet: with the OnDelete strategy nothing is rolled by the controller, so it is Current;
@@ -10,8 +20,10 @@ import { asNumber, asRecord, asString, current, desiredReplicas, inProgress, obs
  */
 export function statefulSetReadiness(live: KubeObject): ReadinessResult {
   const strategy = asRecord(spec(live).updateStrategy);
-  if (asString(strategy.type) === 'OnDelete') return current('OnDelete update strategy: pods are replaced manually');
-  if (observedGeneration(live) === undefined) return inProgress('waiting for the statefulset controller to observe it');
+  if (asString(strategy.type) === 'OnDelete')
+    return current('OnDelete update strategy: pods are replaced manually');
+  if (observedGeneration(live) === undefined)
+    return inProgress('waiting for the statefulset controller to observe it');
 
   const s = status(live);
   const want = desiredReplicas(live);
@@ -26,14 +38,20 @@ export function statefulSetReadiness(live: KubeObject): ReadinessResult {
   if (ready < want) return inProgress(`${ready}/${want} replicas ready`);
   if (partition > 0) {
     const toUpdate = Math.max(0, want - partition);
-    if (updated < toUpdate) return inProgress(`partitioned rollout: ${updated}/${toUpdate} replicas updated (partition ${partition})`);
-    return current(`partitioned rollout done: ${updated}/${toUpdate} replicas at or above ordinal ${partition} updated, ${ready}/${want} ready`);
+    if (updated < toUpdate)
+      return inProgress(
+        `partitioned rollout: ${updated}/${toUpdate} replicas updated (partition ${partition})`,
+      );
+    return current(
+      `partitioned rollout done: ${updated}/${toUpdate} replicas at or above ordinal ${partition} updated, ${ready}/${want} ready`,
+    );
   }
   const currentRevision = asString(s.currentRevision);
   const updateRevision = asString(s.updateRevision);
   if (updateRevision !== undefined && currentRevision !== updateRevision) {
     return inProgress(`rolling update: ${updated}/${want} replicas on revision ${updateRevision}`);
   }
-  if (currentReplicas < want) return inProgress(`${currentReplicas}/${want} replicas on the current revision`);
+  if (currentReplicas < want)
+    return inProgress(`${currentReplicas}/${want} replicas on the current revision`);
   return current(`${ready}/${want} replicas ready`);
 }

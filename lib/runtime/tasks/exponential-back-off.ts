@@ -56,8 +56,10 @@ export class ExponentialBackOff implements Iterable<number> {
     this.random = options.random ?? Math.random;
     if (!(this.base >= 1)) throw new Error(`ExponentialBackOff: base must be >= 1, got ${this.base}`);
     if (!(this.start >= 0)) throw new Error(`ExponentialBackOff: start must be >= 0, got ${this.start}`);
-    if (!(this.max >= this.start)) throw new Error(`ExponentialBackOff: max (${this.max}) must be >= start (${this.start})`);
-    if (!(this.jitter >= 0 && this.jitter < 1)) throw new Error(`ExponentialBackOff: jitter must be in [0, 1), got ${this.jitter}`);
+    if (!(this.max >= this.start))
+      throw new Error(`ExponentialBackOff: max (${this.max}) must be >= start (${this.start})`);
+    if (!(this.jitter >= 0 && this.jitter < 1))
+      throw new Error(`ExponentialBackOff: jitter must be in [0, 1), got ${this.jitter}`);
     this.current = this.start;
   }
 

@@ -38,7 +38,8 @@ export class RestartingTask {
     private readonly options: RestartingTaskOptions = {},
   ) {
     this.clock = options.clock ?? systemClock;
-    this.backOff = options.backOff ?? new ExponentialBackOff({ base: 2, start: 1000, max: 120_000, jitter: 0.1 });
+    this.backOff =
+      options.backOff ?? new ExponentialBackOff({ base: 2, start: 1000, max: 120_000, jitter: 0.1 });
   }
 
   /** True from `start()` until the function ends for good (returned, or stopped). */

@@ -69,7 +69,8 @@ export class TaskQueue {
     this.options = options;
     this.clock = options.clock ?? systemClock;
     this.concurrency = options.concurrency ?? 1;
-    if (!(this.concurrency >= 1)) throw new Error(`TaskQueue: concurrency must be >= 1, got ${this.concurrency}`);
+    if (!(this.concurrency >= 1))
+      throw new Error(`TaskQueue: concurrency must be >= 1, got ${this.concurrency}`);
   }
 
   /** Tasks waiting (due or backing off) plus tasks running. */
@@ -146,12 +147,16 @@ export class TaskQueue {
     }
     const signal = this.wake.signal;
     const now = this.clock.now();
-    const nextDue = Math.min(...[...this.waiting.values()].filter((e) => !this.running.has(e.key)).map((e) => e.dueAt));
+    const nextDue = Math.min(
+      ...[...this.waiting.values()].filter((e) => !this.running.has(e.key)).map((e) => e.dueAt),
+    );
     try {
       if (Number.isFinite(nextDue) && this.running.size < this.concurrency) {
         await this.clock.sleep(Math.max(0, nextDue - now), signal);
       } else {
-        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        await new Promise<void>((resolve) =>
+          signal.addEventListener('abort', () => resolve(), { once: true }),
+        );
       }
     } catch (error) {
       if (!isAbortError(error)) throw error;

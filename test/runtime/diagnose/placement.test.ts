@@ -1,4 +1,11 @@
-import { checkPlacement, explainUnplaceable, isTolerated, labelArgument, placementConstraints, requirementHolds } from '../../../lib/runtime/diagnose';
+import {
+  checkPlacement,
+  explainUnplaceable,
+  isTolerated,
+  labelArgument,
+  placementConstraints,
+  requirementHolds,
+} from '../../../lib/runtime/diagnose';
 import { freshCluster, HYPERVISOR, node, OVN_MAINTENANCE, yaookScheduling } from './fixtures';
 
 describe('placement', () => {
@@ -52,7 +59,9 @@ describe('placement', () => {
 
   test('label arguments for kubectl label', () => {
     expect(labelArgument({ key: HYPERVISOR, operator: 'Exists', values: [] })).toBe(`${HYPERVISOR}=true`);
-    expect(labelArgument({ key: OVN_MAINTENANCE, operator: 'In', values: ['not-required'] })).toBe(`${OVN_MAINTENANCE}=not-required`);
+    expect(labelArgument({ key: OVN_MAINTENANCE, operator: 'In', values: ['not-required'] })).toBe(
+      `${OVN_MAINTENANCE}=not-required`,
+    );
     expect(labelArgument({ key: 'x', operator: 'DoesNotExist', values: [] })).toBe('x-');
   });
 
@@ -78,13 +87,18 @@ describe('placement', () => {
     const [message] = explainUnplaceable(spec, freshCluster());
 
     // THEN
-    expect(message).toMatch(/^no node carries any of the scheduling labels identity.yaook.cloud\/api, any.yaook.cloud\/api; fix: kubectl label node <a-suitable-node> identity.yaook.cloud\/api=true;/);
+    expect(message).toMatch(
+      /^no node carries any of the scheduling labels identity.yaook.cloud\/api, any.yaook.cloud\/api; fix: kubectl label node <a-suitable-node> identity.yaook.cloud\/api=true;/,
+    );
   });
 
   test('a node with the scheduling label but in OVN maintenance: names the node and the missing label', () => {
     // GIVEN
     const spec = yaookScheduling([HYPERVISOR], true);
-    const nodes = [node('compute-1', { [HYPERVISOR]: 'true', [OVN_MAINTENANCE]: 'required' }), node('worker-1')];
+    const nodes = [
+      node('compute-1', { [HYPERVISOR]: 'true', [OVN_MAINTENANCE]: 'required' }),
+      node('worker-1'),
+    ];
 
     // WHEN
     const messages = explainUnplaceable(spec, nodes);
@@ -98,7 +112,14 @@ describe('placement', () => {
   test('a labelled node with a taint the pod does not tolerate: names the taint and the command', () => {
     // GIVEN
     const spec = yaookScheduling([HYPERVISOR]);
-    const nodes = [node('compute-1', { [HYPERVISOR]: 'true' }, { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] }), node('worker-1')];
+    const nodes = [
+      node(
+        'compute-1',
+        { [HYPERVISOR]: 'true' },
+        { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] },
+      ),
+      node('worker-1'),
+    ];
 
     // WHEN
     const messages = explainUnplaceable(spec, nodes);
@@ -112,17 +133,27 @@ describe('placement', () => {
   test('its own key as a taint is tolerated; a cordoned node is named', () => {
     // GIVEN
     const spec = yaookScheduling([HYPERVISOR]);
-    const nodes = [node('compute-1', { [HYPERVISOR]: 'true' }, { taints: [{ key: HYPERVISOR, effect: 'NoSchedule' }], cordoned: true })];
+    const nodes = [
+      node(
+        'compute-1',
+        { [HYPERVISOR]: 'true' },
+        { taints: [{ key: HYPERVISOR, effect: 'NoSchedule' }], cordoned: true },
+      ),
+    ];
 
     // WHEN
     const messages = explainUnplaceable(spec, nodes);
 
     // THEN
-    expect(messages).toEqual(['node compute-1 carries the required labels but is cordoned; fix: kubectl uncordon compute-1 (or tolerate the taint in the stack)']);
+    expect(messages).toEqual([
+      'node compute-1 carries the required labels but is cordoned; fix: kubectl uncordon compute-1 (or tolerate the taint in the stack)',
+    ]);
   });
 
   test('nothing to explain when a node fits', () => {
-    expect(explainUnplaceable(yaookScheduling([HYPERVISOR]), [node('compute-1', { [HYPERVISOR]: 'true' })])).toEqual([]);
+    expect(
+      explainUnplaceable(yaookScheduling([HYPERVISOR]), [node('compute-1', { [HYPERVISOR]: 'true' })]),
+    ).toEqual([]);
   });
 
   test('says so when the cluster has no nodes', () => {

@@ -1,5 +1,12 @@
 import { diagnosePod } from '../../../lib/runtime/diagnose';
-import { freshCluster, HYPERVISOR, OVN_MAINTENANCE, pendingPod, runningPod, yaookScheduling } from './fixtures';
+import {
+  freshCluster,
+  HYPERVISOR,
+  OVN_MAINTENANCE,
+  pendingPod,
+  runningPod,
+  yaookScheduling,
+} from './fixtures';
 
 describe('diagnosePod', () => {
   test('an unschedulable pod: which scheduling label no node carries and the kubectl label that fixes it', () => {
@@ -23,18 +30,32 @@ describe('diagnosePod', () => {
 
   test('an unschedulable pod without the node list falls back to the scheduler message', () => {
     // GIVEN
-    const pod = pendingPod('keystone-api-0', 'keystone-api', {}, '0/3 nodes are available: 3 Insufficient memory.');
+    const pod = pendingPod(
+      'keystone-api-0',
+      'keystone-api',
+      {},
+      '0/3 nodes are available: 3 Insufficient memory.',
+    );
 
     // THEN
-    expect(diagnosePod(pod)).toEqual(['pod keystone-api-0 is unschedulable (scheduler: 0/3 nodes are available: 3 Insufficient memory.)']);
+    expect(diagnosePod(pod)).toEqual([
+      'pod keystone-api-0 is unschedulable (scheduler: 0/3 nodes are available: 3 Insufficient memory.)',
+    ]);
   });
 
   test('an unschedulable pod whose placement fits (resources, ports): the scheduler message', () => {
     // GIVEN: placement is fine, the scheduler says memory.
-    const pod = pendingPod('keystone-api-0', 'keystone-api', {}, '0/3 nodes are available: 3 Insufficient memory.');
+    const pod = pendingPod(
+      'keystone-api-0',
+      'keystone-api',
+      {},
+      '0/3 nodes are available: 3 Insufficient memory.',
+    );
 
     // THEN
-    expect(diagnosePod(pod, freshCluster())).toEqual(['pod keystone-api-0 is unschedulable (scheduler: 0/3 nodes are available: 3 Insufficient memory.)']);
+    expect(diagnosePod(pod, freshCluster())).toEqual([
+      'pod keystone-api-0 is unschedulable (scheduler: 0/3 nodes are available: 3 Insufficient memory.)',
+    ]);
   });
 
   test('image pull back-off names the image and what to check', () => {
@@ -46,7 +67,8 @@ describe('diagnosePod', () => {
         state: {
           waiting: {
             reason: 'ImagePullBackOff',
-            message: 'Back-off pulling image "registry.yaook.cloud/yaook/glance-api:2024.1": ErrImagePull: failed to pull and unpack image: not found',
+            message:
+              'Back-off pulling image "registry.yaook.cloud/yaook/glance-api:2024.1": ErrImagePull: failed to pull and unpack image: not found',
           },
         },
       },
@@ -64,15 +86,25 @@ describe('diagnosePod', () => {
 
   test('ErrImagePull is reported the same way', () => {
     const pod = runningPod('p', 'neutron-api', { state: { waiting: { reason: 'ErrImagePull' } } }, 'Pending');
-    expect(diagnosePod(pod)[0]).toMatch(/^pod p: container neutron-api cannot pull image registry.yaook.cloud\/yaook\/neutron-api:2024.1 \(ErrImagePull\); check/);
+    expect(diagnosePod(pod)[0]).toMatch(
+      /^pod p: container neutron-api cannot pull image registry.yaook.cloud\/yaook\/neutron-api:2024.1 \(ErrImagePull\); check/,
+    );
   });
 
   test('crash loop with restart count, last exit code and the logs command', () => {
     // GIVEN
     const pod = runningPod('keystone-api-7c9d-q2w3e', 'keystone-api', {
       restartCount: 12,
-      lastState: { terminated: { exitCode: 1, reason: 'Error', message: 'oslo_config.cfg.ConfigFileValueError: Value for option connection is not valid' } },
-      state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 5m0s restarting failed container' } },
+      lastState: {
+        terminated: {
+          exitCode: 1,
+          reason: 'Error',
+          message: 'oslo_config.cfg.ConfigFileValueError: Value for option connection is not valid',
+        },
+      },
+      state: {
+        waiting: { reason: 'CrashLoopBackOff', message: 'back-off 5m0s restarting failed container' },
+      },
     });
 
     // WHEN
@@ -85,20 +117,38 @@ describe('diagnosePod', () => {
   });
 
   test('running but not ready points at the readiness probe', () => {
-    const pod = runningPod('placement-api-0', 'placement-api', { restartCount: 0, state: { running: { startedAt: '2025-03-04T10:00:00Z' } } });
-    expect(diagnosePod(pod)).toEqual(['pod placement-api-0: container placement-api is running but not ready (readiness probe failing?)']);
+    const pod = runningPod('placement-api-0', 'placement-api', {
+      restartCount: 0,
+      state: { running: { startedAt: '2025-03-04T10:00:00Z' } },
+    });
+    expect(diagnosePod(pod)).toEqual([
+      'pod placement-api-0: container placement-api is running but not ready (readiness probe failing?)',
+    ]);
   });
 
   test('a healthy or completed pod has nothing to say', () => {
     const ready = runningPod('ok', 'ok', { ready: true, state: { running: {} } });
     const done = runningPod('done', 'done', { state: { terminated: { exitCode: 0 } } }, 'Succeeded');
-    expect(diagnosePod({ ...ready, status: { ...(ready.status as object), containerStatuses: [{ name: 'ok', ready: true, state: { running: {} } }] } })).toEqual([]);
+    expect(
+      diagnosePod({
+        ...ready,
+        status: {
+          ...(ready.status as object),
+          containerStatuses: [{ name: 'ok', ready: true, state: { running: {} } }],
+        },
+      }),
+    ).toEqual([]);
     expect(diagnosePod(done)).toEqual([]);
   });
 
   test('adds warning events about the pod', () => {
     // GIVEN
-    const pod = runningPod('cinder-volume-0', 'cinder-volume', { state: { waiting: { reason: 'ContainerCreating' } } }, 'Pending');
+    const pod = runningPod(
+      'cinder-volume-0',
+      'cinder-volume',
+      { state: { waiting: { reason: 'ContainerCreating' } } },
+      'Pending',
+    );
     const event = {
       apiVersion: 'v1',
       kind: 'Event',
@@ -108,12 +158,20 @@ describe('diagnosePod', () => {
       reason: 'FailedMount',
       message: 'MountVolume.SetUp failed for volume "ceph-keyring" : secret "ceph-keyring" not found',
     };
-    const normal = { ...event, metadata: { name: 'n', namespace: 'openstack' }, type: 'Normal', reason: 'Scheduled', message: 'Successfully assigned' };
+    const normal = {
+      ...event,
+      metadata: { name: 'n', namespace: 'openstack' },
+      type: 'Normal',
+      reason: 'Scheduled',
+      message: 'Successfully assigned',
+    };
 
     // WHEN
     const messages = diagnosePod(pod, [], [event, normal]);
 
     // THEN
-    expect(messages).toEqual(['pod cinder-volume-0: FailedMount: MountVolume.SetUp failed for volume "ceph-keyring" : secret "ceph-keyring" not found']);
+    expect(messages).toEqual([
+      'pod cinder-volume-0: FailedMount: MountVolume.SetUp failed for volume "ceph-keyring" : secret "ceph-keyring" not found',
+    ]);
   });
 });

@@ -1,5 +1,10 @@
 import { KubeObject } from '../../../lib/graph';
-import { diagnoseDaemonSet, diagnoseJob, diagnoseWorkload, podSelectorOf } from '../../../lib/runtime/diagnose';
+import {
+  diagnoseDaemonSet,
+  diagnoseJob,
+  diagnoseWorkload,
+  podSelectorOf,
+} from '../../../lib/runtime/diagnose';
 import { freshCluster, HYPERVISOR, pendingPod, runningPod, yaookScheduling } from './fixtures';
 
 function failedJob(): KubeObject {
@@ -10,12 +15,22 @@ function failedJob(): KubeObject {
     spec: {
       backoffLimit: 3,
       selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': '3c1d' } },
-      template: { metadata: { labels: { 'job-name': 'keystone-db-sync' } }, spec: { containers: [{ name: 'db-sync', image: 'keystone' }] } },
+      template: {
+        metadata: { labels: { 'job-name': 'keystone-db-sync' } },
+        spec: { containers: [{ name: 'db-sync', image: 'keystone' }] },
+      },
     },
     status: {
       startTime: '2025-03-04T10:00:00Z',
       failed: 4,
-      conditions: [{ type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' }],
+      conditions: [
+        {
+          type: 'Failed',
+          status: 'True',
+          reason: 'BackoffLimitExceeded',
+          message: 'Job has reached the specified backoff limit',
+        },
+      ],
     },
   };
 }
@@ -27,9 +42,17 @@ function daemonSet(podSpec: Record<string, unknown>, desired: number): KubeObjec
     metadata: { name: 'nova-compute', namespace: 'openstack' },
     spec: {
       selector: { matchLabels: { 'app.kubernetes.io/name': 'nova-compute' } },
-      template: { metadata: { labels: { 'app.kubernetes.io/name': 'nova-compute' } }, spec: { ...podSpec, containers: [{ name: 'c', image: 'nova' }] } },
+      template: {
+        metadata: { labels: { 'app.kubernetes.io/name': 'nova-compute' } },
+        spec: { ...podSpec, containers: [{ name: 'c', image: 'nova' }] },
+      },
     },
-    status: { observedGeneration: 1, desiredNumberScheduled: desired, currentNumberScheduled: desired, numberReady: 0 },
+    status: {
+      observedGeneration: 1,
+      desiredNumberScheduled: desired,
+      currentNumberScheduled: desired,
+      numberReady: 0,
+    },
   };
 }
 
@@ -49,11 +72,18 @@ describe('podSelectorOf', () => {
         },
       },
     };
-    expect(podSelectorOf(workload)).toBe('app.kubernetes.io/name=keystone-api,app.kubernetes.io/instance=prod,tier in (api,web),!canary');
+    expect(podSelectorOf(workload)).toBe(
+      'app.kubernetes.io/name=keystone-api,app.kubernetes.io/instance=prod,tier in (api,web),!canary',
+    );
   });
 
   test('a Job manifest without a selector uses its template labels', () => {
-    const job: KubeObject = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { template: { metadata: { labels: { 'job-name': 'j' } } } } };
+    const job: KubeObject = {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'j' },
+      spec: { template: { metadata: { labels: { 'job-name': 'j' } } } },
+    };
     expect(podSelectorOf(job)).toBe('job-name=j');
   });
 });
@@ -67,7 +97,10 @@ describe('diagnoseJob', () => {
       { restartCount: 0, state: { terminated: { exitCode: 1, reason: 'Error' } } },
       'Failed',
     );
-    const failedPod: KubeObject = { ...pod, status: { ...(pod.status as object), reason: undefined, message: 'container db-sync exited with 1' } };
+    const failedPod: KubeObject = {
+      ...pod,
+      status: { ...(pod.status as object), reason: undefined, message: 'container db-sync exited with 1' },
+    };
 
     // WHEN
     const messages = diagnoseJob(failedJob(), { pods: [failedPod], nodes: [] });
@@ -109,16 +142,28 @@ describe('diagnoseWorkload', () => {
   test('groups pods stuck for the same reason', () => {
     // GIVEN: three replicas that cannot pull the same image
     const pods = ['a1b2c', 'd3e4f', 'g5h6i'].map((suffix) =>
-      runningPod(`glance-api-6d5f-${suffix}`, 'glance-api', { state: { waiting: { reason: 'ImagePullBackOff' } } }, 'Pending'),
+      runningPod(
+        `glance-api-6d5f-${suffix}`,
+        'glance-api',
+        { state: { waiting: { reason: 'ImagePullBackOff' } } },
+        'Pending',
+      ),
     );
-    const deployment: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'glance-api', namespace: 'openstack' }, spec: {} };
+    const deployment: KubeObject = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'glance-api', namespace: 'openstack' },
+      spec: {},
+    };
 
     // WHEN
     const messages = diagnoseWorkload(deployment, { pods, nodes: [] });
 
     // THEN
     expect(messages).toHaveLength(1);
-    expect(messages[0]).toMatch(/^pod glance-api-6d5f-a1b2c: container glance-api cannot pull image .* \(and 2 more pod\(s\) alike\)$/);
+    expect(messages[0]).toMatch(
+      /^pod glance-api-6d5f-a1b2c: container glance-api cannot pull image .* \(and 2 more pod\(s\) alike\)$/,
+    );
   });
 
   test('a Deployment past its progress deadline says so first', () => {
@@ -128,15 +173,33 @@ describe('diagnoseWorkload', () => {
       kind: 'Deployment',
       metadata: { name: 'nova-api', namespace: 'openstack' },
       spec: {},
-      status: { conditions: [{ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: 'ReplicaSet "nova-api-64b7" has timed out progressing.' }] },
+      status: {
+        conditions: [
+          {
+            type: 'Progressing',
+            status: 'False',
+            reason: 'ProgressDeadlineExceeded',
+            message: 'ReplicaSet "nova-api-64b7" has timed out progressing.',
+          },
+        ],
+      },
     };
-    const pod = pendingPod('nova-api-64b7-zz', 'nova-api', yaookScheduling(['compute.yaook.cloud/api', 'any.yaook.cloud/api']), "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector.");
+    const pod = pendingPod(
+      'nova-api-64b7-zz',
+      'nova-api',
+      yaookScheduling(['compute.yaook.cloud/api', 'any.yaook.cloud/api']),
+      "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector.",
+    );
 
     // WHEN
     const messages = diagnoseWorkload(deployment, { pods: [pod], nodes: freshCluster() });
 
     // THEN
-    expect(messages[0]).toBe('Deployment nova-api: progress deadline exceeded: ReplicaSet "nova-api-64b7" has timed out progressing.');
-    expect(messages[1]).toMatch(/^pod nova-api-64b7-zz is unschedulable: no node carries any of the scheduling labels compute.yaook.cloud\/api, any.yaook.cloud\/api;/);
+    expect(messages[0]).toBe(
+      'Deployment nova-api: progress deadline exceeded: ReplicaSet "nova-api-64b7" has timed out progressing.',
+    );
+    expect(messages[1]).toMatch(
+      /^pod nova-api-64b7-zz is unschedulable: no node carries any of the scheduling labels compute.yaook.cloud\/api, any.yaook.cloud\/api;/,
+    );
   });
 });

@@ -6,7 +6,12 @@ function deployment(generation: number | undefined, observedGeneration?: number,
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: { name: 'keystone-api', namespace: 'openstack', uid, ...(generation !== undefined ? { generation } : {}) },
+    metadata: {
+      name: 'keystone-api',
+      namespace: 'openstack',
+      uid,
+      ...(generation !== undefined ? { generation } : {}),
+    },
     spec: { replicas: 1 },
     ...(observedGeneration !== undefined ? { status: { observedGeneration } } : {}),
   };
@@ -24,12 +29,16 @@ describe('isOwnWriteObserved', () => {
 
   test('false while the live object is an older generation (a cached pre-apply object)', () => {
     expect(isOwnWriteObserved(applied(deployment(2)), deployment(1, 1))).toBe(false);
-    expect(ownWritePending(applied(deployment(2)), deployment(1, 1))?.message).toBe('waiting to observe our write (generation 2, seen 1)');
+    expect(ownWritePending(applied(deployment(2)), deployment(1, 1))?.message).toBe(
+      'waiting to observe our write (generation 2, seen 1)',
+    );
   });
 
   test('false while the controller has not caught up with our generation', () => {
     expect(isOwnWriteObserved(applied(deployment(2)), deployment(2, 1))).toBe(false);
-    expect(ownWritePending(applied(deployment(2)), deployment(2, 1))?.message).toBe('waiting for the controller to observe generation 2 (observed 1)');
+    expect(ownWritePending(applied(deployment(2)), deployment(2, 1))?.message).toBe(
+      'waiting for the controller to observe generation 2 (observed 1)',
+    );
   });
 
   test('leaves kinds without observedGeneration to their own rule', () => {
@@ -38,11 +47,18 @@ describe('isOwnWriteObserved', () => {
   });
 
   test('kinds without generation (ConfigMap) are observed as soon as seen', () => {
-    const cm: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'openstack', uid: 'u' }, data: {} };
+    const cm: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c', namespace: 'openstack', uid: 'u' },
+      data: {},
+    };
     expect(isOwnWriteObserved({ ref: 'ConfigMap/openstack/c', action: 'created', live: cm }, cm)).toBe(true);
   });
 
   test('false for another incarnation of the object (deleted and recreated)', () => {
-    expect(isOwnWriteObserved(applied(deployment(1, undefined, 'ours')), deployment(5, 5, 'theirs'))).toBe(false);
+    expect(isOwnWriteObserved(applied(deployment(1, undefined, 'ours')), deployment(5, 5, 'theirs'))).toBe(
+      false,
+    );
   });
 });

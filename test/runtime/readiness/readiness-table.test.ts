@@ -36,7 +36,21 @@ describe('readiness table fixtures', () => {
     const statuses = new Set(fixtures.map(([, f]) => f.expect.status));
 
     // THEN
-    for (const kind of ['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'Pod', 'Service', 'PersistentVolumeClaim', 'PodDisruptionBudget', 'CustomResourceDefinition', 'Namespace', 'APIService', 'ConfigMap']) {
+    for (const kind of [
+      'Deployment',
+      'StatefulSet',
+      'DaemonSet',
+      'ReplicaSet',
+      'Job',
+      'Pod',
+      'Service',
+      'PersistentVolumeClaim',
+      'PodDisruptionBudget',
+      'CustomResourceDefinition',
+      'Namespace',
+      'APIService',
+      'ConfigMap',
+    ]) {
       expect(kinds).toContain(kind);
       expect(hasKindRule(kind)).toBe(true);
     }
@@ -65,7 +79,10 @@ describe('readinessRuleFor options', () => {
     const result = readinessRuleFor('Service', { waitForLoadBalancer: true })(lb);
 
     // THEN
-    expect(result).toEqual({ status: 'InProgress', message: 'waiting for the load balancer to get an ingress address' });
+    expect(result).toEqual({
+      status: 'InProgress',
+      message: 'waiting for the load balancer to get an ingress address',
+    });
   });
 });
 
@@ -78,13 +95,24 @@ describe('objectReadiness', () => {
     // GIVEN: a ready Deployment at generation 1; our apply returned generation 2.
     const live = fixtures.find(([name]) => name.startsWith('deployment: rolled out'))?.[1].object;
     if (!live) throw new Error('fixture missing');
-    const old: KubeObject = { ...live, metadata: { ...live.metadata, generation: 1 }, status: { ...(live.status as object), observedGeneration: 1 } };
-    const applied = { ref: 'Deployment/openstack/keystone-api', action: 'configured' as const, live: { ...live, metadata: { ...live.metadata, generation: 3 } } };
+    const old: KubeObject = {
+      ...live,
+      metadata: { ...live.metadata, generation: 1 },
+      status: { ...(live.status as object), observedGeneration: 1 },
+    };
+    const applied = {
+      ref: 'Deployment/openstack/keystone-api',
+      action: 'configured' as const,
+      live: { ...live, metadata: { ...live.metadata, generation: 3 } },
+    };
 
     // WHEN
     const result = objectReadiness(old, applied);
 
     // THEN
-    expect(result).toEqual({ status: 'InProgress', message: 'waiting to observe our write (generation 3, seen 1)' });
+    expect(result).toEqual({
+      status: 'InProgress',
+      message: 'waiting to observe our write (generation 3, seen 1)',
+    });
   });
 });

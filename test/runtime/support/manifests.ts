@@ -1,4 +1,11 @@
-import { Annotations, ComponentGraph, EdgeKind, encodeDependsOn, graphFromManifests, KubeObject } from '../../../lib/graph';
+import {
+  Annotations,
+  ComponentGraph,
+  EdgeKind,
+  encodeDependsOn,
+  graphFromManifests,
+  KubeObject,
+} from '../../../lib/graph';
 import { RolloutEvent } from '../../../lib/runtime/events';
 
 /**
@@ -53,7 +60,11 @@ export function deployment(name: string, annotations: Record<string, string> = {
   };
 }
 
-export function statefulSet(name: string, annotations: Record<string, string> = {}, replicas = 1): KubeObject {
+export function statefulSet(
+  name: string,
+  annotations: Record<string, string> = {},
+  replicas = 1,
+): KubeObject {
   return {
     apiVersion: 'apps/v1',
     kind: 'StatefulSet',
@@ -62,7 +73,10 @@ export function statefulSet(name: string, annotations: Record<string, string> = 
       replicas,
       serviceName: name,
       selector: { matchLabels: { 'app.kubernetes.io/name': name } },
-      template: { metadata: { labels: { 'app.kubernetes.io/name': name } }, spec: { containers: [{ name: 'main', image: `${name}:1` }] } },
+      template: {
+        metadata: { labels: { 'app.kubernetes.io/name': name } },
+        spec: { containers: [{ name: 'main', image: `${name}:1` }] },
+      },
     },
   };
 }
@@ -74,12 +88,19 @@ export function daemonSet(name: string, annotations: Record<string, string> = {}
     metadata: { name, namespace: NS, annotations },
     spec: {
       selector: { matchLabels: { 'app.kubernetes.io/name': name } },
-      template: { metadata: { labels: { 'app.kubernetes.io/name': name } }, spec: { containers: [{ name: 'main', image: `${name}:1` }] } },
+      template: {
+        metadata: { labels: { 'app.kubernetes.io/name': name } },
+        spec: { containers: [{ name: 'main', image: `${name}:1` }] },
+      },
     },
   };
 }
 
-export function job(name: string, annotations: Record<string, string> = {}, extraSpec: Record<string, unknown> = {}): KubeObject {
+export function job(
+  name: string,
+  annotations: Record<string, string> = {},
+  extraSpec: Record<string, unknown> = {},
+): KubeObject {
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
@@ -87,7 +108,10 @@ export function job(name: string, annotations: Record<string, string> = {}, extr
     spec: {
       backoffLimit: 2,
       ...extraSpec,
-      template: { metadata: { labels: { 'job-name': name } }, spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: `${name}:1` }] } },
+      template: {
+        metadata: { labels: { 'job-name': name } },
+        spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: `${name}:1` }] },
+      },
     },
   };
 }
@@ -114,7 +138,12 @@ export function crd(plural: string, group = 'example.stackwright.io', kind = 'Wi
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
     metadata: { name: `${plural}.${group}` },
-    spec: { group, names: { plural, kind }, scope: 'Namespaced', versions: [{ name: 'v1', served: true, storage: true }] },
+    spec: {
+      group,
+      names: { plural, kind },
+      scope: 'Namespaced',
+      versions: [{ name: 'v1', served: true, storage: true }],
+    },
   };
 }
 
@@ -130,7 +159,9 @@ export class EventRecorder {
   }
 
   index(type: RolloutEvent['type'], component?: string): number {
-    return this.events.findIndex((e) => e.type === type && (component === undefined || ('component' in e && e.component === component)));
+    return this.events.findIndex(
+      (e) => e.type === type && (component === undefined || ('component' in e && e.component === component)),
+    );
   }
 
   /** Highest number of components running at the same time, replayed from the events. */

@@ -46,7 +46,13 @@ describe('ExponentialBackOff', () => {
   test('jitter spreads each delay over delay * (1 ± jitter)', () => {
     // GIVEN: randomness at both extremes and the middle
     const randoms = [0, 0.5, 0.999999];
-    const backOff = new ExponentialBackOff({ base: 1, start: 1000, max: 1000, jitter: 0.2, random: () => randoms.shift() ?? 0.5 });
+    const backOff = new ExponentialBackOff({
+      base: 1,
+      start: 1000,
+      max: 1000,
+      jitter: 0.2,
+      random: () => randoms.shift() ?? 0.5,
+    });
 
     // WHEN
     const delays = [backOff.next(), backOff.next(), backOff.next()];

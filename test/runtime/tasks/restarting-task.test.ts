@@ -13,7 +13,11 @@ describe('RestartingTask', () => {
         starts.push(clock.now());
         throw new Error('watch connection reset');
       },
-      { clock, onCrash: (_e, restartIn) => crashes.push(restartIn), backOff: new ExponentialBackOff({ start: 1000, base: 2, max: 120_000 }) },
+      {
+        clock,
+        onCrash: (_e, restartIn) => crashes.push(restartIn),
+        backOff: new ExponentialBackOff({ start: 1000, base: 2, max: 120_000 }),
+      },
     );
 
     // WHEN

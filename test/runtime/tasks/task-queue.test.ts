@@ -43,7 +43,13 @@ describe('TaskQueue', () => {
     // GIVEN
     const clock = new ManualClock(0);
     const errors: [string, number][] = [];
-    const queue = new TaskQueue({ clock, backOffStart: 1000, backOffMax: 4000, jitter: 0, onError: (key, _e, retryIn) => errors.push([key, retryIn]) });
+    const queue = new TaskQueue({
+      clock,
+      backOffStart: 1000,
+      backOffMax: 4000,
+      jitter: 0,
+      onError: (key, _e, retryIn) => errors.push([key, retryIn]),
+    });
     const attempts: number[] = [];
     const ran: string[] = [];
     queue.enqueue('flaky', async () => {
@@ -73,7 +79,13 @@ describe('TaskQueue', () => {
     // GIVEN
     const clock = new ManualClock(0);
     const randoms = [0, 1 - 1e-9];
-    const queue = new TaskQueue({ clock, backOffStart: 1000, jitter: 0.5, random: () => randoms.shift() ?? 0.5, concurrency: 2 });
+    const queue = new TaskQueue({
+      clock,
+      backOffStart: 1000,
+      jitter: 0.5,
+      random: () => randoms.shift() ?? 0.5,
+      concurrency: 2,
+    });
     const attempts: Record<string, number[]> = { x: [], y: [] };
     for (const key of ['x', 'y']) {
       queue.enqueue(key, async () => {
@@ -99,7 +111,10 @@ describe('TaskQueue', () => {
     const queue = new TaskQueue({ clock });
     const ran: string[] = [];
     let release: () => void = () => undefined;
-    queue.enqueue('a', () => new Promise<void>((resolve) => (release = () => (ran.push('first'), resolve()))));
+    queue.enqueue(
+      'a',
+      () => new Promise<void>((resolve) => (release = () => (ran.push('first'), resolve()))),
+    );
     const running = queue.run();
     await flushMicrotasks();
 
