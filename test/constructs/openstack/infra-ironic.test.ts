@@ -1,0 +1,167 @@
+import { InfraIronic, InfraIronicProps } from '../../../constructs/openstack';
+import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
+import { TinyService } from '../../support/tiny-service';
+import {
+  configFile,
+  controlPlane,
+  envOf,
+  expectedTerms,
+  expectedTolerations,
+  nodeSelectorTermsOf,
+  ofService,
+  tolerationsOf,
+} from '../support/control-plane-fixture';
+
+/** Ironic with stand-ins for Glance, Neutron and Swift (`withServices`), or on its own. */
+function ironicCloud(overrides: Partial<InfraIronicProps> = {}, withServices = true) {
+  const { cloud, database, messaging, cache, keystone } = controlPlane();
+  const services = withServices
+    ? {
+        glance: new TinyService(cloud, 'glance', ['api']),
+        neutron: new TinyService(cloud, 'neutron', ['api']),
+        swift: new TinyService(cloud, 'swift', ['proxy']),
+      }
+    : {};
+  new InfraIronic(cloud, 'ironic', { keystone, database, messaging, cache, ...services, ...overrides });
+  return cloud;
+}
+
+describe('InfraIronic', () => {
+  // GIVEN a cloud with Ironic next to Glance, Neutron and Swift
+  // WHEN it is synthesised
+  const objects = synthObjects(
+    ironicCloud({
+      networks: { provisioning: { name: 'provisioning', physicalNetwork: 'physnet-bm', cidr: '10.20.0.0/24' }, cleaning: { name: 'cleaning' } },
+      conductor: { workersPoolSize: 3, periodicMaxWorkers: 1, periodicTaskSpacing: { syncPowerState: 120, checkProvisionState: 30, syncLocalState: 0 } },
+    }),
+  );
+
+  test('matches the snapshot', () => {
+    // THEN
+    expect(ofService(objects, 'ironic')).toMatchSnapshot();
+  });
+
+  test.each([
+    ['Deployment', 'ironic-api', ['infra-bare-metal.yaook.cloud/api', 'any.yaook.cloud/api']],
+    ['StatefulSet', 'ironic-conductor', ['infra-bare-metal.yaook.cloud/conductor', 'infra-bare-metal.yaook.cloud/ironic-any-service']],
+    ['Job', 'ironic-db-sync', ['operator.yaook.cloud/infra-ironic', 'operator.yaook.cloud/any']],
+    ['Job', 'ironic-network-setup', ['operator.yaook.cloud/infra-ironic', 'operator.yaook.cloud/any']],
+  ])('%s %s runs on its seed key or its group key and tolerates both', (kind, name, keys) => {
+    // THEN
+    const workload = findObject(objects, kind, name);
+    expect(nodeSelectorTermsOf(workload)).toEqual(expectedTerms(keys));
+    expect(tolerationsOf(workload)).toEqual(expectedTolerations(keys));
+  });
+
+  test('carries the canonical edges: glance ready, neutron through the networks Job, swift at run time', () => {
+    // THEN
+    const shared = (from: string) => [
+      { from, to: 'db', kind: 'ready' },
+      { from, to: 'glance-api', kind: 'ready' },
+      { from, to: 'ironic-db-sync', kind: 'completed' },
+      { from, to: 'ironic-ks-register', kind: 'completed' },
+      { from, to: 'ironic-mq-init', kind: 'completed' },
+      { from, to: 'ironic-network-setup', kind: 'completed' },
+      { from, to: 'keystone-api', kind: 'ready' },
+      { from, to: 'mq', kind: 'ready' },
+      { from, to: 'swift-proxy', kind: 'runtime' },
+    ];
+    expect(edgesOf(findObject(objects, 'StatefulSet', 'ironic-conductor'))).toEqual(shared('ironic-conductor'));
+    expect(edgesOf(findObject(objects, 'Deployment', 'ironic-api'))).toEqual([{ from: 'ironic-api', to: 'cache', kind: 'ready' }, ...shared('ironic-api')]);
+    expect(edgesOf(findObject(objects, 'Job', 'ironic-network-setup'))).toEqual([
+      { from: 'ironic-network-setup', to: 'keystone-bootstrap', kind: 'completed' },
+      { from: 'ironic-network-setup', to: 'neutron-api', kind: 'ready' },
+    ]);
+  });
+
+  test('the network Job creates the provisioning and cleaning networks idempotently', () => {
+    // THEN
+    const script = (podSpecOf(findObject(objects, 'Job', 'ironic-network-setup')).containers as { command: string[] }[])[0].command[2];
+    expect(script.split('\n')).toEqual([
+      'openstack network show provisioning >/dev/null 2>&1 || openstack network create --provider-network-type flat --provider-physical-network physnet-bm provisioning',
+      'openstack subnet show provisioning >/dev/null 2>&1 || openstack subnet create --network provisioning --subnet-range 10.20.0.0/24 provisioning',
+      'openstack network show cleaning >/dev/null 2>&1 || openstack network create cleaning',
+    ]);
+  });
+
+  test('renders the conductor options and periodic-task spacing into ironic.conf', () => {
+    // THEN
+    const conf = configFile(objects, 'ironic-conductor-config', 'ironic.conf');
+    expect(conf).toContain(
+      '[conductor]\ncheck_provision_state_interval = 30\nperiodic_max_workers = 1\nsync_local_state_interval = 0\nsync_power_state_interval = 120\nworkers_pool_size = 3\n',
+    );
+    expect(conf).toContain('default_network_interface = neutron\n');
+    expect(conf).toContain('[neutron]\nauth_type = password\n');
+    expect(conf).toContain('cleaning_network = cleaning\n');
+    expect(conf).toContain('provisioning_network = provisioning\n');
+    expect(conf).toContain('[swift]\nauth_type = password\n');
+    expect(conf).not.toMatch(/password =/);
+  });
+
+  test('conductors are a StatefulSet whose pod name is the conductor host on the hash ring', () => {
+    // THEN
+    const conductor = findObject(objects, 'StatefulSet', 'ironic-conductor');
+    expect((conductor.spec as { serviceName: string; replicas: number }).serviceName).toBe('ironic-conductor');
+    expect((conductor.spec as { replicas: number }).replicas).toBe(2);
+    expect(findObject(objects, 'Service', 'ironic-conductor').spec).toMatchObject({ clusterIP: 'None' });
+    expect(envOf(conductor)).toMatchObject({
+      OS_DEFAULT__HOST: { fieldRef: { fieldPath: 'metadata.name' } },
+      OS_GLANCE__PASSWORD: { secretKeyRef: { name: 'ironic-keystone-user', key: 'password' } },
+      OS_NEUTRON__PASSWORD: { secretKeyRef: { name: 'ironic-keystone-user', key: 'password' } },
+    });
+  });
+
+  test('defaults: Ironic alone uses the noop network interface and has no network Job', () => {
+    // GIVEN
+    const alone = synthObjects(ironicCloud({}, false));
+    // THEN
+    const conf = configFile(alone, 'ironic-api-config', 'ironic.conf');
+    expect(conf).toContain('default_network_interface = noop\n');
+    expect(conf).toContain('workers_pool_size = 100\n');
+    expect(conf).toContain('sync_power_state_interval = 60\n');
+    expect(conf).not.toContain('[neutron]');
+    expect(alone.some((o) => o.metadata.name === 'ironic-network-setup')).toBe(false);
+  });
+
+  test('a worker pool of 2 fails with the path, the reason from seed 002 and the fix', () => {
+    // WHEN / THEN
+    expect(() => synthObjects(ironicCloud({ conductor: { workersPoolSize: 2 } }))).toThrow(
+      '[prod/ironic] conductor.workersPoolSize must be >= 3, got 2: the conductor runs its periodic-task main loop and its keep-alive thread ' +
+        'on the same worker pool as node tasks, so it needs one worker for each plus at least one for the work itself. ' +
+        "Set conductor.workersPoolSize to 3 or more (Ironic's default is 100)",
+    );
+  });
+
+  test('a worker pool of 2 through a raw ironic.conf override fails the same way', () => {
+    // WHEN / THEN
+    expect(() => synthObjects(ironicCloud({ config: { conductor: { workers_pool_size: 2 } } }))).toThrow(
+      /\[prod\/ironic\] ironic.conf: \[conductor\] workers_pool_size must be >= 3, got 2: the conductor runs its periodic-task main loop/,
+    );
+  });
+
+  test('other bad input fails with the construct path and the fix', () => {
+    // WHEN / THEN
+    expect(() => synthObjects(ironicCloud({ conductor: { periodicTaskSpacing: { syncPowerState: -5 } } }))).toThrow(
+      /\[prod\/ironic\] conductor.periodicTaskSpacing.syncPowerState must be between 0 and 86400, got -5/,
+    );
+    expect(() => synthObjects(ironicCloud({ config: { conductor: { sync_power_interval: 10 } } }))).toThrow(
+      /\[prod\/ironic\] ironic.conf: unknown option "sync_power_interval" in \[conductor\]; known options: .*sync_power_state_interval/,
+    );
+    expect(() => synthObjects(ironicCloud({ networks: { provisioning: { name: 'bm' } } }, false))).toThrow(
+      /\[prod\/ironic\] networks are created in Neutron, but no `neutron` was given; pass the Neutron service or remove `networks`/,
+    );
+    expect(() => synthObjects(ironicCloud({ networks: { provisioning: { name: 'bm', cidr: '10.0.0.0/24; reboot' } } }))).toThrow(
+      /\[prod\/ironic\] network "bm": cidr "10.0.0.0\/24; reboot" is not an address range like 10.10.0.0\/24/,
+    );
+  });
+
+  test('an Ironic without Keystone fails for JavaScript users with the path and what to pass', () => {
+    // GIVEN
+    const { cloud, database, messaging, cache } = controlPlane();
+    const props = { database, messaging, cache } as unknown as InfraIronicProps;
+    // WHEN / THEN
+    expect(() => new InfraIronic(cloud, 'ironic', props)).toThrow(
+      '[prod/ironic] missing required input "keystone": pass the Keystone service as `keystone`',
+    );
+  });
+});
