@@ -161,7 +161,10 @@ export function dependencyPlan(graph: ComponentGraph, options: DependencyPlanOpt
   const bootstrap = entries.filter((e) => e.component === undefined);
   const objectsOf = new Map<string, Entry[]>();
   for (const e of entries) {
-    if (e.component !== undefined) objectsOf.set(e.component, [...(objectsOf.get(e.component) ?? []), e]);
+    if (e.component === undefined) continue;
+    const list = objectsOf.get(e.component);
+    if (list) list.push(e);
+    else objectsOf.set(e.component, [e]);
   }
 
   for (const e of entries) {
@@ -321,18 +324,33 @@ function registrationOrder(entries: readonly Entry[]): Entry[] {
   const waiting = new Map(entries.map((e) => [e, e.deps.size]));
   const dependants = new Map<Entry, Entry[]>();
   for (const e of entries) {
-    for (const { entry: dep } of e.deps.values()) dependants.set(dep, [...(dependants.get(dep) ?? []), e]);
+    for (const { entry: dep } of e.deps.values()) {
+      const list = dependants.get(dep);
+      if (list) list.push(e);
+      else dependants.set(dep, [e]);
+    }
   }
+  // `ready` stays sorted by input position, so the earliest ready object is always first.
   const ready = entries.filter((e) => waiting.get(e) === 0);
+  const insert = (e: Entry) => {
+    const at = position.get(e) ?? 0;
+    let low = 0;
+    let high = ready.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if ((position.get(ready[mid]) ?? 0) < at) low = mid + 1;
+      else high = mid;
+    }
+    ready.splice(low, 0, e);
+  };
   const ordered: Entry[] = [];
   while (ready.length > 0) {
-    ready.sort((a, b) => (position.get(a) ?? 0) - (position.get(b) ?? 0));
     const next = ready.shift() as Entry;
     ordered.push(next);
     for (const d of dependants.get(next) ?? []) {
       const left = (waiting.get(d) ?? 0) - 1;
       waiting.set(d, left);
-      if (left === 0) ready.push(d);
+      if (left === 0) insert(d);
     }
   }
   if (ordered.length !== entries.length) {
