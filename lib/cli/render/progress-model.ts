@@ -194,7 +194,10 @@ export class ProgressModel {
 
   private finishBootstrap(at: number): void {
     const bootstrap = this.rows.get(BOOTSTRAP_ROW);
-    if (bootstrap?.state === 'running') this.set(bootstrap, 'done', 'verified', undefined, at);
+    if (bootstrap?.state === 'running') {
+      this.set(bootstrap, 'done', 'verified', undefined, at);
+      bootstrap.detail = undefined;
+    }
   }
 
   private row(name: string): Row {

@@ -46,7 +46,7 @@ export function renderFrame(model: ProgressModel, options: FrameOptions): string
       }
       if (name !== group && name !== '') lines.push(style.bold(name));
       group = name;
-      for (const row of members) lines.push(...rowLines(row, name === '' ? '' : '  ', nameWidth, options));
+      for (const row of members) lines.push(...rowLines(row, '  ', nameWidth, options));
     }
     return lines;
   };
@@ -57,7 +57,7 @@ export function renderFrame(model: ProgressModel, options: FrameOptions): string
   if (lines.length > room) {
     // Still too long: keep what needs attention (running, failed, blocked), count the rest.
     const attention = rows.filter((r) => r.state !== 'done' && r.state !== 'pending');
-    const shown = attention.flatMap((r) => rowLines(r, '', nameWidth, options));
+    const shown = attention.flatMap((r) => rowLines(r, '  ', nameWidth, options));
     const hidden = rows.length - attention.length;
     lines = [...shown.slice(0, room - 1), style.dim(`… ${hidden} more (pending or verified) not shown`)];
   }
@@ -156,8 +156,9 @@ export class TtyView {
     const lines = renderFrame(this.model, {
       title: this.title,
       now: this.now(),
-      width: (this.out.columns ?? 100) - 1,
-      height: this.out.rows ?? 40,
+      // A pseudo-terminal without a size reports 0 columns.
+      width: (this.out.columns && this.out.columns > 20 ? this.out.columns : 100) - 1,
+      height: this.out.rows && this.out.rows > 5 ? this.out.rows : 40,
       spinner: this.spinner,
       style: this.style,
     });

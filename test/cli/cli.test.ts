@@ -1,0 +1,241 @@
+import { runCli } from '../../lib/cli/program';
+import { ExitCode } from '../../lib/cli/exit-codes';
+import { InMemoryCluster, SIM_FAIL } from '../../lib/runtime/in-memory-cluster';
+import { ClusterUnreachableError } from '../../lib/runtime/kube/errors';
+import { ApplyConflictError } from '../../lib/runtime/ports';
+import { component, configMap, deployment, job, namespace, NS } from '../runtime/support/manifests';
+import { manifestDir, testIo } from './support';
+
+/** mariadb <- keystone-db-sync (Job) <- keystone-api; memcached independent. */
+function cloud(opts: { failSync?: boolean } = {}) {
+  return [
+    namespace(),
+    ...component('mariadb', {}, configMap('mariadb-config'), deployment('mariadb')),
+    ...component('memcached', {}, deployment('memcached')),
+    ...component(
+      'keystone-db-sync',
+      { needs: { mariadb: 'ready' } },
+      job('keystone-db-sync', opts.failSync ? { [SIM_FAIL]: 'BackoffLimitExceeded: the job failed' } : {}),
+    ),
+    ...component(
+      'keystone-api',
+      { needs: { 'keystone-db-sync': 'completed', memcached: 'ready' } },
+      deployment('keystone-api'),
+    ),
+  ];
+}
+
+describe('stackwright deploy', () => {
+  test('exits 0 and prints one line per event and a summary when everything verifies', async () => {
+    // GIVEN manifests and an empty cluster, not on a terminal
+    const dir = manifestDir(cloud());
+    const io = testIo();
+
+    // WHEN
+    const code = await runCli(['deploy', dir], io);
+
+    // THEN
+    expect(code).toBe(ExitCode.OK);
+    const out = io.stdout.text;
+    expect(out).toMatch(/started\s+mariadb/);
+    expect(out).toMatch(/verified\s+keystone-api/);
+    expect(out).toContain('✓ Deploy succeeded');
+    expect(out).toContain('4 verified, 0 failed, 0 blocked, 0 not started');
+    expect(out).not.toContain('\u001b['); // no ANSI outside a terminal
+  });
+
+  test('exits 1 when a component fails, naming it and what it blocked', async () => {
+    // GIVEN a failing db-sync Job
+    const dir = manifestDir(cloud({ failSync: true }));
+    const io = testIo();
+
+    // WHEN
+    const code = await runCli(['deploy', dir], io);
+
+    // THEN
+    expect(code).toBe(ExitCode.FAILED);
+    expect(io.stdout.text).toContain('✗ Deploy failed');
+    expect(io.stdout.text).toContain('✗ keystone-db-sync: Job/openstack/keystone-db-sync');
+    expect(io.stdout.text).toContain('⊘ keystone-api: blocked by keystone-db-sync');
+    expect(io.stdout.text).toContain('2 verified, 1 failed, 1 blocked');
+  });
+
+  test('exits 4 on a field-manager conflict', async () => {
+    // GIVEN another manager owns a field of memcached
+    const cluster = new InMemoryCluster();
+    cluster.failApply(
+      `Deployment/${NS}/memcached`,
+      new ApplyConflictError(`Deployment/${NS}/memcached`, [
+        { manager: 'kubectl-edit', field: '.spec.replicas' },
+      ]),
+    );
+    const io = testIo({ cluster });
+
+    // WHEN
+    const code = await runCli(['deploy', manifestDir(cloud())], io);
+
+    // THEN
+    expect(code).toBe(ExitCode.CONFLICT);
+    expect(io.stdout.text).toContain('kubectl-edit (.spec.replicas)');
+  });
+
+  test('--json prints every event and a final summary as JSON lines', async () => {
+    // GIVEN
+    const io = testIo();
+
+    // WHEN
+    const code = await runCli(['deploy', manifestDir(cloud()), '--json'], io);
+
+    // THEN every line parses: the preflight findings (this cluster has no nodes), the events, the summary last
+    expect(code).toBe(ExitCode.OK);
+    const lines = io.stdout.lines().map((l) => JSON.parse(l) as { type: string; exitCode?: number });
+    expect(lines[0].type).toBe('preflight');
+    expect(lines[1].type).toBe('run-started');
+    expect(lines.map((l) => l.type)).toContain('component-verified');
+    expect(lines[lines.length - 1]).toMatchObject({
+      type: 'summary',
+      command: 'deploy',
+      exitCode: 0,
+      ok: true,
+    });
+  });
+
+  test('exits 2 for manifests that do not form a valid graph, without connecting', async () => {
+    // GIVEN a component that depends on one that is not in the manifests
+    const dir = manifestDir(
+      component('keystone-api', { needs: { mariadb: 'ready' } }, deployment('keystone-api')),
+    );
+    const io = testIo();
+
+    // WHEN
+    const code = await runCli(['deploy', dir], io);
+
+    // THEN
+    expect(code).toBe(ExitCode.USAGE);
+    expect(io.stderr.text).toContain('depends on mariadb');
+    expect(io.opened).toBe(0);
+  });
+
+  test('exits 2 when the manifests directory does not exist', async () => {
+    const io = testIo();
+    expect(await runCli(['deploy', '/nonexistent/dist'], io)).toBe(ExitCode.USAGE);
+    expect(io.stderr.text).toContain('stackwright synth');
+  });
+
+  test('exits 3 when the cluster cannot be reached', async () => {
+    const io = testIo({
+      connectError: new ClusterUnreachableError('cannot reach the API server at https://127.0.0.1:1'),
+    });
+    expect(await runCli(['deploy', manifestDir(cloud())], io)).toBe(ExitCode.UNREACHABLE);
+    expect(io.stderr.text).toContain('cannot reach the API server');
+  });
+
+  test('a re-run reports the unchanged objects it did not write', async () => {
+    const cluster = new InMemoryCluster();
+    const dir = manifestDir(cloud());
+    await runCli(['deploy', dir], testIo({ cluster }));
+    const io = testIo({ cluster });
+    expect(await runCli(['deploy', dir], io)).toBe(ExitCode.OK);
+    expect(io.stdout.text).toContain('6 unchanged objects not written');
+  });
+});
+
+describe('argument parsing', () => {
+  test.each([
+    [['deploy', '--concurrency', '0']],
+    [['deploy', '--concurrency', 'many']],
+    [['deploy', '--timeout', 'soon']],
+    [['deploy', '--bogus']],
+    [['graph', '--format', 'png']],
+    [['frobnicate']],
+  ])('%j is a usage error (exit 2)', async (argv) => {
+    const io = testIo();
+    expect(await runCli(argv, io)).toBe(ExitCode.USAGE);
+    expect(io.stderr.text.length).toBeGreaterThan(0);
+    expect(io.opened).toBe(0);
+  });
+
+  test('--help exits 0 and documents the exit codes', async () => {
+    const io = testIo();
+    expect(await runCli(['--help'], io)).toBe(ExitCode.OK);
+    expect(io.stdout.text).toContain(
+      'Exit codes: 0 ok, 1 rollout failed, 2 bad input or usage, 3 cluster unreachable, 4 field conflicts',
+    );
+  });
+});
+
+describe('other commands', () => {
+  test('graph prints DOT, Mermaid and JSON from manifests without a cluster', async () => {
+    const dir = manifestDir(cloud());
+    const dot = testIo();
+    const mermaid = testIo();
+    const json = testIo();
+    expect(await runCli(['graph', dir], dot)).toBe(ExitCode.OK);
+    expect(await runCli(['graph', dir, '--format', 'mermaid'], mermaid)).toBe(ExitCode.OK);
+    expect(await runCli(['graph', dir, '--format', 'json'], json)).toBe(ExitCode.OK);
+    expect(dot.stdout.text).toContain('"keystone-api" -> "keystone-db-sync" [label="completed"');
+    expect(mermaid.stdout.text).toContain('keystone_api ==>|completed| keystone_db_sync');
+    const parsed = JSON.parse(json.stdout.text) as { components: { name: string }[]; bootstrap: string[] };
+    expect(parsed.components.map((c) => c.name)).toEqual([
+      'keystone-api',
+      'keystone-db-sync',
+      'mariadb',
+      'memcached',
+    ]);
+    expect(parsed.bootstrap).toEqual([`Namespace/${NS}`]);
+    expect(dot.opened + mermaid.opened + json.opened).toBe(0);
+  });
+
+  test('plan exits 0 and changes nothing; verify and status report the deployed cloud', async () => {
+    // GIVEN a deployed cloud
+    const cluster = new InMemoryCluster();
+    const dir = manifestDir(cloud());
+    await runCli(['deploy', dir], testIo({ cluster }));
+    const writes = cluster.calls('apply').length;
+
+    // WHEN
+    const plan = testIo({ cluster });
+    const verify = testIo({ cluster });
+    const status = testIo({ cluster });
+    const codes = [
+      await runCli(['plan', dir], plan),
+      await runCli(['verify', dir], verify),
+      await runCli(['status', dir], status),
+    ];
+
+    // THEN
+    expect(codes).toEqual([0, 0, 0]);
+    expect(plan.stdout.text).toContain('Plan: 0 to create, 0 to update, 6 unchanged, 0 to prune.');
+    expect(verify.stdout.text).toContain('✓ Verify succeeded');
+    expect(status.stdout.text).toContain('4/4 components ready');
+    expect(cluster.calls('apply')).toHaveLength(writes);
+  });
+
+  test('destroy refuses without --yes when not on a terminal, and deletes with it', async () => {
+    // GIVEN a deployed cloud
+    const cluster = new InMemoryCluster();
+    const dir = manifestDir(cloud());
+    await runCli(['deploy', dir], testIo({ cluster }));
+
+    // WHEN / THEN without --yes: usage error, nothing deleted
+    const refused = testIo({ cluster });
+    expect(await runCli(['destroy', dir], refused)).toBe(ExitCode.USAGE);
+    expect(cluster.calls('delete')).toEqual([]);
+
+    // WHEN / THEN with --yes: everything gone
+    const io = testIo({ cluster });
+    expect(await runCli(['destroy', dir, '--yes'], io)).toBe(ExitCode.OK);
+    expect(cluster.all()).toEqual([]);
+    expect(io.stdout.text).toContain('✓ Destroy succeeded');
+  });
+
+  test('destroy on a terminal asks, and a "no" deletes nothing', async () => {
+    const cluster = new InMemoryCluster();
+    const dir = manifestDir(cloud());
+    await runCli(['deploy', dir], testIo({ cluster }));
+    const io = testIo({ cluster, tty: true, answer: false });
+    expect(await runCli(['destroy', dir], io)).toBe(ExitCode.OK);
+    expect(io.stderr.text).toContain('destroy cancelled');
+    expect(cluster.calls('delete')).toEqual([]);
+  });
+});

@@ -1,0 +1,207 @@
+import { style } from '../../lib/cli/render/ansi';
+import { formatRolloutEvent } from '../../lib/cli/render/line-view';
+import { ProgressModel } from '../../lib/cli/render/progress-model';
+import { renderFrame } from '../../lib/cli/render/tty-view';
+import { renderRolloutSummary } from '../../lib/cli/render/summary';
+import { RolloutEvent } from '../../lib/runtime/events';
+import { countStates, RolloutResult } from '../../lib/runtime/result';
+import { component, deployment, graphOf, job, namespace } from '../runtime/support/manifests';
+
+const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
+const at = (ms: number) => new Date(T0 + ms).toISOString();
+
+const graph = graphOf(
+  [namespace()],
+  component('mariadb', { service: 'infra' }, deployment('mariadb')),
+  component('memcached', { service: 'infra' }, deployment('memcached')),
+  component(
+    'keystone-db-sync',
+    { service: 'keystone', needs: { mariadb: 'ready' } },
+    job('keystone-db-sync'),
+  ),
+  component(
+    'keystone-api',
+    { service: 'keystone', needs: { 'keystone-db-sync': 'completed', memcached: 'ready' } },
+    deployment('keystone-api'),
+  ),
+  component(
+    'glance-api',
+    { service: 'glance', needs: { 'keystone-api': 'ready' } },
+    deployment('glance-api'),
+  ),
+  component('nova-api', { service: 'nova', needs: { mariadb: 'ready' } }, deployment('nova-api')),
+);
+
+/** A recorded run, mid-way: infra verified, db-sync failed with a diagnosis, nova-api still verifying. */
+const EVENTS: RolloutEvent[] = [
+  {
+    type: 'run-started',
+    at: at(0),
+    mode: 'deploy',
+    components: graph.components.map((c) => c.name),
+    bootstrapObjects: 1,
+  },
+  { type: 'component-started', at: at(100), component: 'mariadb' },
+  { type: 'component-started', at: at(100), component: 'memcached' },
+  { type: 'component-verified', at: at(1100), component: 'memcached', durationMs: 1000 },
+  { type: 'component-verified', at: at(2100), component: 'mariadb', durationMs: 2000 },
+  { type: 'component-started', at: at(2100), component: 'keystone-db-sync' },
+  { type: 'component-started', at: at(2100), component: 'nova-api' },
+  {
+    type: 'object-status',
+    at: at(2200),
+    component: 'nova-api',
+    ref: 'Deployment/openstack/nova-api',
+    status: 'InProgress',
+    message: '0/1 replicas available',
+  },
+  {
+    type: 'component-failed',
+    at: at(5100),
+    component: 'keystone-db-sync',
+    reason: 'Job/openstack/keystone-db-sync: failed: BackoffLimitExceeded',
+    diagnosis: ['pod keystone-db-sync-x exited with code 1'],
+  },
+  {
+    type: 'component-blocked',
+    at: at(5100),
+    component: 'keystone-api',
+    blockedBy: 'keystone-db-sync',
+    reason: 'dependency keystone-db-sync failed',
+  },
+  {
+    type: 'component-blocked',
+    at: at(5100),
+    component: 'glance-api',
+    blockedBy: 'keystone-db-sync',
+    reason: 'dependency keystone-db-sync failed',
+  },
+];
+
+function modelAfter(events: readonly RolloutEvent[]): ProgressModel {
+  const model = ProgressModel.forGraph(graph);
+  for (const e of events) model.onRolloutEvent(e);
+  return model;
+}
+
+const frame = (model: ProgressModel, height = 40) =>
+  renderFrame(model, {
+    title: 'stackwright deploy dist → e2e',
+    now: T0 + 6000,
+    width: 120,
+    height,
+    spinner: 0,
+    style: style(false),
+  });
+
+describe('the live view', () => {
+  test('groups components by service in dependency order with state, duration and reason', () => {
+    // WHEN
+    const lines = frame(modelAfter(EVENTS)).map((l) => l.trimEnd());
+
+    // THEN
+    expect(lines).toEqual([
+      'stackwright deploy dist → e2e',
+      '  ✓ (bootstrap)      verified       0.1s',
+      'infra',
+      '  ✓ mariadb          verified       2.0s',
+      '  ✓ memcached        verified       1.0s',
+      'keystone',
+      '  ✗ keystone-db-sync failed         3.0s  Job/openstack/keystone-db-sync: failed: BackoffLimitExceeded',
+      '      ↳ pod keystone-db-sync-x exited with code 1',
+      '  ⊘ keystone-api     blocked              by keystone-db-sync',
+      'nova',
+      '  ⠋ nova-api         applying       3.9s  Deployment/openstack/nova-api InProgress: 0/1 replicas available',
+      'glance',
+      '  ⊘ glance-api       blocked              by keystone-db-sync',
+      '3 done · 1 failed · 2 blocked · 1 running · 0 pending · 6.0s',
+    ]);
+  });
+
+  test('folds finished services and then lists only what needs attention when the terminal is short', () => {
+    // GIVEN a terminal of 10 rows
+    const folded = frame(modelAfter(EVENTS), 12);
+    const tiny = frame(modelAfter(EVENTS), 6);
+
+    // THEN the infra group is one line; in the tiny one, only running/failed/blocked rows remain
+    expect(folded).toContain('✓ infra (2 verified)');
+    expect(folded.length).toBeLessThanOrEqual(12);
+    expect(tiny.length).toBeLessThanOrEqual(6);
+    expect(tiny.some((l) => l.includes('keystone-db-sync'))).toBe(true);
+    expect(tiny.some((l) => l.includes('mariadb'))).toBe(false);
+  });
+
+  test('never draws a line wider than the terminal', () => {
+    const lines = renderFrame(modelAfter(EVENTS), {
+      title: 't',
+      now: T0,
+      width: 40,
+      height: 40,
+      spinner: 3,
+      style: style(true),
+    });
+    expect(lines.every((l) => l.replace(/\u001b\[[0-9;]*m/g, '').length <= 40)).toBe(true);
+  });
+});
+
+describe('one line per event', () => {
+  test('stamps lines relative to the start and prints the diagnosis under a failure', () => {
+    // WHEN
+    const lines = EVENTS.flatMap((e) => formatRolloutEvent(e, T0, style(false)));
+
+    // THEN
+    expect(lines[0]).toBe('[   0.0s] deploying 6 components (1 bootstrap objects)');
+    expect(lines).toContain('[   2.1s] verified  mariadb (2.0s)');
+    expect(lines).toContain(
+      '[   5.1s] FAILED    keystone-db-sync: Job/openstack/keystone-db-sync: failed: BackoffLimitExceeded',
+    );
+    expect(lines).toContain('                    ↳ pod keystone-db-sync-x exited with code 1');
+    expect(lines).toContain('[   5.1s] blocked   glance-api: blocked by keystone-db-sync');
+  });
+});
+
+describe('the summary', () => {
+  test('names every failure with its diagnosis, every blocked component with its cause, and the cost', () => {
+    // GIVEN a result
+    const components = [
+      { name: 'mariadb', state: 'verified' },
+      { name: 'keystone-db-sync', state: 'failed', reason: 'Job failed', diagnosis: ['exit code 1'] },
+      { name: 'keystone-api', state: 'blocked', blockedBy: 'keystone-db-sync' },
+      { name: 'nova-api', state: 'not-started', reason: 'rollout aborted' },
+    ].map((c) => ({
+      service: 's',
+      constructPath: 'p',
+      durations: {},
+      objects: [],
+      ...c,
+    })) as RolloutResult['components'];
+    const result: RolloutResult = {
+      mode: 'deploy',
+      outcome: 'aborted',
+      ok: false,
+      startedAt: at(0),
+      finishedAt: at(9000),
+      durationMs: 9000,
+      bootstrap: { state: 'verified', objects: [] },
+      components,
+      counts: countStates(components),
+    };
+
+    // WHEN
+    const lines = renderRolloutSummary(
+      result,
+      { skippedUnchanged: 3, requests: { total: 20, writes: 5, byVerb: {} as never } },
+      style(false),
+    );
+
+    // THEN
+    expect(lines).toEqual([
+      '✗ Deploy aborted after 9.0s: 1 verified, 1 failed, 1 blocked, 1 not started',
+      '  ✗ keystone-db-sync: Job failed',
+      '      ↳ exit code 1',
+      '  ⊘ keystone-api: blocked by keystone-db-sync',
+      '  - not started (rollout aborted): nova-api',
+      '  3 unchanged objects not written, 20 API requests (5 writes)',
+    ]);
+  });
+});
