@@ -1,4 +1,4 @@
-import { style } from '../../lib/cli/render/ansi';
+import { stripAnsi, style } from '../../lib/cli/render/ansi';
 import { formatRolloutEvent } from '../../lib/cli/render/line-view';
 import { ProgressModel } from '../../lib/cli/render/progress-model';
 import { renderFrame } from '../../lib/cli/render/tty-view';
@@ -140,7 +140,7 @@ describe('the live view', () => {
       spinner: 3,
       style: style(true),
     });
-    expect(lines.every((l) => l.replace(/\u001b\[[0-9;]*m/g, '').length <= 40)).toBe(true);
+    expect(lines.every((l) => stripAnsi(l).length <= 40)).toBe(true);
   });
 });
 
