@@ -1,3 +1,4 @@
 export * from './mariadb';
 export * from './memcached';
 export * from './rabbitmq';
+export * from './ovsdb';
