@@ -15,3 +15,4 @@ export * from './keystone-authtoken';
 export * from './required-inputs';
 export * from './worker-service';
 export * from './ceph-client';
+export * from './uwsgi';

@@ -5,3 +5,4 @@ export * from './heat';
 export * from './gnocchi';
 export * from './ceilometer';
 export * from './infra-ironic';
+export * from './glance';

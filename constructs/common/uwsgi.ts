@@ -1,0 +1,15 @@
+/**
+ * The command that serves an OpenStack WSGI application (`placement-api`, `nova-api-wsgi`,
+ * `nova-metadata-wsgi`) with uWSGI on `port`. The services' own console scripts start a
+ * single-threaded development server; uWSGI is what their deployment guides use.
+ *
+ * @param script the WSGI script installed by the service's package, found on the image's PATH
+ */
+export function uwsgiCommand(script: string, port: number, processes = 2): string[] {
+  return [
+    '/bin/sh',
+    '-ec',
+    `exec uwsgi --http-socket :${port} --wsgi-file "$(command -v ${script})" --master --processes ${processes} ` +
+      '--enable-threads --die-on-term --lazy-apps --buffer-size 65535 --hook-master-start "unix_signal:15 gracefully_kill_them_all"',
+  ];
+}

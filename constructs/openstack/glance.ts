@@ -1,0 +1,241 @@
+import { k8s } from 'cdk8s-plus-33';
+import { Construct } from 'constructs';
+import { addCheck, Cloud, Component, rangeProblems, Service } from '../../lib/model';
+import { placement, SchedulingKey } from '../../lib/scheduling';
+import { ApiService } from '../common/api-service';
+import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
+import { JobComponent } from '../common/job-component';
+import { KEYSTONE_AUTHTOKEN_SCHEMA, keystoneAuthtokenConfig, keystoneAuthtokenEnv } from '../common/keystone-authtoken';
+import { KeystoneRegistration } from '../common/keystone-registration';
+import { mergeOslo, OsloSchema, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
+import { requireInputs } from '../common/required-inputs';
+import { ServiceDatabase } from '../common/service-database';
+import { ServiceMessaging } from '../common/service-messaging';
+import { Keystone } from './keystone';
+
+/** Glance's file store on a PersistentVolumeClaim that Glance creates (`<svc>-images`). */
+export interface GlancePvcStorage {
+  readonly type: 'pvc';
+  /** @default '50Gi' */
+  readonly size?: string;
+  /** @default - the cluster's default StorageClass */
+  readonly storageClassName?: string;
+  /**
+   * `ReadWriteMany` lets every API replica, on any node, read and write the images; with
+   * `ReadWriteOnce` the API must run a single replica.
+   * @default 'ReadWriteMany'
+   */
+  readonly accessMode?: 'ReadWriteOnce' | 'ReadWriteMany';
+}
+
+/**
+ * Glance's file store on a volume the user provides (an NFS export, an existing claim, a hostPath
+ * on a single-node lab): the storage-init Job and every API pod mount it, so it must look the same
+ * from every node they may run on.
+ */
+export interface GlanceFileStorage {
+  readonly type: 'file';
+  /** The volume source; its `name` is replaced by `images`. */
+  readonly volume: k8s.Volume;
+}
+
+/** Where Glance keeps image data. */
+export type GlanceStorage = GlancePvcStorage | GlanceFileStorage;
+
+export interface GlanceProps {
+  readonly keystone: Keystone;
+  readonly database: DatabaseEndpoint;
+  readonly cache: CacheEndpoint;
+  /**
+   * Image notifications (for Ceilometer) go to their own vhost here. A runtime edge: Glance serves
+   * images without it.
+   * @default - notifications off
+   */
+  readonly messaging?: MessagingEndpoint;
+  /** @default { type: 'pvc' } */
+  readonly storage?: GlanceStorage;
+  /** @default 2 */
+  readonly replicas?: number;
+  /** glance-api.conf options merged over Stackwright's defaults; unknown options are rejected. @default - none */
+  readonly config?: OsloValues;
+  /** @default the cloud's registry `glance:<release>` */
+  readonly image?: string;
+}
+
+/** The glance-api.conf options Stackwright knows; a user override outside this list is an error. */
+export const GLANCE_API_CONF_SCHEMA: OsloSchema = {
+  DEFAULT: {
+    debug: 'bool',
+    use_stderr: 'bool',
+    workers: 'int',
+    enabled_backends: 'string',
+    show_image_direct_url: 'bool',
+    show_multiple_locations: 'bool',
+    image_size_cap: 'int',
+    user_storage_quota: 'string',
+    enabled_import_methods: 'list',
+    transport_url: 'secret',
+  },
+  database: { connection: 'secret', max_pool_size: 'int', connection_recycle_time: 'int' },
+  glance_store: { default_backend: 'string' },
+  file: { filesystem_store_datadir: 'string', filesystem_store_file_perm: 'int' },
+  os_glance_staging_store: { filesystem_store_datadir: 'string' },
+  os_glance_tasks_store: { filesystem_store_datadir: 'string' },
+  image_import_opts: { image_import_plugins: 'list' },
+  taskflow_executor: { conversion_format: 'string' },
+  paste_deploy: { flavor: 'string' },
+  oslo_concurrency: { lock_path: 'string' },
+  oslo_messaging_notifications: { driver: 'list', topics: 'list' },
+  oslo_middleware: { enable_proxy_headers_parsing: 'bool' },
+  ...KEYSTONE_AUTHTOKEN_SCHEMA,
+};
+
+const PORT = 9292;
+const DATA_DIR = '/var/lib/glance';
+/**
+ * oslo.config reads `*.conf` from `/etc/glance/glance-api.conf.d` after the image's own
+ * glance-api.conf; mounting there keeps the image's paste pipeline and policy files visible,
+ * which a ConfigMap mounted over `/etc/glance` would hide.
+ */
+const CONFIG_DIR = '/etc/glance/glance-api.conf.d';
+
+/**
+ * Glance, the image service: the database chain, the catalogue entry (`image`), a storage-init Job
+ * that prepares the file store, and the API. glance-api waits for Keystone, the database and
+ * memcached to be ready and for db-sync, registration and storage-init to have completed;
+ * RabbitMQ, when given, is a runtime edge (notifications only).
+ *
+ * @example
+ * const glance = new Glance(cloud, 'glance', { keystone, database, cache, storage: { type: 'pvc', size: '200Gi' } });
+ */
+export class Glance extends Service {
+  readonly api: ApiService;
+  readonly registration: KeystoneRegistration;
+  readonly database: ServiceDatabase;
+  readonly storageInit: JobComponent;
+
+  constructor(scope: Construct, id: string, props: GlanceProps) {
+    super(scope, id);
+    requireInputs(this, props, {
+      keystone: 'the Keystone service',
+      database: 'a MariaDB or externalDatabase(...)',
+      cache: 'a Memcached or externalCache(...)',
+    });
+    const cloud = Cloud.of(this);
+    const image = props.image ?? cloud.image('glance');
+    const operatorKey = SchedulingKey.OPERATOR_GLANCE;
+    const storage: GlanceStorage = props.storage ?? { type: 'pvc' };
+    const replicas = props.replicas ?? 2;
+    addCheck(this, () => [
+      ...osloProblems('glance-api.conf', GLANCE_API_CONF_SCHEMA, props.config ?? {}),
+      ...rangeProblems('replicas', replicas, { min: 1, max: 20 }),
+      ...(storage.type === 'pvc' && storage.accessMode === 'ReadWriteOnce' && replicas > 1
+        ? [`storage.accessMode ReadWriteOnce allows one API pod, got replicas ${replicas}; use accessMode 'ReadWriteMany' or replicas 1`]
+        : []),
+    ]);
+
+    this.database = new ServiceDatabase(this, 'db', {
+      database: props.database,
+      operatorKey,
+      image,
+      syncCommand: ['glance-manage', 'db_sync'],
+    });
+    const messaging = props.messaging ? new ServiceMessaging(this, 'mq', { messaging: props.messaging, operatorKey }) : undefined;
+    this.registration = new KeystoneRegistration(this, 'ks-register', {
+      keystone: props.keystone,
+      operatorKey,
+      serviceType: 'image',
+      catalogName: 'glance',
+      endpointUrl: `http://${this.serviceName}-api:${PORT}`,
+    });
+
+    const imagesVolume = this.imagesVolume(storage);
+    const imagesMount: k8s.VolumeMount = { name: 'images', mountPath: DATA_DIR };
+    const directories = ['images', 'staging', 'tasks'].map((d) => `${DATA_DIR}/${d}`);
+    this.storageInit = new JobComponent(this, 'storage-init', {
+      operatorKey,
+      image,
+      // Creates the store's directories and proves the volume is writable by Glance's user, so a
+      // wrongly provisioned volume fails here, with a Job log, not on the first image upload.
+      command: [
+        '/bin/sh',
+        '-ec',
+        `mkdir -p ${directories.join(' ')}\n` +
+          directories.map((d) => `touch ${d}/.stackwright-probe && rm ${d}/.stackwright-probe`).join('\n') +
+          `\ndf -h ${DATA_DIR}`,
+      ],
+      volumes: [imagesVolume],
+      volumeMounts: [imagesMount],
+    });
+    if (storage.type === 'pvc') {
+      // Owned by storage-init, so the claim is applied with (and before) the Job that first mounts it.
+      new k8s.KubePersistentVolumeClaim(this.storageInit, 'images', {
+        metadata: { name: `${this.serviceName}-images` },
+        spec: {
+          accessModes: [storage.accessMode ?? 'ReadWriteMany'],
+          storageClassName: storage.storageClassName,
+          resources: { requests: { storage: k8s.Quantity.fromString(storage.size ?? '50Gi') } },
+        },
+      });
+    }
+
+    const conf = mergeOslo(
+      {
+        DEFAULT: { debug: false, use_stderr: true, enabled_backends: 'file:file', show_image_direct_url: false },
+        glance_store: { default_backend: 'file' },
+        file: { filesystem_store_datadir: `${DATA_DIR}/images` },
+        os_glance_staging_store: { filesystem_store_datadir: `${DATA_DIR}/staging` },
+        os_glance_tasks_store: { filesystem_store_datadir: `${DATA_DIR}/tasks` },
+        paste_deploy: { flavor: 'keystone' },
+        oslo_concurrency: { lock_path: '/tmp/glance' },
+        oslo_messaging_notifications: { driver: messaging ? ['messagingv2'] : ['noop'] },
+        oslo_middleware: { enable_proxy_headers_parsing: true },
+        ...keystoneAuthtokenConfig(props.keystone, this.registration, props.cache),
+      },
+      props.config,
+    );
+
+    this.api = new ApiService(this, 'api', {
+      placement: placement(SchedulingKey.IMAGE_API, SchedulingKey.ANY_API),
+      image,
+      command: ['glance-api'],
+      port: PORT,
+      healthPath: '/healthcheck',
+      replicas,
+      env: [
+        ...this.database.connectionEnv(),
+        ...(messaging ? messaging.transportUrlEnv() : []),
+        ...keystoneAuthtokenEnv(this.registration),
+      ],
+      config: { mountPath: CONFIG_DIR, files: { 'glance-api.conf': renderOslo(conf) } },
+      volumes: [imagesVolume],
+      volumeMounts: [imagesMount],
+      requests: { cpu: '100m', memory: '512Mi' },
+    });
+    this.api
+      .dependsOn(props.keystone, 'ready')
+      .dependsOn(props.database, 'ready')
+      .dependsOn(props.cache, 'ready')
+      .dependsOn(this.database.sync, 'completed')
+      .dependsOn(this.registration.job, 'completed')
+      .dependsOn(this.storageInit, 'completed');
+    if (props.messaging && messaging) {
+      // Notifications only: image service works without them, oslo.messaging reconnects.
+      this.api.dependsOn(props.messaging, 'runtime').dependsOn(messaging.init, 'runtime');
+    }
+  }
+
+  /** In-cluster URL of the image API, e.g. `http://glance-api:9292`. */
+  get internalUrl(): string {
+    return this.api.internalUrl;
+  }
+
+  protected get entryPoints(): readonly Component[] {
+    return [this.api];
+  }
+
+  private imagesVolume(storage: GlanceStorage): k8s.Volume {
+    if (storage.type === 'file') return { ...storage.volume, name: 'images' };
+    return { name: 'images', persistentVolumeClaim: { claimName: `${this.serviceName}-images` } };
+  }
+}
