@@ -6,3 +6,4 @@ export * from './gnocchi';
 export * from './ceilometer';
 export * from './infra-ironic';
 export * from './glance';
+export * from './placement';

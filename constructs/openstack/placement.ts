@@ -1,0 +1,115 @@
+import { Construct } from 'constructs';
+import { addCheck, Cloud, Component, Service } from '../../lib/model';
+import { placement, SchedulingKey } from '../../lib/scheduling';
+import { ApiService } from '../common/api-service';
+import { CacheEndpoint, DatabaseEndpoint } from '../common/endpoints';
+import { KEYSTONE_AUTHTOKEN_SCHEMA, keystoneAuthtokenConfig, keystoneAuthtokenEnv } from '../common/keystone-authtoken';
+import { KeystoneRegistration } from '../common/keystone-registration';
+import { mergeOslo, OsloSchema, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
+import { requireInputs } from '../common/required-inputs';
+import { ServiceDatabase } from '../common/service-database';
+import { uwsgiCommand } from '../common/uwsgi';
+import { Keystone } from './keystone';
+
+export interface PlacementProps {
+  readonly keystone: Keystone;
+  readonly database: DatabaseEndpoint;
+  readonly cache: CacheEndpoint;
+  /** @default 2 */
+  readonly replicas?: number;
+  /** placement.conf options merged over Stackwright's defaults; unknown options are rejected. @default - none */
+  readonly config?: OsloValues;
+  /** @default the cloud's registry `placement:<release>` */
+  readonly image?: string;
+}
+
+/** The placement.conf options Stackwright knows; a user override outside this list is an error. */
+export const PLACEMENT_CONF_SCHEMA: OsloSchema = {
+  DEFAULT: { debug: 'bool', use_stderr: 'bool' },
+  api: { auth_strategy: 'string' },
+  placement: { randomize_allocation_candidates: 'bool', max_allocation_candidates: 'int', allocation_conflict_retry_count: 'int' },
+  placement_database: { connection: 'secret', max_pool_size: 'int', connection_recycle_time: 'int', sync_on_startup: 'bool' },
+  oslo_middleware: { enable_proxy_headers_parsing: 'bool' },
+  ...KEYSTONE_AUTHTOKEN_SCHEMA,
+};
+
+const PORT = 8778;
+/** Read after the image's own placement.conf, so the image's other files stay visible. */
+const CONFIG_DIR = '/etc/placement/placement.conf.d';
+
+/**
+ * Placement, the resource inventory Nova schedules against: the database chain, the catalogue entry
+ * (`placement`) and the API served by uWSGI. placement-api waits for Keystone, the database and
+ * memcached to be ready and for db-sync and registration to have completed.
+ *
+ * @example
+ * const placementService = new Placement(cloud, 'placement', { keystone, database, cache });
+ */
+export class Placement extends Service {
+  readonly api: ApiService;
+  readonly registration: KeystoneRegistration;
+  readonly database: ServiceDatabase;
+
+  constructor(scope: Construct, id: string, props: PlacementProps) {
+    super(scope, id);
+    requireInputs(this, props, {
+      keystone: 'the Keystone service',
+      database: 'a MariaDB or externalDatabase(...)',
+      cache: 'a Memcached or externalCache(...)',
+    });
+    const cloud = Cloud.of(this);
+    const image = props.image ?? cloud.image('placement');
+    const operatorKey = SchedulingKey.OPERATOR_NOVA; // Yaook runs Placement as part of Nova: no placement operator key
+    addCheck(this, () => osloProblems('placement.conf', PLACEMENT_CONF_SCHEMA, props.config ?? {}));
+
+    this.database = new ServiceDatabase(this, 'db', {
+      database: props.database,
+      operatorKey,
+      image,
+      syncCommand: ['placement-manage', 'db', 'sync'],
+      connectionOption: { section: 'placement_database', option: 'connection' },
+    });
+    this.registration = new KeystoneRegistration(this, 'ks-register', {
+      keystone: props.keystone,
+      operatorKey,
+      serviceType: 'placement',
+      catalogName: 'placement',
+      endpointUrl: `http://${this.serviceName}-api:${PORT}`,
+    });
+    const conf = mergeOslo(
+      {
+        DEFAULT: { debug: false, use_stderr: true },
+        api: { auth_strategy: 'keystone' },
+        placement_database: { sync_on_startup: false },
+        oslo_middleware: { enable_proxy_headers_parsing: true },
+        ...keystoneAuthtokenConfig(props.keystone, this.registration, props.cache),
+      },
+      props.config,
+    );
+    this.api = new ApiService(this, 'api', {
+      placement: placement(SchedulingKey.PLACEMENT_API, SchedulingKey.ANY_API),
+      image,
+      command: uwsgiCommand('placement-api', PORT),
+      port: PORT,
+      healthPath: '/',
+      replicas: props.replicas,
+      env: [...this.database.connectionEnv(), ...keystoneAuthtokenEnv(this.registration)],
+      config: { mountPath: CONFIG_DIR, files: { 'placement.conf': renderOslo(conf) } },
+    });
+    this.api
+      .dependsOn(props.keystone, 'ready')
+      .dependsOn(props.database, 'ready')
+      .dependsOn(props.cache, 'ready')
+      .dependsOn(this.database.sync, 'completed')
+      .dependsOn(this.registration.job, 'completed');
+  }
+
+  /** In-cluster URL of the placement API, e.g. `http://placement-api:8778`. */
+  get internalUrl(): string {
+    return this.api.internalUrl;
+  }
+
+  protected get entryPoints(): readonly Component[] {
+    return [this.api];
+  }
+}
