@@ -77,7 +77,12 @@ export class UsageReports extends Service {
     // An in-house service has no operator key of its own: its Jobs run where any operator Job may.
     const operatorKey = SchedulingKey.OPERATOR_ANY;
 
-    const database = new ServiceDatabase(this, 'db', { database: props.database, operatorKey, image, syncCommand: ['usage-reports', 'migrate'] });
+    const database = new ServiceDatabase(this, 'db', {
+      database: props.database,
+      operatorKey,
+      image,
+      syncCommand: ['usage-reports', 'migrate'],
+    });
     const registration = new KeystoneRegistration(this, 'ks-register', {
       keystone: props.keystone,
       operatorKey,
@@ -86,7 +91,10 @@ export class UsageReports extends Service {
       endpointUrl: `http://${this.serviceName}-api:${PORT}`,
     });
     const conf = mergeOslo(
-      { DEFAULT: { debug: false, retention_days: retentionDays }, ...keystoneAuthtokenConfig(props.keystone, registration, props.cache) },
+      {
+        DEFAULT: { debug: false, retention_days: retentionDays },
+        ...keystoneAuthtokenConfig(props.keystone, registration, props.cache),
+      },
       props.config,
     );
 
@@ -122,7 +130,11 @@ export function addUsageReports(cloud: Cloud, props: UsageReportsProps, id = 're
  * A small cloud (infrastructure, Keystone, Gnocchi) with the in-house service added next to the
  * built-in ones.
  */
-export function cloudWithUsageReports(scope: Construct, id = 'custom', props: Partial<UsageReportsProps> = {}): Cloud {
+export function cloudWithUsageReports(
+  scope: Construct,
+  id = 'custom',
+  props: Partial<UsageReportsProps> = {},
+): Cloud {
   const cloud = new Cloud(scope, id, { namespace: 'openstack' });
   const database = new MariaDB(cloud, 'db');
   const cache = new Memcached(cloud, 'memcached');

@@ -65,7 +65,9 @@ function plainApp(charts: readonly unknown[][]): App {
   const app = new App();
   charts.forEach((objects, c) => {
     const chart = new Chart(app, `chart-${c}`, { disableResourceNameHashes: true });
-    objects.forEach((object, i) => new ApiObject(chart, `o${i}`, object as ConstructorParameters<typeof ApiObject>[2]));
+    objects.forEach(
+      (object, i) => new ApiObject(chart, `o${i}`, object as ConstructorParameters<typeof ApiObject>[2]),
+    );
   });
   return app;
 }
@@ -81,7 +83,11 @@ function measure(mode: Mode, regions: number, dumpFile: string): Sample {
   const before = process.memoryUsage();
   const t0 = performance.now();
   const apps =
-    mode === 'sdk' ? [sdkApp(regions)] : mode === 'plain' ? [plainApp(input)] : Array.from({ length: regions }, () => sdkApp(1));
+    mode === 'sdk'
+      ? [sdkApp(regions)]
+      : mode === 'plain'
+        ? [plainApp(input)]
+        : Array.from({ length: regions }, () => sdkApp(1));
   const t1 = performance.now();
   const yaml = apps.map((app) => app.synthYaml()).join('---\n');
   const t2 = performance.now();
@@ -120,12 +126,17 @@ function child(args: readonly string[]): void {
 
 function runChild<T>(args: string[]): Promise<T> {
   return new Promise((resolve, reject) => {
-    const proc = fork(__filename, ['--child', ...args], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const proc = fork(__filename, ['--child', ...args], {
+      execArgv: ['--expose-gc'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     let message: T | undefined;
     proc.on('message', (m) => (message = m as T));
     proc.on('error', reject);
     proc.on('exit', (code) =>
-      code === 0 && message !== undefined ? resolve(message) : reject(new Error(`bench child ${args.join(' ')} exited with ${code}`)),
+      code === 0 && message !== undefined
+        ? resolve(message)
+        : reject(new Error(`bench child ${args.join(' ')} exited with ${code}`)),
     );
   });
 }
@@ -181,7 +192,7 @@ function report(rows: readonly Row[], runs: number): string {
   const cpu = cpus();
   const lines = [
     `Machine: ${cpu.length} CPUs (${cpu[0]?.model ?? 'unknown'}), ${f1(totalmem() / 1024 / MiB)} GiB RAM, Node ${process.version}, ` +
-      `cdk8s ${(require('cdk8s/package.json') as { version: string }).version}. Median of ${runs} runs per cell, each in a fresh process.`,
+      `cdk8s ${(JSON.parse(readFileSync(require.resolve('cdk8s/package.json'), 'utf8')) as { version: string }).version}. Median of ${runs} runs per cell, each in a fresh process.`,
     '',
     '| regions | objects | SDK build ms | SDK synth ms | SDK total ms | SDK objects/s | SDK µs/object | plain build ms | plain synth ms | plain total ms | plain objects/s | SDK / plain | SDK heap retained MiB | plain heap retained MiB | SDK RSS growth MiB | YAML MiB |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
@@ -203,7 +214,10 @@ function report(rows: readonly Row[], runs: number): string {
         f1(r.plain.heapRetainedMiB),
         f1(r.sdk.rssGrowthMiB),
         f2(r.sdk.yamlBytes / MiB),
-      ].join(' | ').replace(/^/, '| ').replace(/$/, ' |'),
+      ]
+        .join(' | ')
+        .replace(/^/, '| ')
+        .replace(/$/, ' |'),
     ),
     '',
     'Growth. A cold process pays a fixed cost (module loading is excluded, JIT warm-up is not), so the',
@@ -215,7 +229,9 @@ function report(rows: readonly Row[], runs: number): string {
     ...rows.map((r, i) => {
       const previous = i > 0 ? rows[i - 1] : undefined;
       const marginal = (now: Summary, before: Summary | undefined) =>
-        previous && before ? f1(((now.totalMs - before.totalMs) * 1000) / (r.objects - previous.objects)) : '—';
+        previous && before
+          ? f1(((now.totalMs - before.totalMs) * 1000) / (r.objects - previous.objects))
+          : '—';
       return (
         `| ${r.regions} | ${r.objects} | ${f1((r.sdk.totalMs * 1000) / r.objects)} | ${marginal(r.sdk, previous?.sdk)} ` +
         `| ${f1((r.plain.totalMs * 1000) / r.objects)} | ${marginal(r.plain, previous?.plain)} |`
@@ -229,7 +245,9 @@ function report(rows: readonly Row[], runs: number): string {
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map((r, i) => {
       const previous = i > 0 ? rows[i - 1] : undefined;
-      const marginal = previous ? f1(((r.apps.totalMs - previous.apps.totalMs) * 1000) / (r.objects - previous.objects)) : '—';
+      const marginal = previous
+        ? f1(((r.apps.totalMs - previous.apps.totalMs) * 1000) / (r.objects - previous.objects))
+        : '—';
       return (
         `| ${r.regions} | ${r.objects} | ${f0(r.apps.constructMs)} | ${f0(r.apps.synthMs)} | ${f0(r.apps.totalMs)} | ` +
         `${f0((r.objects / r.apps.totalMs) * 1000)} | ${f1((r.apps.totalMs * 1000) / r.objects)} | ${marginal} | ${f2(r.apps.totalMs / r.plain.totalMs)} |`
@@ -269,10 +287,13 @@ async function main(): Promise<void> {
       const plain = samples.filter((s) => s.mode === 'plain');
       const apps = samples.filter((s) => s.mode === 'sdk-apps');
       for (const s of samples) {
-        if (s.objects !== objects) throw new Error(`${s.mode} run synthesised ${s.objects} objects, expected ${objects}`);
+        if (s.objects !== objects)
+          throw new Error(`${s.mode} run synthesised ${s.objects} objects, expected ${objects}`);
       }
       if (sdk[0].yamlBytes !== plain[0].yamlBytes) {
-        process.stderr.write(`note: YAML sizes differ (SDK ${sdk[0].yamlBytes} B, plain ${plain[0].yamlBytes} B)\n`);
+        process.stderr.write(
+          `note: YAML sizes differ (SDK ${sdk[0].yamlBytes} B, plain ${plain[0].yamlBytes} B)\n`,
+        );
       }
       rows.push({ regions, objects, sdk: summarise(sdk), plain: summarise(plain), apps: summarise(apps) });
     }

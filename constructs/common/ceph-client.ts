@@ -22,7 +22,12 @@ export const CEPH_CONFIG_DIR = '/etc/ceph';
 
 /** `ceph.conf` text for a client: the monitors and the keyring path. */
 export function renderCephConf(client: CephClient): string {
-  return ['[global]', `mon_host = ${client.monitors.join(',')}`, `keyring = ${cephKeyringPath(client)}`, ''].join('\n');
+  return [
+    '[global]',
+    `mon_host = ${client.monitors.join(',')}`,
+    `keyring = ${cephKeyringPath(client)}`,
+    '',
+  ].join('\n');
 }
 
 /** Path of the client's keyring inside the pod. */
@@ -34,10 +39,16 @@ export function cephKeyringPath(client: CephClient): string {
  * The keyring Secret as a volume and a read-only mount of just that file, so a pod can mount
  * several clients' keyrings (and `ceph.conf` from its ConfigMap) side by side.
  */
-export function cephKeyringVolume(client: CephClient, volumeName: string): { volume: k8s.Volume; mount: k8s.VolumeMount } {
+export function cephKeyringVolume(
+  client: CephClient,
+  volumeName: string,
+): { volume: k8s.Volume; mount: k8s.VolumeMount } {
   const file = `ceph.client.${client.user}.keyring`;
   return {
-    volume: { name: volumeName, secret: { secretName: client.keyring.secretName, items: [{ key: client.keyring.key, path: file }] } },
+    volume: {
+      name: volumeName,
+      secret: { secretName: client.keyring.secretName, items: [{ key: client.keyring.key, path: file }] },
+    },
     mount: { name: volumeName, mountPath: cephKeyringPath(client), subPath: file, readOnly: true },
   };
 }
@@ -45,9 +56,12 @@ export function cephKeyringVolume(client: CephClient, volumeName: string): { vol
 /** Problems with a Ceph client's settings (empty when valid), phrased with the fix. */
 export function cephClientProblems(client: CephClient, where: string): string[] {
   const problems: string[] = [];
-  if (client.monitors.length === 0) problems.push(`${where}.monitors is empty; list the Ceph monitors, e.g. ['10.0.0.1:6789']`);
+  if (client.monitors.length === 0)
+    problems.push(`${where}.monitors is empty; list the Ceph monitors, e.g. ['10.0.0.1:6789']`);
   if (!/^[A-Za-z0-9_.-]+$/.test(client.user) || client.user.startsWith('client.')) {
-    problems.push(`${where}.user "${client.user}" is not a cephx user name; give it without the "client." prefix, e.g. 'cinder'`);
+    problems.push(
+      `${where}.user "${client.user}" is not a cephx user name; give it without the "client." prefix, e.g. 'cinder'`,
+    );
   }
   return problems;
 }

@@ -66,8 +66,12 @@ export class WorkerService extends Component {
     const replicas = props.replicas ?? 1;
     addCheck(this, () => [
       ...rangeProblems('replicas', replicas, { min: 1, max: 50 }),
-      ...(props.connectedTo.length === 0 ? ['connectedTo must name at least one port, or the worker has no readiness check'] : []),
-      ...(props.forcedDownscale && kind !== 'DaemonSet' ? ['forcedDownscale applies to DaemonSets only; scale a Deployment or StatefulSet with `replicas`'] : []),
+      ...(props.connectedTo.length === 0
+        ? ['connectedTo must name at least one port, or the worker has no readiness check']
+        : []),
+      ...(props.forcedDownscale && kind !== 'DaemonSet'
+        ? ['forcedDownscale applies to DaemonSets only; scale a Deployment or StatefulSet with `replicas`']
+        : []),
     ]);
     this.config = props.config ? configFiles(this, props.config.mountPath, props.config.files) : undefined;
     const config = this.config;
@@ -86,14 +90,37 @@ export class WorkerService extends Component {
           image: props.image,
           command: props.command,
           env: props.env && props.env.length > 0 ? props.env : undefined,
-          volumeMounts: [...(config ? [config.mount] : []), ...(props.volumeMounts ?? []), { name: 'tmp', mountPath: '/tmp' }],
-          readinessProbe: { exec: { command: check }, initialDelaySeconds: 10, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 3 },
+          volumeMounts: [
+            ...(config ? [config.mount] : []),
+            ...(props.volumeMounts ?? []),
+            { name: 'tmp', mountPath: '/tmp' },
+          ],
+          readinessProbe: {
+            exec: { command: check },
+            initialDelaySeconds: 10,
+            periodSeconds: 10,
+            timeoutSeconds: 5,
+            failureThreshold: 3,
+          },
           // Restart only after five minutes without a connection: oslo.messaging reconnects on its
           // own after a broker failover, but a worker that stays disconnected is wedged.
-          livenessProbe: { exec: { command: check }, initialDelaySeconds: 60, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 30 },
+          livenessProbe: {
+            exec: { command: check },
+            initialDelaySeconds: 60,
+            periodSeconds: 10,
+            timeoutSeconds: 5,
+            failureThreshold: 30,
+          },
           resources: {
-            requests: { cpu: k8s.Quantity.fromString(requests.cpu), memory: k8s.Quantity.fromString(requests.memory) },
-            limits: { memory: k8s.Quantity.fromString(requests.memory.replace(/^(\d+)/, (n) => String(Number(n) * 4))) },
+            requests: {
+              cpu: k8s.Quantity.fromString(requests.cpu),
+              memory: k8s.Quantity.fromString(requests.memory),
+            },
+            limits: {
+              memory: k8s.Quantity.fromString(
+                requests.memory.replace(/^(\d+)/, (n) => String(Number(n) * 4)),
+              ),
+            },
           },
         },
       ],
@@ -113,7 +140,13 @@ export class WorkerService extends Component {
       });
       this.workload = new k8s.KubeStatefulSet(this, 'statefulset', {
         metadata,
-        spec: { serviceName: this.componentName, replicas, podManagementPolicy: 'Parallel', selector, template },
+        spec: {
+          serviceName: this.componentName,
+          replicas,
+          podManagementPolicy: 'Parallel',
+          selector,
+          template,
+        },
       });
     } else {
       this.workload = new k8s.KubeDeployment(this, 'deployment', {
@@ -121,7 +154,10 @@ export class WorkerService extends Component {
         spec: {
           replicas,
           selector,
-          strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: k8s.IntOrString.fromNumber(replicas > 1 ? 1 : 0) } },
+          strategy: {
+            type: 'RollingUpdate',
+            rollingUpdate: { maxUnavailable: k8s.IntOrString.fromNumber(replicas > 1 ? 1 : 0) },
+          },
           template,
         },
       });

@@ -4,9 +4,20 @@ import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { GeneratedSecret } from '../common/generated-secret';
-import { KEYSTONE_AUTHTOKEN_SCHEMA, keystoneAuthtokenConfig, keystoneAuthtokenEnv } from '../common/keystone-authtoken';
+import {
+  KEYSTONE_AUTHTOKEN_SCHEMA,
+  keystoneAuthtokenConfig,
+  keystoneAuthtokenEnv,
+} from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
-import { mergeOslo, OsloSchema, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
+import {
+  mergeOslo,
+  OsloSchema,
+  OsloValues,
+  osloEnvName,
+  osloProblems,
+  renderOslo,
+} from '../common/oslo-config';
 import { requireInputs } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
 import { ServiceDatabase } from '../common/service-database';
@@ -96,8 +107,18 @@ export class Barbican extends Service {
     ]);
 
     // The simple crypto plugin wraps every project key with this one; Fernet format is what it expects.
-    this.kek = new GeneratedSecret(this, 'kek-setup', { operatorKey, keys: ['kek'], format: 'fernet', secretName: `${id}-kek` });
-    const database = new ServiceDatabase(this, 'db', { database: props.database, operatorKey, image, syncCommand: ['barbican-manage', 'db', 'upgrade'] });
+    this.kek = new GeneratedSecret(this, 'kek-setup', {
+      operatorKey,
+      keys: ['kek'],
+      format: 'fernet',
+      secretName: `${id}-kek`,
+    });
+    const database = new ServiceDatabase(this, 'db', {
+      database: props.database,
+      operatorKey,
+      image,
+      syncCommand: ['barbican-manage', 'db', 'upgrade'],
+    });
     const messaging = new ServiceMessaging(this, 'mq', { messaging: props.messaging, operatorKey });
     const apiUrl = `http://${this.serviceName}-api:${PORT}`;
     this.registration = new KeystoneRegistration(this, 'ks-register', {
@@ -114,7 +135,11 @@ export class Barbican extends Service {
           DEFAULT: { debug: false, use_stderr: true, host_href: apiUrl },
           secretstore: { enabled_secretstore_plugins: ['store_crypto'] },
           crypto: { enabled_crypto_plugins: ['simple_crypto'] },
-          keystone_notifications: { enable: props.keystoneListener ?? true, topic: 'notifications', allow_requeue: false },
+          keystone_notifications: {
+            enable: props.keystoneListener ?? true,
+            topic: 'notifications',
+            allow_requeue: false,
+          },
           oslo_messaging_notifications: { driver: ['messagingv2'] },
           oslo_middleware: { enable_proxy_headers_parsing: true },
           ...keystoneAuthtokenConfig(props.keystone, this.registration, props.cache),
@@ -150,7 +175,10 @@ export class Barbican extends Service {
 
     if (props.keystoneListener ?? true) {
       this.keystoneListener = new WorkerService(this, 'keystone-listener', {
-        placement: placement(SchedulingKey.KEY_MANAGER_BARBICAN_KEYSTONE_LISTENER, SchedulingKey.KEY_MANAGER_BARBICAN_ANY_SERVICE),
+        placement: placement(
+          SchedulingKey.KEY_MANAGER_BARBICAN_KEYSTONE_LISTENER,
+          SchedulingKey.KEY_MANAGER_BARBICAN_ANY_SERVICE,
+        ),
         image,
         command: ['barbican-keystone-listener'],
         connectedTo: [props.messaging.port],

@@ -5,7 +5,14 @@ import { placement, requiringNoOvnMaintenance, SchedulingKey } from '../../lib/s
 import { CacheEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { JobComponent } from '../common/job-component';
 import { KeystoneRegistration } from '../common/keystone-registration';
-import { mergeOslo, OsloSchema, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
+import {
+  mergeOslo,
+  OsloSchema,
+  OsloValues,
+  osloEnvName,
+  osloProblems,
+  renderOslo,
+} from '../common/oslo-config';
 import { requireInputs } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
 import { ServiceMessaging } from '../common/service-messaging';
@@ -71,7 +78,13 @@ export const CEILOMETER_CONF_SCHEMA: OsloSchema = {
     region_name: 'string',
     interface: 'string',
   },
-  notification: { workers: 'int', ack_on_event_error: 'bool', pipelines: 'list', batch_size: 'int', batch_timeout: 'int' },
+  notification: {
+    workers: 'int',
+    ack_on_event_error: 'bool',
+    pipelines: 'list',
+    batch_size: 'int',
+    batch_timeout: 'int',
+  },
   polling: { cfg_file: 'string', batch_size: 'int' },
   coordination: { backend_url: 'string' },
   compute: { instance_discovery_method: 'string', resource_update_interval: 'int' },
@@ -116,13 +129,19 @@ export class Ceilometer extends Service {
       ...rangeProblems('notificationReplicas', props.notificationReplicas, { min: 1, max: 10 }),
       ...rangeProblems('pollingInterval', pollingInterval, { min: 10, max: 86400 }),
       ...(centralReplicas > 1 && !props.cache
-        ? [`centralReplicas is ${centralReplicas} but there is no coordination backend; pass \`cache\` (a Memcached) or use one central agent`]
+        ? [
+            `centralReplicas is ${centralReplicas} but there is no coordination backend; pass \`cache\` (a Memcached) or use one central agent`,
+          ]
         : []),
     ]);
 
     const messaging = new ServiceMessaging(this, 'mq', { messaging: props.messaging, operatorKey });
     // Ceilometer has no API: only its service user, which polls the other APIs and writes to Gnocchi.
-    this.registration = new KeystoneRegistration(this, 'ks-register', { keystone: props.keystone, operatorKey, catalogName: 'ceilometer' });
+    this.registration = new KeystoneRegistration(this, 'ks-register', {
+      keystone: props.keystone,
+      operatorKey,
+      catalogName: 'ceilometer',
+    });
 
     const serviceCredentials: OsloValues[string] = {
       auth_type: 'password',
@@ -140,7 +159,9 @@ export class Ceilometer extends Service {
           DEFAULT: { debug: false, use_stderr: true },
           service_credentials: serviceCredentials,
           polling: { cfg_file: `${CONFIG_DIR}/polling.yaml` },
-          ...(props.cache && props.cache.servers.length > 0 ? { coordination: { backend_url: `memcached://${props.cache.servers[0]}` } } : {}),
+          ...(props.cache && props.cache.servers.length > 0
+            ? { coordination: { backend_url: `memcached://${props.cache.servers[0]}` } }
+            : {}),
           // Read instances from libvirt's domain metadata: no Nova API call per poll.
           compute: { instance_discovery_method: 'libvirt_metadata' },
           oslo_messaging_notifications: { driver: ['messagingv2'] },
@@ -150,13 +171,19 @@ export class Ceilometer extends Service {
     );
     const files = {
       'ceilometer.conf': conf,
-      'polling.yaml': stringify({ sources: [{ name: 'all_pollsters', interval: pollingInterval, meters: ['*'] }] }),
+      'polling.yaml': stringify({
+        sources: [{ name: 'all_pollsters', interval: pollingInterval, meters: ['*'] }],
+      }),
       'pipeline.yaml': stringify({
         sources: [{ name: 'meter_source', meters: ['*'], sinks: ['meter_sink'] }],
-        sinks: [{ name: 'meter_sink', publishers: [`gnocchi://?archive_policy=${props.archivePolicy ?? 'low'}`] }],
+        sinks: [
+          { name: 'meter_sink', publishers: [`gnocchi://?archive_policy=${props.archivePolicy ?? 'low'}`] },
+        ],
       }),
     };
-    const credentialsEnv = [envFromSecret(osloEnvName('service_credentials', 'password'), this.registration.password)];
+    const credentialsEnv = [
+      envFromSecret(osloEnvName('service_credentials', 'password'), this.registration.password),
+    ];
     const env = [...messaging.transportUrlEnv(), ...credentialsEnv];
 
     this.upgrade = new JobComponent(this, 'upgrade', {
@@ -164,7 +191,12 @@ export class Ceilometer extends Service {
       image,
       command: ['ceilometer-upgrade'],
       // Options through oslo.config's environment source: this Job has no config file of its own.
-      env: Object.fromEntries(Object.entries(serviceCredentials).map(([option, value]) => [osloEnvName('service_credentials', option), String(value)])),
+      env: Object.fromEntries(
+        Object.entries(serviceCredentials).map(([option, value]) => [
+          osloEnvName('service_credentials', option),
+          String(value),
+        ]),
+      ),
       extraEnv: credentialsEnv,
     });
     this.upgrade.dependsOn(props.gnocchi, 'ready').dependsOn(this.registration.job, 'completed');
@@ -175,7 +207,10 @@ export class Ceilometer extends Service {
         .dependsOn(this.registration.job, 'completed')
         .dependsOn(props.messaging, 'ready');
     const collector = (c: Component) =>
-      agent(c).dependsOn(this.upgrade, 'completed').dependsOn(props.keystone, 'ready').dependsOn(props.gnocchi, 'ready');
+      agent(c)
+        .dependsOn(this.upgrade, 'completed')
+        .dependsOn(props.keystone, 'ready')
+        .dependsOn(props.gnocchi, 'ready');
 
     this.central = new WorkerService(this, 'central', {
       placement: placement(SchedulingKey.CEILOMETER_CENTRAL, SchedulingKey.CEILOMETER_ANY_SERVICE),

@@ -5,9 +5,20 @@ import { placement, restrictedTo, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { CephClient, cephClientProblems, cephKeyringVolume, renderCephConf } from '../common/ceph-client';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
-import { KEYSTONE_AUTHTOKEN_SCHEMA, keystoneAuthtokenConfig, keystoneAuthtokenEnv } from '../common/keystone-authtoken';
+import {
+  KEYSTONE_AUTHTOKEN_SCHEMA,
+  keystoneAuthtokenConfig,
+  keystoneAuthtokenEnv,
+} from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
-import { mergeOslo, OsloSchema, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
+import {
+  mergeOslo,
+  OsloSchema,
+  OsloValues,
+  osloEnvName,
+  osloProblems,
+  renderOslo,
+} from '../common/oslo-config';
 import { requireInputs } from '../common/required-inputs';
 import { ServiceDatabase } from '../common/service-database';
 import { ServiceMessaging } from '../common/service-messaging';
@@ -151,13 +162,17 @@ export class Cinder extends Service {
       database: 'a MariaDB or externalDatabase(...)',
       messaging: 'a RabbitMQ or externalMessaging(...)',
       cache: 'a Memcached or externalCache(...)',
-      volumeBackends: "a list of volume backends, e.g. [{ type: 'rbd', name: 'ceph', pool: 'volumes', ceph }]",
+      volumeBackends:
+        "a list of volume backends, e.g. [{ type: 'rbd', name: 'ceph', pool: 'volumes', ceph }]",
     });
     const cloud = Cloud.of(this);
     const image = props.image ?? cloud.image('cinder');
     const operatorKey = SchedulingKey.OPERATOR_CINDER;
     const backends = props.volumeBackends;
-    const schema: OsloSchema = { ...CINDER_CONF_SCHEMA, ...Object.fromEntries(backends.map((b) => [b.name, BACKEND_SCHEMA])) };
+    const schema: OsloSchema = {
+      ...CINDER_CONF_SCHEMA,
+      ...Object.fromEntries(backends.map((b) => [b.name, BACKEND_SCHEMA])),
+    };
     addCheck(this, () => [
       ...osloProblems('cinder.conf', schema, props.config ?? {}),
       ...backendProblems(backends),
@@ -165,7 +180,12 @@ export class Cinder extends Service {
       ...rangeProblems('schedulerReplicas', props.schedulerReplicas, { min: 1, max: 10 }),
     ]);
 
-    const database = new ServiceDatabase(this, 'db', { database: props.database, operatorKey, image, syncCommand: ['cinder-manage', 'db', 'sync'] });
+    const database = new ServiceDatabase(this, 'db', {
+      database: props.database,
+      operatorKey,
+      image,
+      syncCommand: ['cinder-manage', 'db', 'sync'],
+    });
     const messaging = new ServiceMessaging(this, 'mq', { messaging: props.messaging, operatorKey });
     this.registration = new KeystoneRegistration(this, 'ks-register', {
       keystone: props.keystone,
@@ -185,11 +205,20 @@ export class Cinder extends Service {
     // Backend sections of the user's overrides go to their cinder-volume only.
     const userConfig = props.config ?? {};
     const backendNames = new Set(backends.map((b) => b.name));
-    const commonConfig = Object.fromEntries(Object.entries(userConfig).filter(([section]) => !backendNames.has(section)));
+    const commonConfig = Object.fromEntries(
+      Object.entries(userConfig).filter(([section]) => !backendNames.has(section)),
+    );
     const base = mergeOslo(defaults, commonConfig);
     this.volumeConfig = (backend, section) =>
-      mergeOslo(mergeOslo(defaults, { DEFAULT: { enabled_backends: [backend] }, [backend]: section }), userConfig);
-    const env = [...database.connectionEnv(), ...messaging.transportUrlEnv(), ...keystoneAuthtokenEnv(this.registration)];
+      mergeOslo(
+        mergeOslo(defaults, { DEFAULT: { enabled_backends: [backend] }, [backend]: section }),
+        userConfig,
+      );
+    const env = [
+      ...database.connectionEnv(),
+      ...messaging.transportUrlEnv(),
+      ...keystoneAuthtokenEnv(this.registration),
+    ];
     const ready = (c: Component) =>
       c
         .dependsOn(database.sync, 'completed')
@@ -212,7 +241,10 @@ export class Cinder extends Service {
     ready(this.api).dependsOn(this.registration.job, 'completed');
 
     this.scheduler = new WorkerService(this, 'scheduler', {
-      placement: placement(SchedulingKey.BLOCK_STORAGE_CINDER_SCHEDULER, SchedulingKey.BLOCK_STORAGE_CINDER_ANY_SERVICE),
+      placement: placement(
+        SchedulingKey.BLOCK_STORAGE_CINDER_SCHEDULER,
+        SchedulingKey.BLOCK_STORAGE_CINDER_ANY_SERVICE,
+      ),
       image,
       command: ['cinder-scheduler'],
       replicas: props.schedulerReplicas ?? 2,
@@ -233,7 +265,10 @@ export class Cinder extends Service {
       const ceph = props.backup.type === 'ceph' ? props.backup.ceph : undefined;
       const keyring = ceph ? cephKeyringVolume(ceph, 'ceph-keyring') : undefined;
       this.backup = new WorkerService(this, 'backup', {
-        placement: placement(SchedulingKey.BLOCK_STORAGE_CINDER_BACKUP, SchedulingKey.BLOCK_STORAGE_CINDER_ANY_SERVICE),
+        placement: placement(
+          SchedulingKey.BLOCK_STORAGE_CINDER_BACKUP,
+          SchedulingKey.BLOCK_STORAGE_CINDER_ANY_SERVICE,
+        ),
         image,
         command: ['cinder-backup'],
         connectedTo: [props.messaging.port],
@@ -246,7 +281,8 @@ export class Cinder extends Service {
         volumeMounts: keyring ? [keyring.mount] : undefined,
       });
       this.backup.dependsOn(this.api, 'ready');
-      if (props.backup.type === 'swift' && props.backup.swift) this.backup.dependsOn(props.backup.swift, 'runtime');
+      if (props.backup.type === 'swift' && props.backup.swift)
+        this.backup.dependsOn(props.backup.swift, 'runtime');
     }
   }
 
@@ -266,7 +302,10 @@ export class Cinder extends Service {
     messagingPort: number,
   ): WorkerService {
     const id = `volume-${backend.name}`;
-    const keyPlacement = placement(SchedulingKey.BLOCK_STORAGE_CINDER_VOLUME, SchedulingKey.BLOCK_STORAGE_CINDER_ANY_SERVICE);
+    const keyPlacement = placement(
+      SchedulingKey.BLOCK_STORAGE_CINDER_VOLUME,
+      SchedulingKey.BLOCK_STORAGE_CINDER_ANY_SERVICE,
+    );
     const section: Record<string, string | boolean> = {
       volume_backend_name: backend.name,
       // Stable across pod restarts and reschedules: volumes record the host that manages them.
@@ -290,7 +329,10 @@ export class Cinder extends Service {
         env,
         config: {
           mountPath: CONFIG_DIR,
-          files: { 'cinder.conf': renderOslo(this.volumeConfig(backend.name, section)), 'ceph.conf': renderCephConf(backend.ceph) },
+          files: {
+            'cinder.conf': renderOslo(this.volumeConfig(backend.name, section)),
+            'ceph.conf': renderCephConf(backend.ceph),
+          },
         },
         volumes: [keyring.volume],
         volumeMounts: [keyring.mount],
@@ -302,7 +344,10 @@ export class Cinder extends Service {
       target_helper: backend.targetHelper ?? 'lioadm',
       target_protocol: 'iscsi',
     });
-    const host = (name: string, path: string, type?: string): k8s.Volume => ({ name, hostPath: { path, type } });
+    const host = (name: string, path: string, type?: string): k8s.Volume => ({
+      name,
+      hostPath: { path, type },
+    });
     return new WorkerService(this, id, {
       placement: restrictedTo(keyPlacement, backend.nodeSelector),
       image,
@@ -315,10 +360,21 @@ export class Cinder extends Service {
       connectedTo: [messagingPort],
       env: [
         ...env,
-        { name: osloEnvName(backend.name, 'target_ip_address'), valueFrom: { fieldRef: { fieldPath: 'status.hostIP' } } },
+        {
+          name: osloEnvName(backend.name, 'target_ip_address'),
+          valueFrom: { fieldRef: { fieldPath: 'status.hostIP' } },
+        },
       ],
-      config: { mountPath: CONFIG_DIR, files: { 'cinder.conf': renderOslo(this.volumeConfig(backend.name, section)) } },
-      volumes: [host('dev', '/dev'), host('run-lvm', '/run/lvm', 'DirectoryOrCreate'), host('lib-modules', '/lib/modules'), host('etc-target', '/etc/target', 'DirectoryOrCreate')],
+      config: {
+        mountPath: CONFIG_DIR,
+        files: { 'cinder.conf': renderOslo(this.volumeConfig(backend.name, section)) },
+      },
+      volumes: [
+        host('dev', '/dev'),
+        host('run-lvm', '/run/lvm', 'DirectoryOrCreate'),
+        host('lib-modules', '/lib/modules'),
+        host('etc-target', '/etc/target', 'DirectoryOrCreate'),
+      ],
       volumeMounts: [
         { name: 'dev', mountPath: '/dev' },
         { name: 'run-lvm', mountPath: '/run/lvm' },
@@ -344,7 +400,9 @@ function backupOptions(backup: CinderBackupTarget | undefined): Record<string, s
 function backendProblems(backends: readonly CinderVolumeBackend[]): string[] {
   const problems: string[] = [];
   if (backends.length === 0) {
-    problems.push("volumeBackends is empty; add at least one, e.g. { type: 'rbd', name: 'ceph', pool: 'volumes', ceph }");
+    problems.push(
+      "volumeBackends is empty; add at least one, e.g. { type: 'rbd', name: 'ceph', pool: 'volumes', ceph }",
+    );
   }
   const seen = new Set<string>();
   backends.forEach((backend, i) => {
@@ -355,13 +413,18 @@ function backendProblems(backends: readonly CinderVolumeBackend[]): string[] {
           '(it names a cinder.conf section, an environment variable and a component)',
       );
     } else if (CINDER_CONF_SCHEMA[backend.name] !== undefined) {
-      problems.push(`${where}.name "${backend.name}" is a cinder.conf section of its own; choose another name`);
+      problems.push(
+        `${where}.name "${backend.name}" is a cinder.conf section of its own; choose another name`,
+      );
     }
-    if (seen.has(backend.name)) problems.push(`${where}.name "${backend.name}" is used twice; backend names must be unique`);
+    if (seen.has(backend.name))
+      problems.push(`${where}.name "${backend.name}" is used twice; backend names must be unique`);
     seen.add(backend.name);
     if (backend.type === 'rbd') problems.push(...cephClientProblems(backend.ceph, `${where}.ceph`));
     if (backend.type === 'lvm' && Object.keys(backend.nodeSelector ?? {}).length === 0) {
-      problems.push(`${where}.nodeSelector is empty; LVM volumes live on one node's disks: select the node holding "${backend.volumeGroup}"`);
+      problems.push(
+        `${where}.nodeSelector is empty; LVM volumes live on one node's disks: select the node holding "${backend.volumeGroup}"`,
+      );
     }
   });
   return problems;

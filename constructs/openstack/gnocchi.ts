@@ -3,12 +3,29 @@ import { Construct } from 'constructs';
 import { addCheck, Cloud, Component, rangeProblems, Service } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
-import { CephClient, cephClientProblems, cephKeyringPath, cephKeyringVolume, renderCephConf } from '../common/ceph-client';
+import {
+  CephClient,
+  cephClientProblems,
+  cephKeyringPath,
+  cephKeyringVolume,
+  renderCephConf,
+} from '../common/ceph-client';
 import { CacheEndpoint, DatabaseEndpoint } from '../common/endpoints';
 import { JobComponent } from '../common/job-component';
-import { KEYSTONE_AUTHTOKEN_SCHEMA, keystoneAuthtokenConfig, keystoneAuthtokenEnv } from '../common/keystone-authtoken';
+import {
+  KEYSTONE_AUTHTOKEN_SCHEMA,
+  keystoneAuthtokenConfig,
+  keystoneAuthtokenEnv,
+} from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
-import { mergeOslo, OsloSchema, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
+import {
+  mergeOslo,
+  OsloSchema,
+  OsloValues,
+  osloEnvName,
+  osloProblems,
+  renderOslo,
+} from '../common/oslo-config';
 import { requireInputs } from '../common/required-inputs';
 import { ServiceDatabase } from '../common/service-database';
 import { WorkerService } from '../common/worker-service';
@@ -51,9 +68,22 @@ export const GNOCCHI_CONF_SCHEMA: OsloSchema = {
   DEFAULT: { debug: 'bool', use_stderr: 'bool', coordination_url: 'string', parallel_operations: 'int' },
   api: { auth_mode: 'string', max_limit: 'int', operation_timeout: 'int' },
   indexer: { url: 'secret' },
-  storage: { driver: 'string', file_basepath: 'string', ceph_pool: 'string', ceph_username: 'string', ceph_conffile: 'string', ceph_keyring: 'string' },
+  storage: {
+    driver: 'string',
+    file_basepath: 'string',
+    ceph_pool: 'string',
+    ceph_username: 'string',
+    ceph_conffile: 'string',
+    ceph_keyring: 'string',
+  },
   incoming: { driver: 'string' },
-  metricd: { workers: 'int', metric_processing_delay: 'int', metric_cleanup_delay: 'int', greedy: 'bool', processing_replicas: 'int' },
+  metricd: {
+    workers: 'int',
+    metric_processing_delay: 'int',
+    metric_cleanup_delay: 'int',
+    greedy: 'bool',
+    processing_replicas: 'int',
+  },
   ...KEYSTONE_AUTHTOKEN_SCHEMA,
 };
 
@@ -94,7 +124,9 @@ export class Gnocchi extends Service {
       ...rangeProblems('metricdReplicas', props.metricdReplicas, { min: 1, max: 20 }),
       ...rangeProblems('metricdWorkers', metricdWorkers, { min: 1, max: 64 }),
       ...(storage.type === 'ceph' ? cephClientProblems(storage.ceph, 'storage.ceph') : []),
-      ...(props.cache.servers.length === 0 ? ['cache has no servers; metricd needs one as its coordinator'] : []),
+      ...(props.cache.servers.length === 0
+        ? ['cache has no servers; metricd needs one as its coordinator']
+        : []),
     ]);
 
     // The indexer only: storage is initialised by storage-init, which needs no database.
@@ -126,9 +158,14 @@ export class Gnocchi extends Service {
     // What the storage lives on, mounted by storage-init, the API and metricd alike.
     const claimName = `${this.serviceName}-storage`;
     const keyring = storage.type === 'ceph' ? cephKeyringVolume(storage.ceph, 'ceph-keyring') : undefined;
-    const storageVolumes: k8s.Volume[] = keyring ? [keyring.volume] : [{ name: 'storage', persistentVolumeClaim: { claimName } }];
-    const storageMounts: k8s.VolumeMount[] = keyring ? [keyring.mount] : [{ name: 'storage', mountPath: FILE_BASEPATH }];
-    const cephFiles: Record<string, string> = storage.type === 'ceph' ? { 'ceph.conf': renderCephConf(storage.ceph) } : {};
+    const storageVolumes: k8s.Volume[] = keyring
+      ? [keyring.volume]
+      : [{ name: 'storage', persistentVolumeClaim: { claimName } }];
+    const storageMounts: k8s.VolumeMount[] = keyring
+      ? [keyring.mount]
+      : [{ name: 'storage', mountPath: FILE_BASEPATH }];
+    const cephFiles: Record<string, string> =
+      storage.type === 'ceph' ? { 'ceph.conf': renderCephConf(storage.ceph) } : {};
 
     const cephConfName = `${this.serviceName}-storage-init-ceph`;
     this.storageInit = new JobComponent(this, 'storage-init', {
@@ -136,9 +173,26 @@ export class Gnocchi extends Service {
       image,
       command: ['gnocchi-upgrade', '--skip-index'],
       // Options through oslo.config's environment source: this Job has no config file of its own.
-      env: Object.fromEntries(Object.entries(storageOptions).map(([option, value]) => [osloEnvName('storage', option), value])),
-      volumes: [...storageVolumes, ...(keyring ? [{ name: 'ceph-conf', configMap: { name: cephConfName } }] : [])],
-      volumeMounts: [...storageMounts, ...(keyring ? [{ name: 'ceph-conf', mountPath: `${CONFIG_DIR}/ceph.conf`, subPath: 'ceph.conf', readOnly: true }] : [])],
+      env: Object.fromEntries(
+        Object.entries(storageOptions).map(([option, value]) => [osloEnvName('storage', option), value]),
+      ),
+      volumes: [
+        ...storageVolumes,
+        ...(keyring ? [{ name: 'ceph-conf', configMap: { name: cephConfName } }] : []),
+      ],
+      volumeMounts: [
+        ...storageMounts,
+        ...(keyring
+          ? [
+              {
+                name: 'ceph-conf',
+                mountPath: `${CONFIG_DIR}/ceph.conf`,
+                subPath: 'ceph.conf',
+                readOnly: true,
+              },
+            ]
+          : []),
+      ],
     });
     if (storage.type === 'file') {
       // Owned by storage-init: applied with the first pod that binds it, so a WaitForFirstConsumer
@@ -152,13 +206,20 @@ export class Gnocchi extends Service {
         },
       });
     } else {
-      new k8s.KubeConfigMap(this.storageInit, 'ceph-conf', { metadata: { name: cephConfName }, data: cephFiles });
+      new k8s.KubeConfigMap(this.storageInit, 'ceph-conf', {
+        metadata: { name: cephConfName },
+        data: cephFiles,
+      });
     }
 
     const conf = renderOslo(
       mergeOslo(
         {
-          DEFAULT: { debug: false, use_stderr: true, coordination_url: `memcached://${props.cache.servers[0] ?? ''}` },
+          DEFAULT: {
+            debug: false,
+            use_stderr: true,
+            coordination_url: `memcached://${props.cache.servers[0] ?? ''}`,
+          },
           api: { auth_mode: 'keystone' },
           storage: storageOptions,
           metricd: { workers: metricdWorkers },

@@ -5,9 +5,20 @@ import { ApiService } from '../common/api-service';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { GeneratedSecret } from '../common/generated-secret';
 import { JobComponent } from '../common/job-component';
-import { KEYSTONE_AUTHTOKEN_SCHEMA, keystoneAuthtokenConfig, keystoneAuthtokenEnv } from '../common/keystone-authtoken';
+import {
+  KEYSTONE_AUTHTOKEN_SCHEMA,
+  keystoneAuthtokenConfig,
+  keystoneAuthtokenEnv,
+} from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
-import { mergeOslo, OsloSchema, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
+import {
+  mergeOslo,
+  OsloSchema,
+  OsloValues,
+  osloEnvName,
+  osloProblems,
+  renderOslo,
+} from '../common/oslo-config';
 import { requireInputs } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
 import { ServiceDatabase } from '../common/service-database';
@@ -54,7 +65,13 @@ export const HEAT_CONF_SCHEMA: OsloSchema = {
     convergence_engine: 'bool',
   },
   database: { connection: 'secret', max_pool_size: 'int', connection_recycle_time: 'int' },
-  trustee: { auth_type: 'string', auth_url: 'string', username: 'string', password: 'secret', user_domain_name: 'string' },
+  trustee: {
+    auth_type: 'string',
+    auth_url: 'string',
+    username: 'string',
+    password: 'secret',
+    user_domain_name: 'string',
+  },
   clients_keystone: { auth_uri: 'string' },
   cache: { enabled: 'bool', backend: 'string', memcache_servers: 'list' },
   heat_api: { workers: 'int' },
@@ -102,10 +119,17 @@ export class Heat extends Service {
       ...osloProblems('heat.conf', HEAT_CONF_SCHEMA, props.config ?? {}),
       ...rangeProblems('engineReplicas', props.engineReplicas, { min: 1, max: 20 }),
       ...rangeProblems('engineWorkers', engineWorkers, { min: 1, max: 64 }),
-      ...(/^[A-Za-z0-9_-]+$/.test(domain) ? [] : [`stackUserDomain "${domain}" must be letters, digits, '_' or '-'`]),
+      ...(/^[A-Za-z0-9_-]+$/.test(domain)
+        ? []
+        : [`stackUserDomain "${domain}" must be letters, digits, '_' or '-'`]),
     ]);
 
-    const database = new ServiceDatabase(this, 'db', { database: props.database, operatorKey, image, syncCommand: ['heat-manage', 'db_sync'] });
+    const database = new ServiceDatabase(this, 'db', {
+      database: props.database,
+      operatorKey,
+      image,
+      syncCommand: ['heat-manage', 'db_sync'],
+    });
     const messaging = new ServiceMessaging(this, 'mq', { messaging: props.messaging, operatorKey });
     this.registration = new KeystoneRegistration(this, 'ks-register', {
       keystone: props.keystone,
@@ -115,7 +139,10 @@ export class Heat extends Service {
       endpointUrl: `http://${this.serviceName}-api:${PORT}/v1/%(project_id)s`,
     });
 
-    const domainAdmin = new GeneratedSecret(this, 'domain-admin-credentials', { operatorKey, keys: ['password'] });
+    const domainAdmin = new GeneratedSecret(this, 'domain-admin-credentials', {
+      operatorKey,
+      keys: ['password'],
+    });
     this.domainSetup = new JobComponent(this, 'domain-setup', {
       operatorKey,
       image: cloud.image('openstackclient'),
@@ -140,9 +167,14 @@ export class Heat extends Service {
         OS_USER_DOMAIN_NAME: 'Default',
         OS_PROJECT_DOMAIN_NAME: 'Default',
       },
-      secretEnv: { OS_PASSWORD: props.keystone.adminCredentials.ref('password'), DOMAIN_ADMIN_PASSWORD: domainAdmin.ref('password') },
+      secretEnv: {
+        OS_PASSWORD: props.keystone.adminCredentials.ref('password'),
+        DOMAIN_ADMIN_PASSWORD: domainAdmin.ref('password'),
+      },
     });
-    this.domainSetup.dependsOn(props.keystone.registrationTarget, 'completed').dependsOn(domainAdmin, 'completed');
+    this.domainSetup
+      .dependsOn(props.keystone.registrationTarget, 'completed')
+      .dependsOn(domainAdmin, 'completed');
 
     const conf = renderOslo(
       mergeOslo(
@@ -162,7 +194,11 @@ export class Heat extends Service {
             user_domain_name: 'Default',
           },
           clients_keystone: { auth_uri: props.keystone.authUrl.replace(/\/v3$/, '') },
-          cache: { enabled: true, backend: 'oslo_cache.memcache_pool', memcache_servers: [...props.cache.servers] },
+          cache: {
+            enabled: true,
+            backend: 'oslo_cache.memcache_pool',
+            memcache_servers: [...props.cache.servers],
+          },
           oslo_messaging_notifications: { driver: ['messagingv2'] },
           oslo_middleware: { enable_proxy_headers_parsing: true },
           ...keystoneAuthtokenConfig(props.keystone, this.registration, props.cache),

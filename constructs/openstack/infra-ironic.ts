@@ -5,9 +5,20 @@ import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { JobComponent } from '../common/job-component';
-import { KEYSTONE_AUTHTOKEN_SCHEMA, keystoneAuthtokenConfig, keystoneAuthtokenEnv } from '../common/keystone-authtoken';
+import {
+  KEYSTONE_AUTHTOKEN_SCHEMA,
+  keystoneAuthtokenConfig,
+  keystoneAuthtokenEnv,
+} from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
-import { mergeOslo, OsloSchema, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
+import {
+  mergeOslo,
+  OsloSchema,
+  OsloValues,
+  osloEnvName,
+  osloProblems,
+  renderOslo,
+} from '../common/oslo-config';
 import { requireInputs } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
 import { ServiceDatabase } from '../common/service-database';
@@ -179,7 +190,12 @@ export class InfraIronic extends Service {
     const cleaning = networks.cleaning ?? networks.provisioning;
 
     const apiUrl = `http://${this.serviceName}-api:${PORT}`;
-    const database = new ServiceDatabase(this, 'db', { database: props.database, operatorKey, image, syncCommand: ['ironic-dbsync', 'upgrade'] });
+    const database = new ServiceDatabase(this, 'db', {
+      database: props.database,
+      operatorKey,
+      image,
+      syncCommand: ['ironic-dbsync', 'upgrade'],
+    });
     const messaging = new ServiceMessaging(this, 'mq', { messaging: props.messaging, operatorKey });
     this.registration = new KeystoneRegistration(this, 'ks-register', {
       keystone: props.keystone,
@@ -199,7 +215,12 @@ export class InfraIronic extends Service {
       region_name: props.keystone.region,
       valid_interfaces: ['internal'],
     });
-    const authSections = ['service_catalog', ...(props.glance ? ['glance'] : []), ...(props.neutron ? ['neutron'] : []), ...(props.swift ? ['swift'] : [])];
+    const authSections = [
+      'service_catalog',
+      ...(props.glance ? ['glance'] : []),
+      ...(props.neutron ? ['neutron'] : []),
+      ...(props.swift ? ['swift'] : []),
+    ];
     const conductorDefaults: Record<string, number> = {
       workers_pool_size: options.workersPoolSize ?? 100,
       periodic_max_workers: options.periodicMaxWorkers ?? 8,
@@ -219,7 +240,15 @@ export class InfraIronic extends Service {
         },
         conductor: conductorDefaults,
         ...Object.fromEntries(authSections.map((section) => [section, serviceAuth()])),
-        ...(props.neutron ? { neutron: { ...serviceAuth(), provisioning_network: networks.provisioning.name, cleaning_network: cleaning.name } } : {}),
+        ...(props.neutron
+          ? {
+              neutron: {
+                ...serviceAuth(),
+                provisioning_network: networks.provisioning.name,
+                cleaning_network: cleaning.name,
+              },
+            }
+          : {}),
         oslo_messaging_notifications: { driver: ['messagingv2'] },
         oslo_middleware: { enable_proxy_headers_parsing: true },
         ...keystoneAuthtokenConfig(props.keystone, this.registration, props.cache),
@@ -229,7 +258,11 @@ export class InfraIronic extends Service {
     addCheck(this, () => [
       ...osloProblems('ironic.conf', IRONIC_CONF_SCHEMA, props.config ?? {}),
       ...conductorProblems(options, spacing, props.config),
-      ...(props.networks && !props.neutron ? ['networks are created in Neutron, but no `neutron` was given; pass the Neutron service or remove `networks`'] : []),
+      ...(props.networks && !props.neutron
+        ? [
+            'networks are created in Neutron, but no `neutron` was given; pass the Neutron service or remove `networks`',
+          ]
+        : []),
       ...[networks.provisioning, ...(networks.cleaning ? [networks.cleaning] : [])].flatMap(networkProblems),
     ]);
     const conf = renderOslo(merged);
@@ -237,11 +270,18 @@ export class InfraIronic extends Service {
       ...database.connectionEnv(),
       ...messaging.transportUrlEnv(),
       ...keystoneAuthtokenEnv(this.registration),
-      ...authSections.map((section) => envFromSecret(osloEnvName(section, 'password'), this.registration.password)),
+      ...authSections.map((section) =>
+        envFromSecret(osloEnvName(section, 'password'), this.registration.password),
+      ),
     ];
 
     if (props.neutron) {
-      const setup = [networks.provisioning, ...(networks.cleaning && networks.cleaning.name !== networks.provisioning.name ? [networks.cleaning] : [])];
+      const setup = [
+        networks.provisioning,
+        ...(networks.cleaning && networks.cleaning.name !== networks.provisioning.name
+          ? [networks.cleaning]
+          : []),
+      ];
       this.networkSetup = new JobComponent(this, 'network-setup', {
         operatorKey,
         image: cloud.image('openstackclient'),
@@ -256,7 +296,9 @@ export class InfraIronic extends Service {
         },
         secretEnv: { OS_PASSWORD: props.keystone.adminCredentials.ref('password') },
       });
-      this.networkSetup.dependsOn(props.neutron, 'ready').dependsOn(props.keystone.registrationTarget, 'completed');
+      this.networkSetup
+        .dependsOn(props.neutron, 'ready')
+        .dependsOn(props.keystone.registrationTarget, 'completed');
     }
 
     const gate = (c: Component) => {
@@ -284,9 +326,15 @@ export class InfraIronic extends Service {
     });
     gate(this.api).dependsOn(props.cache, 'ready');
 
-    const hostEnv: k8s.EnvVar = { name: osloEnvName('DEFAULT', 'host'), valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } };
+    const hostEnv: k8s.EnvVar = {
+      name: osloEnvName('DEFAULT', 'host'),
+      valueFrom: { fieldRef: { fieldPath: 'metadata.name' } },
+    };
     this.conductor = new WorkerService(this, 'conductor', {
-      placement: placement(SchedulingKey.INFRA_BARE_METAL_IRONIC_CONDUCTOR, SchedulingKey.INFRA_BARE_METAL_IRONIC_ANY_SERVICE),
+      placement: placement(
+        SchedulingKey.INFRA_BARE_METAL_IRONIC_CONDUCTOR,
+        SchedulingKey.INFRA_BARE_METAL_IRONIC_ANY_SERVICE,
+      ),
       image,
       command: ['ironic-conductor'],
       workload: 'StatefulSet',
@@ -311,7 +359,11 @@ export class InfraIronic extends Service {
   }
 }
 
-function conductorProblems(options: IronicConductorOptions, spacing: IronicPeriodicTaskSpacing, config: OsloValues | undefined): string[] {
+function conductorProblems(
+  options: IronicConductorOptions,
+  spacing: IronicPeriodicTaskSpacing,
+  config: OsloValues | undefined,
+): string[] {
   const problems: string[] = [];
   const poolSize = options.workersPoolSize;
   if (poolSize !== undefined && Number.isInteger(poolSize) && poolSize < MIN_WORKERS_POOL_SIZE) {
@@ -320,7 +372,9 @@ function conductorProblems(options: IronicConductorOptions, spacing: IronicPerio
         `Set conductor.workersPoolSize to ${MIN_WORKERS_POOL_SIZE} or more (Ironic's default is 100)`,
     );
   } else {
-    problems.push(...rangeProblems('conductor.workersPoolSize', poolSize, { min: MIN_WORKERS_POOL_SIZE, max: 10000 }));
+    problems.push(
+      ...rangeProblems('conductor.workersPoolSize', poolSize, { min: MIN_WORKERS_POOL_SIZE, max: 10000 }),
+    );
   }
   const overridden = config?.conductor?.workers_pool_size;
   if (typeof overridden === 'number' && overridden < MIN_WORKERS_POOL_SIZE) {
@@ -332,9 +386,18 @@ function conductorProblems(options: IronicConductorOptions, spacing: IronicPerio
   problems.push(
     ...rangeProblems('conductor.replicas', options.replicas, { min: 1, max: 50 }),
     ...rangeProblems('conductor.periodicMaxWorkers', options.periodicMaxWorkers, { min: 1, max: 1000 }),
-    ...rangeProblems('conductor.periodicTaskSpacing.syncPowerState', spacing.syncPowerState, { min: 0, max: 86400 }),
-    ...rangeProblems('conductor.periodicTaskSpacing.checkProvisionState', spacing.checkProvisionState, { min: 0, max: 86400 }),
-    ...rangeProblems('conductor.periodicTaskSpacing.syncLocalState', spacing.syncLocalState, { min: 0, max: 86400 }),
+    ...rangeProblems('conductor.periodicTaskSpacing.syncPowerState', spacing.syncPowerState, {
+      min: 0,
+      max: 86400,
+    }),
+    ...rangeProblems('conductor.periodicTaskSpacing.checkProvisionState', spacing.checkProvisionState, {
+      min: 0,
+      max: 86400,
+    }),
+    ...rangeProblems('conductor.periodicTaskSpacing.syncLocalState', spacing.syncLocalState, {
+      min: 0,
+      max: 86400,
+    }),
   );
   return problems;
 }
@@ -343,20 +406,29 @@ function conductorProblems(options: IronicConductorOptions, spacing: IronicPerio
 function networkProblems(network: IronicNetwork): string[] {
   const token = /^[A-Za-z0-9_.-]+$/;
   const problems: string[] = [];
-  if (!token.test(network.name)) problems.push(`network name "${network.name}" must be letters, digits, '_', '.' or '-'`);
+  if (!token.test(network.name))
+    problems.push(`network name "${network.name}" must be letters, digits, '_', '.' or '-'`);
   if (network.physicalNetwork !== undefined && !token.test(network.physicalNetwork)) {
-    problems.push(`network "${network.name}": physicalNetwork "${network.physicalNetwork}" must be letters, digits, '_', '.' or '-'`);
+    problems.push(
+      `network "${network.name}": physicalNetwork "${network.physicalNetwork}" must be letters, digits, '_', '.' or '-'`,
+    );
   }
   if (network.cidr !== undefined && !/^[0-9A-Fa-f.:]+\/\d{1,3}$/.test(network.cidr)) {
-    problems.push(`network "${network.name}": cidr "${network.cidr}" is not an address range like 10.10.0.0/24`);
+    problems.push(
+      `network "${network.name}": cidr "${network.cidr}" is not an address range like 10.10.0.0/24`,
+    );
   }
   return problems;
 }
 
 /** Idempotent creation of one network (and its subnet) with the OpenStack client. */
 function networkScript(network: IronicNetwork): string {
-  const provider = network.physicalNetwork ? ` --provider-network-type flat --provider-physical-network ${network.physicalNetwork}` : '';
-  const lines = [`openstack network show ${network.name} >/dev/null 2>&1 || openstack network create${provider} ${network.name}`];
+  const provider = network.physicalNetwork
+    ? ` --provider-network-type flat --provider-physical-network ${network.physicalNetwork}`
+    : '';
+  const lines = [
+    `openstack network show ${network.name} >/dev/null 2>&1 || openstack network create${provider} ${network.name}`,
+  ];
   if (network.cidr) {
     lines.push(
       `openstack subnet show ${network.name} >/dev/null 2>&1 || openstack subnet create --network ${network.name} --subnet-range ${network.cidr} ${network.name}`,

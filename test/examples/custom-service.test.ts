@@ -10,18 +10,22 @@ describe('examples/custom-service', () => {
 
   test('matches the snapshot', () => {
     // THEN
-    expect(objects.filter((o) => o.metadata.annotations?.['stackwright.io/service'] === 'reports')).toMatchSnapshot();
+    expect(
+      objects.filter((o) => o.metadata.annotations?.['stackwright.io/service'] === 'reports'),
+    ).toMatchSnapshot();
   });
 
   test('the user-defined API gets Yaook scheduling on the API group key', () => {
     // THEN
     const spec = podSpecOf(findObject(objects, 'Deployment', 'reports-api')) as {
-      affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: unknown[] } } };
+      affinity: {
+        nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: unknown[] } };
+      };
       tolerations: unknown[];
     };
-    expect(spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms).toEqual([
-      { matchExpressions: [{ key: 'any.yaook.cloud/api', operator: 'Exists' }] },
-    ]);
+    expect(
+      spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms,
+    ).toEqual([{ matchExpressions: [{ key: 'any.yaook.cloud/api', operator: 'Exists' }] }]);
     expect(spec.tolerations).toEqual([
       { key: 'any.yaook.cloud/api', operator: 'Exists', effect: 'NoSchedule' },
       { key: 'any.yaook.cloud/api', operator: 'Exists', effect: 'NoExecute' },
@@ -39,7 +43,12 @@ describe('examples/custom-service', () => {
       { from: 'reports-api', to: 'reports-ks-register', kind: 'completed' },
     ]);
     const graph = synthGraph(cloudWithUsageReports(new App()));
-    expect(graph.components.filter((c) => c.service === 'reports').map((c) => c.name).sort()).toEqual([
+    expect(
+      graph.components
+        .filter((c) => c.service === 'reports')
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual([
       'reports-api',
       'reports-db-credentials',
       'reports-db-init',
@@ -51,7 +60,9 @@ describe('examples/custom-service', () => {
 
   test('renders its own config file with Keystone auth and no credential', () => {
     // THEN
-    const conf = (findObject(objects, 'ConfigMap', 'reports-api-config').data as Record<string, string>)['reports.conf'];
+    const conf = (findObject(objects, 'ConfigMap', 'reports-api-config').data as Record<string, string>)[
+      'reports.conf'
+    ];
     expect(conf.startsWith('[DEFAULT]\ndebug = false\nretention_days = 90\n')).toBe(true);
     expect(conf).toContain('username = usage-reports\n');
     expect(conf).not.toMatch(/password =|connection =/);
@@ -62,7 +73,9 @@ describe('examples/custom-service', () => {
     expect(() => synthObjects(cloudWithUsageReports(new App(), 'custom', { retentionDays: 0 }))).toThrow(
       /\[custom\/reports\] retentionDays must be between 1 and 3650, got 0/,
     );
-    expect(() => synthObjects(cloudWithUsageReports(new App(), 'custom', { config: { DEFAULT: { retention: 7 } } }))).toThrow(
+    expect(() =>
+      synthObjects(cloudWithUsageReports(new App(), 'custom', { config: { DEFAULT: { retention: 7 } } })),
+    ).toThrow(
       /\[custom\/reports\] reports.conf: unknown option "retention" in \[DEFAULT\]; known options: debug, retention_days/,
     );
   });

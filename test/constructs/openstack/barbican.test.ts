@@ -65,14 +65,18 @@ describe('Barbican', () => {
 
   test('the key encryption key is generated in the cluster and reaches only the API, from its Secret', () => {
     // THEN the generator Job writes a Fernet key into barbican-kek
-    const script = (podSpecOf(findObject(objects, 'Job', 'barbican-kek-setup')).containers as { command: string[] }[])[0].command[2];
+    const script = (
+      podSpecOf(findObject(objects, 'Job', 'barbican-kek-setup')).containers as { command: string[] }[]
+    )[0].command[2];
     expect(script).toBe(
       "kubectl get secret barbican-kek >/dev/null 2>&1 || kubectl create secret generic barbican-kek --from-literal=kek=\"$(openssl rand 32 | base64 | tr '+/' '-_')\"",
     );
     expect(envOf(findObject(objects, 'Deployment', 'barbican-api')).OS_SIMPLE_CRYPTO_PLUGIN__KEK).toEqual({
       secretKeyRef: { name: 'barbican-kek', key: 'kek' },
     });
-    expect(envOf(findObject(objects, 'Deployment', 'barbican-keystone-listener')).OS_SIMPLE_CRYPTO_PLUGIN__KEK).toBeUndefined();
+    expect(
+      envOf(findObject(objects, 'Deployment', 'barbican-keystone-listener')).OS_SIMPLE_CRYPTO_PLUGIN__KEK,
+    ).toBeUndefined();
     expect(objects.filter((o) => o.kind === 'Secret')).toEqual([]);
   });
 
@@ -82,7 +86,9 @@ describe('Barbican', () => {
     expect(conf).toContain('[DEFAULT]\ndebug = false\nhost_href = http://barbican-api:9311\n');
     expect(conf).toContain('[crypto]\nenabled_crypto_plugins = simple_crypto\n');
     expect(conf).toContain('[secretstore]\nenabled_secretstore_plugins = store_crypto\n');
-    expect(conf).toContain('[keystone_notifications]\nallow_requeue = false\nenable = true\ntopic = notifications\n');
+    expect(conf).toContain(
+      '[keystone_notifications]\nallow_requeue = false\nenable = true\ntopic = notifications\n',
+    );
     expect(conf).not.toMatch(/kek =|password =|connection =/);
   });
 
@@ -91,15 +97,21 @@ describe('Barbican', () => {
     const without = synthObjects(barbicanCloud({ keystoneListener: false }));
     // THEN
     expect(without.some((o) => o.metadata.name === 'barbican-keystone-listener')).toBe(false);
-    expect(configFile(without, 'barbican-api-config', 'barbican.conf')).toContain('[keystone_notifications]\nallow_requeue = false\nenable = false\n');
+    expect(configFile(without, 'barbican-api-config', 'barbican.conf')).toContain(
+      '[keystone_notifications]\nallow_requeue = false\nenable = false\n',
+    );
   });
 
   test('an unknown oslo option and a plain-text KEK fail with the construct path', () => {
     // WHEN / THEN
-    expect(() => synthObjects(barbicanCloud({ config: { crypto: { enabled_crypto_plugin: ['p11_crypto'] } } }))).toThrow(
+    expect(() =>
+      synthObjects(barbicanCloud({ config: { crypto: { enabled_crypto_plugin: ['p11_crypto'] } } })),
+    ).toThrow(
       /\[prod\/barbican\] barbican.conf: unknown option "enabled_crypto_plugin" in \[crypto\]; known options: enabled_crypto_plugins/,
     );
-    expect(() => synthObjects(barbicanCloud({ config: { simple_crypto_plugin: { kek: 'dGhpcyBpcyBub3QgYSBrZXk=' } } }))).toThrow(
+    expect(() =>
+      synthObjects(barbicanCloud({ config: { simple_crypto_plugin: { kek: 'dGhpcyBpcyBub3QgYSBrZXk=' } } })),
+    ).toThrow(
       /\[prod\/barbican\] barbican.conf: \[simple_crypto_plugin\] kek carries a credential and cannot be set as plain text/,
     );
   });

@@ -18,11 +18,18 @@ import {
  * A cloud with Gnocchi, a stand-in for Nova with two nova-compute components (as two per-node
  * configuration templates would give), and Ceilometer with `overrides` (which may use the fixture).
  */
-function ceilometerCloud(overrides: (fixture: ReturnType<typeof controlPlane>) => Partial<CeilometerProps> = () => ({})) {
+function ceilometerCloud(
+  overrides: (fixture: ReturnType<typeof controlPlane>) => Partial<CeilometerProps> = () => ({}),
+) {
   const fixture = controlPlane();
   const { cloud, database, messaging, cache, keystone } = fixture;
   const gnocchi = new Gnocchi(cloud, 'gnocchi', { keystone, database, cache });
-  const nova = new TinyService(cloud, 'nova', ['compute-default', 'compute-gpu'], placement(SchedulingKey.COMPUTE_HYPERVISOR));
+  const nova = new TinyService(
+    cloud,
+    'nova',
+    ['compute-default', 'compute-gpu'],
+    placement(SchedulingKey.COMPUTE_HYPERVISOR),
+  );
   new Ceilometer(cloud, 'ceilometer', {
     keystone,
     messaging,
@@ -44,8 +51,16 @@ describe('Ceilometer', () => {
   });
 
   test.each([
-    ['Deployment', 'ceilometer-central', ['ceilometer.yaook.cloud/central', 'ceilometer.yaook.cloud/ceilometer-any-service']],
-    ['Deployment', 'ceilometer-notification', ['ceilometer.yaook.cloud/notification', 'ceilometer.yaook.cloud/ceilometer-any-service']],
+    [
+      'Deployment',
+      'ceilometer-central',
+      ['ceilometer.yaook.cloud/central', 'ceilometer.yaook.cloud/ceilometer-any-service'],
+    ],
+    [
+      'Deployment',
+      'ceilometer-notification',
+      ['ceilometer.yaook.cloud/notification', 'ceilometer.yaook.cloud/ceilometer-any-service'],
+    ],
     ['Job', 'ceilometer-upgrade', ['operator.yaook.cloud/ceilometer', 'operator.yaook.cloud/any']],
     ['Job', 'ceilometer-ks-register', ['operator.yaook.cloud/ceilometer', 'operator.yaook.cloud/any']],
   ])('%s %s runs on its seed key or its group key and tolerates both', (kind, name, keys) => {
@@ -59,13 +74,19 @@ describe('Ceilometer', () => {
     // THEN
     const agent = findObject(objects, 'DaemonSet', 'ceilometer-compute');
     expect(nodeSelectorTermsOf(agent)).toEqual(
-      expectedTerms(['compute.yaook.cloud/hypervisor'], [{ key: 'maintenance.yaook.cloud/ovn-maintenance', operator: 'In', values: ['not-required'] }]),
+      expectedTerms(
+        ['compute.yaook.cloud/hypervisor'],
+        [{ key: 'maintenance.yaook.cloud/ovn-maintenance', operator: 'In', values: ['not-required'] }],
+      ),
     );
     expect(tolerationsOf(agent)).toEqual(expectedTolerations(['compute.yaook.cloud/hypervisor']));
     const spec = podSpecOf(agent);
     expect(spec.hostNetwork).toBeUndefined();
     expect(spec.securityContext).toMatchObject({ runAsNonRoot: true });
-    expect(spec.volumes).toContainEqual({ name: 'libvirt-run', hostPath: { path: '/run/libvirt', type: 'Directory' } });
+    expect(spec.volumes).toContainEqual({
+      name: 'libvirt-run',
+      hostPath: { path: '/run/libvirt', type: 'Directory' },
+    });
   });
 
   test('carries the canonical edges, with a same-node edge to every nova-compute', () => {
@@ -78,8 +99,12 @@ describe('Ceilometer', () => {
       { from, to: 'keystone-api', kind: 'ready' },
       { from, to: 'mq', kind: 'ready' },
     ];
-    expect(edgesOf(findObject(objects, 'Deployment', 'ceilometer-central'))).toEqual(collector('ceilometer-central'));
-    expect(edgesOf(findObject(objects, 'Deployment', 'ceilometer-notification'))).toEqual(collector('ceilometer-notification'));
+    expect(edgesOf(findObject(objects, 'Deployment', 'ceilometer-central'))).toEqual(
+      collector('ceilometer-central'),
+    );
+    expect(edgesOf(findObject(objects, 'Deployment', 'ceilometer-notification'))).toEqual(
+      collector('ceilometer-notification'),
+    );
     expect(edgesOf(findObject(objects, 'DaemonSet', 'ceilometer-compute'))).toEqual([
       { from: 'ceilometer-compute', to: 'ceilometer-ks-register', kind: 'completed' },
       { from: 'ceilometer-compute', to: 'ceilometer-mq-init', kind: 'completed' },
@@ -95,8 +120,12 @@ describe('Ceilometer', () => {
 
   test('registers a service user and no catalogue entry', () => {
     // THEN
-    const script = (podSpecOf(findObject(objects, 'Job', 'ceilometer-ks-register')).containers as { command: string[] }[])[0].command[2];
-    expect(script).toContain('openstack user create --or-show --domain Default --password "$SERVICE_PASSWORD" ceilometer');
+    const script = (
+      podSpecOf(findObject(objects, 'Job', 'ceilometer-ks-register')).containers as { command: string[] }[]
+    )[0].command[2];
+    expect(script).toContain(
+      'openstack user create --or-show --domain Default --password "$SERVICE_PASSWORD" ceilometer',
+    );
     expect(script).not.toContain('openstack service create');
     expect(script).not.toContain('openstack endpoint create');
   });
@@ -115,7 +144,9 @@ describe('Ceilometer', () => {
     expect(parse(configFile(objects, 'ceilometer-notification-config', 'pipeline.yaml')).sinks).toEqual([
       { name: 'meter_sink', publishers: ['gnocchi://?archive_policy=low'] },
     ]);
-    expect(envOf(findObject(objects, 'Deployment', 'ceilometer-central')).OS_SERVICE_CREDENTIALS__PASSWORD).toEqual({
+    expect(
+      envOf(findObject(objects, 'Deployment', 'ceilometer-central')).OS_SERVICE_CREDENTIALS__PASSWORD,
+    ).toEqual({
       secretKeyRef: { name: 'ceilometer-keystone-user', key: 'password' },
     });
   });
@@ -124,9 +155,17 @@ describe('Ceilometer', () => {
     // GIVEN
     const ha = synthObjects(ceilometerCloud(({ cache }) => ({ cache, centralReplicas: 2 })));
     // THEN
-    expect(configFile(ha, 'ceilometer-central-config', 'ceilometer.conf')).toContain('[coordination]\nbackend_url = memcached://cache-0.cache:11211\n');
-    expect(edgesOf(findObject(ha, 'Deployment', 'ceilometer-central'))).toContainEqual({ from: 'ceilometer-central', to: 'cache', kind: 'ready' });
-    expect((findObject(ha, 'Deployment', 'ceilometer-central').spec as { replicas: number }).replicas).toBe(2);
+    expect(configFile(ha, 'ceilometer-central-config', 'ceilometer.conf')).toContain(
+      '[coordination]\nbackend_url = memcached://cache-0.cache:11211\n',
+    );
+    expect(edgesOf(findObject(ha, 'Deployment', 'ceilometer-central'))).toContainEqual({
+      from: 'ceilometer-central',
+      to: 'cache',
+      kind: 'ready',
+    });
+    expect((findObject(ha, 'Deployment', 'ceilometer-central').spec as { replicas: number }).replicas).toBe(
+      2,
+    );
   });
 
   test('without Nova there is no compute agent', () => {

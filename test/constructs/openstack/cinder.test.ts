@@ -11,7 +11,11 @@ import {
   tolerationsOf,
 } from '../support/control-plane-fixture';
 
-const ceph = { monitors: ['10.0.0.1:6789', '10.0.0.2:6789'], user: 'cinder', keyring: { secretName: 'ceph-cinder', key: 'keyring' } };
+const ceph = {
+  monitors: ['10.0.0.1:6789', '10.0.0.2:6789'],
+  user: 'cinder',
+  keyring: { secretName: 'ceph-cinder', key: 'keyring' },
+};
 
 function cinderCloud(overrides: Partial<CinderProps> = {}) {
   const { cloud, database, messaging, cache, keystone } = controlPlane();
@@ -21,8 +25,19 @@ function cinderCloud(overrides: Partial<CinderProps> = {}) {
     messaging,
     cache,
     volumeBackends: [
-      { type: 'rbd', name: 'ceph', pool: 'volumes', ceph, libvirtSecretUuid: '457eb676-33da-42ec-9a8c-9293d545c337' },
-      { type: 'lvm', name: 'lvm', volumeGroup: 'cinder-volumes', nodeSelector: { 'example.com/storage': 'lvm' } },
+      {
+        type: 'rbd',
+        name: 'ceph',
+        pool: 'volumes',
+        ceph,
+        libvirtSecretUuid: '457eb676-33da-42ec-9a8c-9293d545c337',
+      },
+      {
+        type: 'lvm',
+        name: 'lvm',
+        volumeGroup: 'cinder-volumes',
+        nodeSelector: { 'example.com/storage': 'lvm' },
+      },
     ],
     backup: { type: 'ceph', pool: 'backups', ceph },
     ...overrides,
@@ -42,9 +57,21 @@ describe('Cinder', () => {
 
   test.each([
     ['Deployment', 'cinder-api', ['block-storage.yaook.cloud/api', 'any.yaook.cloud/api']],
-    ['Deployment', 'cinder-scheduler', ['block-storage.yaook.cloud/cinder-scheduler', 'block-storage.yaook.cloud/cinder-any-service']],
-    ['StatefulSet', 'cinder-volume-ceph', ['block-storage.yaook.cloud/cinder-volume', 'block-storage.yaook.cloud/cinder-any-service']],
-    ['Deployment', 'cinder-backup', ['block-storage.yaook.cloud/cinder-backup', 'block-storage.yaook.cloud/cinder-any-service']],
+    [
+      'Deployment',
+      'cinder-scheduler',
+      ['block-storage.yaook.cloud/cinder-scheduler', 'block-storage.yaook.cloud/cinder-any-service'],
+    ],
+    [
+      'StatefulSet',
+      'cinder-volume-ceph',
+      ['block-storage.yaook.cloud/cinder-volume', 'block-storage.yaook.cloud/cinder-any-service'],
+    ],
+    [
+      'Deployment',
+      'cinder-backup',
+      ['block-storage.yaook.cloud/cinder-backup', 'block-storage.yaook.cloud/cinder-any-service'],
+    ],
     ['Job', 'cinder-db-sync', ['operator.yaook.cloud/cinder', 'operator.yaook.cloud/any']],
     ['Job', 'cinder-ks-register', ['operator.yaook.cloud/cinder', 'operator.yaook.cloud/any']],
     ['Job', 'cinder-mq-init', ['operator.yaook.cloud/cinder', 'operator.yaook.cloud/any']],
@@ -59,9 +86,10 @@ describe('Cinder', () => {
     // THEN
     const workload = findObject(objects, 'StatefulSet', 'cinder-volume-lvm');
     expect(nodeSelectorTermsOf(workload)).toEqual(
-      expectedTerms(['block-storage.yaook.cloud/cinder-volume', 'block-storage.yaook.cloud/cinder-any-service'], [
-        { key: 'example.com/storage', operator: 'In', values: ['lvm'] },
-      ]),
+      expectedTerms(
+        ['block-storage.yaook.cloud/cinder-volume', 'block-storage.yaook.cloud/cinder-any-service'],
+        [{ key: 'example.com/storage', operator: 'In', values: ['lvm'] }],
+      ),
     );
   });
 
@@ -70,10 +98,14 @@ describe('Cinder', () => {
     const lvm = podSpecOf(findObject(objects, 'StatefulSet', 'cinder-volume-lvm'));
     const rbd = podSpecOf(findObject(objects, 'StatefulSet', 'cinder-volume-ceph'));
     expect(lvm.hostNetwork).toBe(true);
-    expect((lvm.containers as { securityContext: unknown }[])[0].securityContext).toEqual({ privileged: true });
+    expect((lvm.containers as { securityContext: unknown }[])[0].securityContext).toEqual({
+      privileged: true,
+    });
     expect(rbd.hostNetwork).toBeUndefined();
     expect(rbd.securityContext).toMatchObject({ runAsNonRoot: true });
-    expect((rbd.containers as { securityContext: unknown }[])[0].securityContext).toMatchObject({ allowPrivilegeEscalation: false });
+    expect((rbd.containers as { securityContext: unknown }[])[0].securityContext).toMatchObject({
+      allowPrivilegeEscalation: false,
+    });
   });
 
   test('carries the canonical edges', () => {
@@ -88,12 +120,24 @@ describe('Cinder', () => {
     ];
     const to = (from: string, edges: { to: string; kind: string }[]) => edges.map((e) => ({ from, ...e }));
     expect(edgesOf(findObject(objects, 'Deployment', 'cinder-api'))).toEqual(
-      to('cinder-api', [...common.slice(0, 2), { to: 'cinder-ks-register', kind: 'completed' }, ...common.slice(2)]),
+      to('cinder-api', [
+        ...common.slice(0, 2),
+        { to: 'cinder-ks-register', kind: 'completed' },
+        ...common.slice(2),
+      ]),
     );
-    expect(edgesOf(findObject(objects, 'Deployment', 'cinder-scheduler'))).toEqual(to('cinder-scheduler', common));
+    expect(edgesOf(findObject(objects, 'Deployment', 'cinder-scheduler'))).toEqual(
+      to('cinder-scheduler', common),
+    );
     // AND volume and backup wait for the API
-    for (const [kind, name] of [['StatefulSet', 'cinder-volume-ceph'], ['StatefulSet', 'cinder-volume-lvm'], ['Deployment', 'cinder-backup']]) {
-      expect(edgesOf(findObject(objects, kind, name))).toEqual([{ from: name, to: 'cinder-api', kind: 'ready' }]);
+    for (const [kind, name] of [
+      ['StatefulSet', 'cinder-volume-ceph'],
+      ['StatefulSet', 'cinder-volume-lvm'],
+      ['Deployment', 'cinder-backup'],
+    ]) {
+      expect(edgesOf(findObject(objects, kind, name))).toEqual([
+        { from: name, to: 'cinder-api', kind: 'ready' },
+      ]);
     }
     // AND registration waits for Keystone's bootstrap
     expect(edgesOf(findObject(objects, 'Job', 'cinder-ks-register'))).toEqual([
@@ -104,9 +148,13 @@ describe('Cinder', () => {
 
   test('registers the volumev3 endpoint, quoted for the shell', () => {
     // THEN
-    const script = (podSpecOf(findObject(objects, 'Job', 'cinder-ks-register')).containers as { command: string[] }[])[0].command[2];
+    const script = (
+      podSpecOf(findObject(objects, 'Job', 'cinder-ks-register')).containers as { command: string[] }[]
+    )[0].command[2];
     expect(script).toContain('openstack service create --name cinder volumev3');
-    expect(script).toContain("openstack endpoint create --region \"$OS_REGION_NAME\" cinder internal 'http://cinder-api:8776/v3/%(project_id)s'");
+    expect(script).toContain(
+      'openstack endpoint create --region "$OS_REGION_NAME" cinder internal \'http://cinder-api:8776/v3/%(project_id)s\'',
+    );
   });
 
   test('each volume service renders only its own backend', () => {
@@ -130,7 +178,9 @@ describe('Cinder', () => {
       '[global]\nmon_host = 10.0.0.1:6789,10.0.0.2:6789\nkeyring = /etc/ceph/ceph.client.cinder.keyring\n',
     );
     const lvm = configFile(objects, 'cinder-volume-lvm-config', 'cinder.conf');
-    expect(lvm).toContain('[lvm]\nbackend_host = cinder-volume-lvm\ntarget_helper = lioadm\ntarget_protocol = iscsi\nvolume_backend_name = lvm\n');
+    expect(lvm).toContain(
+      '[lvm]\nbackend_host = cinder-volume-lvm\ntarget_helper = lioadm\ntarget_protocol = iscsi\nvolume_backend_name = lvm\n',
+    );
     expect(envOf(findObject(objects, 'StatefulSet', 'cinder-volume-lvm')).OS_LVM__TARGET_IP_ADDRESS).toEqual({
       fieldRef: { fieldPath: 'status.hostIP' },
     });
@@ -141,7 +191,9 @@ describe('Cinder', () => {
     const conf = configFile(objects, 'cinder-api-config', 'cinder.conf');
     expect(conf).toContain('backup_driver = cinder.backup.drivers.ceph.CephBackupDriver');
     expect(conf).toContain('backup_ceph_pool = backups');
-    expect(conf).toContain('[keystone_authtoken]\nauth_type = password\nauth_url = http://keystone-api:5000/v3');
+    expect(conf).toContain(
+      '[keystone_authtoken]\nauth_type = password\nauth_url = http://keystone-api:5000/v3',
+    );
     expect(conf).toContain('username = cinder\n');
     expect(conf).not.toContain('enabled_backends');
     expect(conf).not.toMatch(/password =|connection =|transport_url =/);
@@ -162,9 +214,13 @@ describe('Cinder', () => {
 
   test('backend sections of user overrides go to their volume service', () => {
     // GIVEN
-    const overridden = synthObjects(cinderCloud({ config: { ceph: { rbd_max_clone_depth: 3 }, DEFAULT: { debug: true } } }));
+    const overridden = synthObjects(
+      cinderCloud({ config: { ceph: { rbd_max_clone_depth: 3 }, DEFAULT: { debug: true } } }),
+    );
     // THEN
-    expect(configFile(overridden, 'cinder-volume-ceph-config', 'cinder.conf')).toContain('rbd_max_clone_depth = 3');
+    expect(configFile(overridden, 'cinder-volume-ceph-config', 'cinder.conf')).toContain(
+      'rbd_max_clone_depth = 3',
+    );
     expect(configFile(overridden, 'cinder-api-config', 'cinder.conf')).not.toContain('rbd_max_clone_depth');
     expect(configFile(overridden, 'cinder-api-config', 'cinder.conf')).toContain('debug = true');
   });
@@ -190,7 +246,9 @@ describe('Cinder', () => {
     ).toThrow(
       /\[prod\/cinder\] volumeBackends\[0\].nodeSelector is empty; LVM volumes live on one node's disks[\s\S]*\[prod\/cinder\] volumeBackends\[1\].name "lvm" is used twice[\s\S]*volumeBackends\[1\].ceph.user "client.cinder" is not a cephx user name; give it without the "client." prefix/,
     );
-    expect(() => synthObjects(cinderCloud({ volumeBackends: [] }))).toThrow(/\[prod\/cinder\] volumeBackends is empty; add at least one/);
+    expect(() => synthObjects(cinderCloud({ volumeBackends: [] }))).toThrow(
+      /\[prod\/cinder\] volumeBackends is empty; add at least one/,
+    );
   });
 
   test('a Cinder without Keystone fails for JavaScript users with the path and what to pass', () => {

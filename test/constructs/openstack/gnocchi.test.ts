@@ -17,7 +17,11 @@ function gnocchiCloud(overrides: Partial<GnocchiProps> = {}) {
   return cloud;
 }
 
-const ceph = { monitors: ['10.0.0.1'], user: 'gnocchi', keyring: { secretName: 'ceph-gnocchi', key: 'keyring' } };
+const ceph = {
+  monitors: ['10.0.0.1'],
+  user: 'gnocchi',
+  keyring: { secretName: 'ceph-gnocchi', key: 'keyring' },
+};
 
 describe('Gnocchi', () => {
   // GIVEN a cloud with Gnocchi on its default file storage
@@ -52,12 +56,15 @@ describe('Gnocchi', () => {
       { from, to: 'keystone-api', kind: 'ready' },
     ];
     expect(edgesOf(findObject(objects, 'Deployment', 'gnocchi-api'))).toEqual(expected('gnocchi-api'));
-    expect(edgesOf(findObject(objects, 'Deployment', 'gnocchi-metricd'))).toEqual(expected('gnocchi-metricd'));
+    expect(edgesOf(findObject(objects, 'Deployment', 'gnocchi-metricd'))).toEqual(
+      expected('gnocchi-metricd'),
+    );
   });
 
   test('db-sync migrates the indexer only and storage-init the storage only', () => {
     // THEN
-    const command = (name: string) => (podSpecOf(findObject(objects, 'Job', name)).containers as { command: string[] }[])[0].command;
+    const command = (name: string) =>
+      (podSpecOf(findObject(objects, 'Job', name)).containers as { command: string[] }[])[0].command;
     expect(command('gnocchi-db-sync')).toEqual(['gnocchi-upgrade', '--skip-storage', '--skip-incoming']);
     expect(command('gnocchi-storage-init')).toEqual(['gnocchi-upgrade', '--skip-index']);
     expect(envOf(findObject(objects, 'Job', 'gnocchi-db-sync')).OS_INDEXER__URL).toBe(
@@ -73,7 +80,10 @@ describe('Gnocchi', () => {
     // THEN
     const claim = findObject(objects, 'PersistentVolumeClaim', 'gnocchi-storage');
     expect(claim.metadata.annotations?.['stackwright.io/component']).toBe('gnocchi-storage-init');
-    expect(claim.spec).toEqual({ accessModes: ['ReadWriteMany'], resources: { requests: { storage: '10Gi' } } });
+    expect(claim.spec).toEqual({
+      accessModes: ['ReadWriteMany'],
+      resources: { requests: { storage: '10Gi' } },
+    });
     for (const name of ['gnocchi-api', 'gnocchi-metricd']) {
       expect(podSpecOf(findObject(objects, 'Deployment', name)).volumes).toContainEqual({
         name: 'storage',
@@ -103,7 +113,10 @@ describe('Gnocchi', () => {
     expect(onCeph.some((o) => o.kind === 'PersistentVolumeClaim')).toBe(false);
     expect(podSpecOf(findObject(onCeph, 'Deployment', 'gnocchi-metricd')).volumes).toContainEqual({
       name: 'ceph-keyring',
-      secret: { secretName: 'ceph-gnocchi', items: [{ key: 'keyring', path: 'ceph.client.gnocchi.keyring' }] },
+      secret: {
+        secretName: 'ceph-gnocchi',
+        items: [{ key: 'keyring', path: 'ceph.client.gnocchi.keyring' }],
+      },
     });
   });
 
@@ -112,9 +125,11 @@ describe('Gnocchi', () => {
     expect(() => synthObjects(gnocchiCloud({ config: { metricd: { worker: 4 } } }))).toThrow(
       /\[prod\/gnocchi\] gnocchi.conf: unknown option "worker" in \[metricd\]; known options: greedy, metric_cleanup_delay, metric_processing_delay, processing_replicas, workers/,
     );
-    expect(() => synthObjects(gnocchiCloud({ storage: { type: 'ceph', pool: 'metrics', ceph: { ...ceph, monitors: [] } } }))).toThrow(
-      /\[prod\/gnocchi\] storage.ceph.monitors is empty; list the Ceph monitors/,
-    );
+    expect(() =>
+      synthObjects(
+        gnocchiCloud({ storage: { type: 'ceph', pool: 'metrics', ceph: { ...ceph, monitors: [] } } }),
+      ),
+    ).toThrow(/\[prod\/gnocchi\] storage.ceph.monitors is empty; list the Ceph monitors/);
   });
 
   test('a Gnocchi without a cache fails for JavaScript users with the path and what to pass', () => {
@@ -122,6 +137,8 @@ describe('Gnocchi', () => {
     const { cloud, database, keystone } = controlPlane();
     const props = { keystone, database } as unknown as GnocchiProps;
     // WHEN / THEN
-    expect(() => new Gnocchi(cloud, 'gnocchi', props)).toThrow('[prod/gnocchi] missing required input "cache": pass a Memcached or externalCache(...) as `cache`');
+    expect(() => new Gnocchi(cloud, 'gnocchi', props)).toThrow(
+      '[prod/gnocchi] missing required input "cache": pass a Memcached or externalCache(...) as `cache`',
+    );
   });
 });

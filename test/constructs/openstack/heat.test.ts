@@ -68,7 +68,9 @@ describe('Heat', () => {
 
   test('the domain setup creates the stack domain, its admin and the delegated roles', () => {
     // THEN
-    const script = (podSpecOf(findObject(objects, 'Job', 'heat-domain-setup')).containers as { command: string[] }[])[0].command[2];
+    const script = (
+      podSpecOf(findObject(objects, 'Job', 'heat-domain-setup')).containers as { command: string[] }[]
+    )[0].command[2];
     expect(script.split('\n')).toEqual([
       "openstack domain create --or-show --description 'Stacks of Heat' heat",
       'openstack user create --or-show --domain heat --password "$DOMAIN_ADMIN_PASSWORD" heat_domain_admin',
@@ -85,18 +87,28 @@ describe('Heat', () => {
     expect(conf).toContain(
       '[DEFAULT]\ndebug = false\nnum_engine_workers = 2\nregion_name_for_services = RegionOne\nstack_domain_admin = heat_domain_admin\nstack_user_domain_name = heat\n',
     );
-    expect(conf).toContain('[trustee]\nauth_type = password\nauth_url = http://keystone-api:5000/v3\nuser_domain_name = Default\nusername = heat\n');
+    expect(conf).toContain(
+      '[trustee]\nauth_type = password\nauth_url = http://keystone-api:5000/v3\nuser_domain_name = Default\nusername = heat\n',
+    );
     expect(conf).toContain('[clients_keystone]\nauth_uri = http://keystone-api:5000\n');
     expect(conf).not.toMatch(/password =/);
     expect(envOf(findObject(objects, 'Deployment', 'heat-engine'))).toMatchObject({
       OS_TRUSTEE__PASSWORD: { secretKeyRef: { name: 'heat-keystone-user', key: 'password' } },
-      OS_DEFAULT__STACK_DOMAIN_ADMIN_PASSWORD: { secretKeyRef: { name: 'heat-domain-admin-credentials', key: 'password' } },
+      OS_DEFAULT__STACK_DOMAIN_ADMIN_PASSWORD: {
+        secretKeyRef: { name: 'heat-domain-admin-credentials', key: 'password' },
+      },
     });
   });
 
   test('typed options and overrides are rendered', () => {
     // GIVEN
-    const tuned = synthObjects(heatCloud({ engineWorkers: 4, stackUserDomain: 'stacks', config: { DEFAULT: { max_stacks_per_tenant: 50 } } }));
+    const tuned = synthObjects(
+      heatCloud({
+        engineWorkers: 4,
+        stackUserDomain: 'stacks',
+        config: { DEFAULT: { max_stacks_per_tenant: 50 } },
+      }),
+    );
     // THEN
     const conf = configFile(tuned, 'heat-api-config', 'heat.conf');
     expect(conf).toContain('max_stacks_per_tenant = 50\nnum_engine_workers = 4\n');
@@ -108,7 +120,9 @@ describe('Heat', () => {
     expect(() => synthObjects(heatCloud({ config: { DEFAULT: { num_engine_worker: 4 } } }))).toThrow(
       /\[prod\/heat\] heat.conf: unknown option "num_engine_worker" in \[DEFAULT\]; known options: .*num_engine_workers/,
     );
-    expect(() => synthObjects(heatCloud({ engineWorkers: 0 }))).toThrow(/\[prod\/heat\] engineWorkers must be between 1 and 64, got 0/);
+    expect(() => synthObjects(heatCloud({ engineWorkers: 0 }))).toThrow(
+      /\[prod\/heat\] engineWorkers must be between 1 and 64, got 0/,
+    );
     expect(() => synthObjects(heatCloud({ stackUserDomain: 'heat; rm -rf /' }))).toThrow(
       /\[prod\/heat\] stackUserDomain "heat; rm -rf \/" must be letters, digits, '_' or '-'/,
     );
@@ -119,6 +133,8 @@ describe('Heat', () => {
     const { cloud, database, cache, keystone } = controlPlane();
     const props = { keystone, database, cache } as unknown as HeatProps;
     // WHEN / THEN
-    expect(() => new Heat(cloud, 'heat', props)).toThrow('[prod/heat] missing required input "messaging": pass a RabbitMQ or externalMessaging(...) as `messaging`');
+    expect(() => new Heat(cloud, 'heat', props)).toThrow(
+      '[prod/heat] missing required input "messaging": pass a RabbitMQ or externalMessaging(...) as `messaging`',
+    );
   });
 });

@@ -31,8 +31,15 @@ describe('InfraIronic', () => {
   // WHEN it is synthesised
   const objects = synthObjects(
     ironicCloud({
-      networks: { provisioning: { name: 'provisioning', physicalNetwork: 'physnet-bm', cidr: '10.20.0.0/24' }, cleaning: { name: 'cleaning' } },
-      conductor: { workersPoolSize: 3, periodicMaxWorkers: 1, periodicTaskSpacing: { syncPowerState: 120, checkProvisionState: 30, syncLocalState: 0 } },
+      networks: {
+        provisioning: { name: 'provisioning', physicalNetwork: 'physnet-bm', cidr: '10.20.0.0/24' },
+        cleaning: { name: 'cleaning' },
+      },
+      conductor: {
+        workersPoolSize: 3,
+        periodicMaxWorkers: 1,
+        periodicTaskSpacing: { syncPowerState: 120, checkProvisionState: 30, syncLocalState: 0 },
+      },
     }),
   );
 
@@ -43,7 +50,11 @@ describe('InfraIronic', () => {
 
   test.each([
     ['Deployment', 'ironic-api', ['infra-bare-metal.yaook.cloud/api', 'any.yaook.cloud/api']],
-    ['StatefulSet', 'ironic-conductor', ['infra-bare-metal.yaook.cloud/conductor', 'infra-bare-metal.yaook.cloud/ironic-any-service']],
+    [
+      'StatefulSet',
+      'ironic-conductor',
+      ['infra-bare-metal.yaook.cloud/conductor', 'infra-bare-metal.yaook.cloud/ironic-any-service'],
+    ],
     ['Job', 'ironic-db-sync', ['operator.yaook.cloud/infra-ironic', 'operator.yaook.cloud/any']],
     ['Job', 'ironic-network-setup', ['operator.yaook.cloud/infra-ironic', 'operator.yaook.cloud/any']],
   ])('%s %s runs on its seed key or its group key and tolerates both', (kind, name, keys) => {
@@ -66,8 +77,13 @@ describe('InfraIronic', () => {
       { from, to: 'mq', kind: 'ready' },
       { from, to: 'swift-proxy', kind: 'runtime' },
     ];
-    expect(edgesOf(findObject(objects, 'StatefulSet', 'ironic-conductor'))).toEqual(shared('ironic-conductor'));
-    expect(edgesOf(findObject(objects, 'Deployment', 'ironic-api'))).toEqual([{ from: 'ironic-api', to: 'cache', kind: 'ready' }, ...shared('ironic-api')]);
+    expect(edgesOf(findObject(objects, 'StatefulSet', 'ironic-conductor'))).toEqual(
+      shared('ironic-conductor'),
+    );
+    expect(edgesOf(findObject(objects, 'Deployment', 'ironic-api'))).toEqual([
+      { from: 'ironic-api', to: 'cache', kind: 'ready' },
+      ...shared('ironic-api'),
+    ]);
     expect(edgesOf(findObject(objects, 'Job', 'ironic-network-setup'))).toEqual([
       { from: 'ironic-network-setup', to: 'keystone-bootstrap', kind: 'completed' },
       { from: 'ironic-network-setup', to: 'neutron-api', kind: 'ready' },
@@ -76,7 +92,9 @@ describe('InfraIronic', () => {
 
   test('the network Job creates the provisioning and cleaning networks idempotently', () => {
     // THEN
-    const script = (podSpecOf(findObject(objects, 'Job', 'ironic-network-setup')).containers as { command: string[] }[])[0].command[2];
+    const script = (
+      podSpecOf(findObject(objects, 'Job', 'ironic-network-setup')).containers as { command: string[] }[]
+    )[0].command[2];
     expect(script.split('\n')).toEqual([
       'openstack network show provisioning >/dev/null 2>&1 || openstack network create --provider-network-type flat --provider-physical-network physnet-bm provisioning',
       'openstack subnet show provisioning >/dev/null 2>&1 || openstack subnet create --network provisioning --subnet-range 10.20.0.0/24 provisioning',
@@ -101,7 +119,9 @@ describe('InfraIronic', () => {
   test('conductors are a StatefulSet whose pod name is the conductor host on the hash ring', () => {
     // THEN
     const conductor = findObject(objects, 'StatefulSet', 'ironic-conductor');
-    expect((conductor.spec as { serviceName: string; replicas: number }).serviceName).toBe('ironic-conductor');
+    expect((conductor.spec as { serviceName: string; replicas: number }).serviceName).toBe(
+      'ironic-conductor',
+    );
     expect((conductor.spec as { replicas: number }).replicas).toBe(2);
     expect(findObject(objects, 'Service', 'ironic-conductor').spec).toMatchObject({ clusterIP: 'None' });
     expect(envOf(conductor)).toMatchObject({
@@ -141,7 +161,9 @@ describe('InfraIronic', () => {
 
   test('other bad input fails with the construct path and the fix', () => {
     // WHEN / THEN
-    expect(() => synthObjects(ironicCloud({ conductor: { periodicTaskSpacing: { syncPowerState: -5 } } }))).toThrow(
+    expect(() =>
+      synthObjects(ironicCloud({ conductor: { periodicTaskSpacing: { syncPowerState: -5 } } })),
+    ).toThrow(
       /\[prod\/ironic\] conductor.periodicTaskSpacing.syncPowerState must be between 0 and 86400, got -5/,
     );
     expect(() => synthObjects(ironicCloud({ config: { conductor: { sync_power_interval: 10 } } }))).toThrow(
@@ -150,7 +172,9 @@ describe('InfraIronic', () => {
     expect(() => synthObjects(ironicCloud({ networks: { provisioning: { name: 'bm' } } }, false))).toThrow(
       /\[prod\/ironic\] networks are created in Neutron, but no `neutron` was given; pass the Neutron service or remove `networks`/,
     );
-    expect(() => synthObjects(ironicCloud({ networks: { provisioning: { name: 'bm', cidr: '10.0.0.0/24; reboot' } } }))).toThrow(
+    expect(() =>
+      synthObjects(ironicCloud({ networks: { provisioning: { name: 'bm', cidr: '10.0.0.0/24; reboot' } } })),
+    ).toThrow(
       /\[prod\/ironic\] network "bm": cidr "10.0.0.0\/24; reboot" is not an address range like 10.10.0.0\/24/,
     );
   });

@@ -35,7 +35,9 @@ interface Term {
 /** A workload's required node affinity terms, as written in the pod spec. */
 export function nodeSelectorTermsOf(object: KubeObject): Term[] {
   const spec = podSpecOf(object) as {
-    affinity?: { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms: Term[] } } };
+    affinity?: {
+      nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms: Term[] } };
+    };
   };
   return spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
 }
@@ -66,6 +68,8 @@ export function configFile(objects: readonly KubeObject[], configMap: string, fi
 
 /** The container environment of a workload's first container, by name. */
 export function envOf(object: KubeObject): Record<string, unknown> {
-  const containers = podSpecOf(object).containers as { env?: { name: string; value?: string; valueFrom?: unknown }[] }[];
+  const containers = podSpecOf(object).containers as {
+    env?: { name: string; value?: string; valueFrom?: unknown }[];
+  }[];
   return Object.fromEntries((containers[0].env ?? []).map((e) => [e.name, e.value ?? e.valueFrom]));
 }
