@@ -22,6 +22,7 @@ import { requireInputs } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
 import { ServiceDatabase } from '../common/service-database';
 import { ServiceMessaging } from '../common/service-messaging';
+import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
 import { Keystone } from './keystone';
 
@@ -151,8 +152,8 @@ export class Barbican extends Service {
 
     this.api = new ApiService(this, 'api', {
       placement: placement(SchedulingKey.KEY_MANAGER_API, SchedulingKey.ANY_API),
-      // The image's entrypoint serves barbican's WSGI application.
       image,
+      command: uwsgiCommand('barbican-wsgi-api', PORT),
       port: PORT,
       healthPath: '/',
       replicas: props.apiReplicas,

@@ -22,6 +22,7 @@ import {
 import { requireInputs } from '../common/required-inputs';
 import { ServiceDatabase } from '../common/service-database';
 import { ServiceMessaging } from '../common/service-messaging';
+import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
 import { Keystone } from './keystone';
 
@@ -231,7 +232,7 @@ export class Cinder extends Service {
     this.api = new ApiService(this, 'api', {
       placement: placement(SchedulingKey.BLOCK_STORAGE_API, SchedulingKey.ANY_API),
       image,
-      command: ['cinder-api'],
+      command: uwsgiCommand('cinder-wsgi', PORT),
       port: PORT,
       healthPath: '/',
       replicas: props.apiReplicas,

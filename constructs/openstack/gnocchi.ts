@@ -28,6 +28,7 @@ import {
 } from '../common/oslo-config';
 import { requireInputs } from '../common/required-inputs';
 import { ServiceDatabase } from '../common/service-database';
+import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
 import { Keystone } from './keystone';
 
@@ -241,7 +242,7 @@ export class Gnocchi extends Service {
     this.api = new ApiService(this, 'api', {
       placement: placement(SchedulingKey.GNOCCHI_API, SchedulingKey.ANY_API),
       image,
-      command: ['gnocchi-api', '--port', String(PORT)],
+      command: uwsgiCommand('gnocchi-api', PORT),
       port: PORT,
       healthPath: '/healthcheck',
       replicas: props.apiReplicas,

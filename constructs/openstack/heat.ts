@@ -23,6 +23,7 @@ import { requireInputs } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
 import { ServiceDatabase } from '../common/service-database';
 import { ServiceMessaging } from '../common/service-messaging';
+import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
 import { Keystone } from './keystone';
 
@@ -227,7 +228,7 @@ export class Heat extends Service {
     this.api = new ApiService(this, 'api', {
       placement: groupPlacement(SchedulingKey.ANY_API),
       image,
-      command: ['heat-api'],
+      command: uwsgiCommand('heat-wsgi-api', PORT),
       port: PORT,
       healthPath: '/',
       replicas: props.apiReplicas,

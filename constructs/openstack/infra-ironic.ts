@@ -23,6 +23,7 @@ import { requireInputs } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
 import { ServiceDatabase } from '../common/service-database';
 import { ServiceMessaging } from '../common/service-messaging';
+import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
 import { Keystone } from './keystone';
 
@@ -317,7 +318,7 @@ export class InfraIronic extends Service {
     this.api = new ApiService(this, 'api', {
       placement: placement(SchedulingKey.INFRA_BARE_METAL_API, SchedulingKey.ANY_API),
       image,
-      command: ['ironic-api'],
+      command: uwsgiCommand('ironic-api-wsgi', PORT),
       port: PORT,
       healthPath: '/',
       replicas: props.apiReplicas,
