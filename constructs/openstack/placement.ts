@@ -11,7 +11,7 @@ import { ServiceDatabase } from '../common/service-database';
 import { uwsgiCommand } from '../common/uwsgi';
 import { Keystone } from './keystone';
 
-export interface PlacementProps {
+export interface PlacementServiceProps {
   readonly keystone: Keystone;
   readonly database: DatabaseEndpoint;
   readonly cache: CacheEndpoint;
@@ -42,15 +42,17 @@ const CONFIG_DIR = '/etc/placement/placement.conf.d';
  * (`placement`) and the API served by uWSGI. placement-api waits for Keystone, the database and
  * memcached to be ready and for db-sync and registration to have completed.
  *
+ * Named `PlacementService` because the package root also exports the scheduling `Placement` type.
+ *
  * @example
- * const placementService = new Placement(cloud, 'placement', { keystone, database, cache });
+ * const placementService = new PlacementService(cloud, 'placement', { keystone, database, cache });
  */
-export class Placement extends Service {
+export class PlacementService extends Service {
   readonly api: ApiService;
   readonly registration: KeystoneRegistration;
   readonly database: ServiceDatabase;
 
-  constructor(scope: Construct, id: string, props: PlacementProps) {
+  constructor(scope: Construct, id: string, props: PlacementServiceProps) {
     super(scope, id);
     requireInputs(this, props, {
       keystone: 'the Keystone service',

@@ -1,14 +1,14 @@
-import { Placement, PlacementProps } from '../../../constructs/openstack/placement';
+import { PlacementService, PlacementServiceProps } from '../../../constructs/openstack/placement';
 import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
 import { baseCloud, envOf, errorOf, fileOf, keyTerms, keyTolerations, objectsOfService, termsOf, tolerationsOf } from '../support/compute-network-fixture';
 
-function placementCloud(props: Partial<PlacementProps> = {}) {
+function placementCloud(props: Partial<PlacementServiceProps> = {}) {
   const base = baseCloud();
-  new Placement(base.cloud, 'placement', { keystone: base.keystone, database: base.database, cache: base.cache, ...props });
+  new PlacementService(base.cloud, 'placement', { keystone: base.keystone, database: base.database, cache: base.cache, ...props });
   return base.cloud;
 }
 
-describe('Placement', () => {
+describe('PlacementService', () => {
   // GIVEN / WHEN
   const objects = synthObjects(placementCloud());
 
@@ -68,7 +68,7 @@ describe('Placement', () => {
     // GIVEN
     const base = baseCloud();
     // WHEN / THEN
-    expect(errorOf(() => new Placement(base.cloud, 'placement', { keystone: base.keystone, cache: base.cache } as unknown as PlacementProps))).toContain(
+    expect(errorOf(() => new PlacementService(base.cloud, 'placement', { keystone: base.keystone, cache: base.cache } as unknown as PlacementServiceProps))).toContain(
       '[prod/placement] missing required input "database"',
     );
   });
