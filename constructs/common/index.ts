@@ -16,3 +16,4 @@ export * from './required-inputs';
 export * from './worker-service';
 export * from './ceph-client';
 export * from './uwsgi';
+export * from './node-config-templates';
