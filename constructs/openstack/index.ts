@@ -7,3 +7,6 @@ export * from './ceilometer';
 export * from './infra-ironic';
 export * from './glance';
 export * from './placement';
+export * from './neutron';
+export * from './neutron-ovn-agent';
+export * from './neutron-agents';

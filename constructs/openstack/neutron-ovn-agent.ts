@@ -1,0 +1,261 @@
+import { k8s } from 'cdk8s-plus-33';
+import { Construct } from 'constructs';
+import { Component } from '../../lib/model';
+import { ovnAgentPlacement, SchedulingKey } from '../../lib/scheduling';
+import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../common/config-files';
+import { NodeConfiguredAgent, NodeConfigTemplate } from '../common/node-config-templates';
+import { mergeOslo, OsloSchema, OsloValue, OsloValues, osloEnvName, renderOslo } from '../common/oslo-config';
+import { podTemplate } from '../common/pod-template';
+import { envFromSecret, SecretRef } from '../common/secret-ref';
+
+/**
+ * ovn-controller's per-node settings, in the `[ovn]` section of the agent's configuration and its
+ * `configTemplates`. They become `external_ids` of the node's Open vSwitch (`bridge_mappings` →
+ * `ovn-bridge-mappings`, …); `bridges` creates provider bridges with their uplink
+ * (`br-ex:eth1`), which the mappings then name.
+ */
+export const OVN_AGENT_SCHEMA: OsloSchema = {
+  ovn: {
+    bridges: 'list',
+    bridge_mappings: 'list',
+    encap_type: 'string',
+    cms_options: 'list',
+    openflow_probe_interval: 'int',
+    remote_probe_interval: 'int',
+    monitor_all: 'bool',
+  },
+};
+
+/** `[ovn]` option → Open vSwitch external id read by ovn-controller. */
+const EXTERNAL_IDS: Readonly<Record<string, string>> = {
+  bridge_mappings: 'ovn-bridge-mappings',
+  encap_type: 'ovn-encap-type',
+  cms_options: 'ovn-cms-options',
+  openflow_probe_interval: 'ovn-openflow-probe-interval',
+  remote_probe_interval: 'ovn-remote-probe-interval',
+  monitor_all: 'ovn-monitor-all',
+};
+
+export interface NeutronOvnAgentOptions {
+  /**
+   * The scheduling keys of the components that need the OVN agent on their node. The agent
+   * tolerates them and runs wherever one of them may run (Yaook's union rule). Neutron adds
+   * `NETWORK_NEUTRON_BGP_AGENT` itself when the BGP agent is enabled.
+   * @default [SchedulingKey.COMPUTE_HYPERVISOR]
+   */
+  readonly dependantKeys?: readonly SchedulingKey[];
+  /** `[ovn]` settings of every node (see {@link OVN_AGENT_SCHEMA}). @default { ovn: { encap_type: 'geneve' } } */
+  readonly config?: OsloValues;
+  /** Per-node `[ovn]` settings, e.g. bridge mappings of gateway nodes. @default - none */
+  readonly configTemplates?: readonly NodeConfigTemplate[];
+  /**
+   * Run neutron-ovn-metadata-agent in the agent's pods, which serves instance metadata through
+   * Nova's metadata API.
+   * @default true
+   */
+  readonly metadataAgent?: boolean;
+  /**
+   * Host name of Nova's metadata API, where the metadata agent forwards requests. Nova checks it
+   * against its own metadata API when it is wired to this Neutron.
+   * @default 'nova-metadata'
+   */
+  readonly novaMetadataHost?: string;
+  /** @default the cloud's registry `ovn:24.03` */
+  readonly image?: string;
+}
+
+/** What the Neutron service hands to the agent. */
+export interface OvnAgentWiring {
+  readonly options: NeutronOvnAgentOptions;
+  /** Keys of every dependant, already including the BGP agent's when it is enabled. */
+  readonly dependantKeys: readonly SchedulingKey[];
+  readonly ovnImage: string;
+  readonly neutronImage: string;
+  readonly sbConnection: string;
+  readonly metadataProxySecret: SecretRef;
+}
+
+const METADATA_PORT = 8775;
+
+/**
+ * The per-node OVN agent: one pod per node with the local ovsdb-server, ovs-vswitchd, ovn-controller
+ * and (by default) neutron-ovn-metadata-agent as containers. Placed by the union rule
+ * (`ovnAgentPlacement`), one DaemonSet per class of per-node configuration.
+ */
+export function neutronOvnAgent(scope: Construct, id: string, wiring: OvnAgentWiring): NodeConfiguredAgent {
+  const options = wiring.options;
+  const metadata = options.metadataAgent ?? true;
+  const base = mergeOslo({ ovn: { encap_type: 'geneve' } }, options.config);
+  return new NodeConfiguredAgent(scope, id, {
+    placement: ovnAgentPlacement(wiring.dependantKeys),
+    templates: options.configTemplates,
+    schema: OVN_AGENT_SCHEMA,
+    file: 'ovn-agent',
+    build: (classScope, classId, nodeClass) => {
+      const component = new Component(classScope, classId, { placement: nodeClass.placement });
+      const ovn = mergeOslo(base, nodeClass.config).ovn ?? {};
+      const files: Record<string, string> = { external_ids: renderExternalIds(ovn), bridges: renderBridges(ovn) };
+      if (metadata) files['metadata-agent.conf'] = renderOslo(metadataAgentConf(options, wiring.sbConnection));
+      const config = configFiles(component, '/etc/ovn-agent', files);
+      ovnAgentDaemonSet(component, wiring, config, metadata);
+      return component;
+    },
+  });
+}
+
+function ovnAgentDaemonSet(
+  component: Component,
+  wiring: OvnAgentWiring,
+  config: ReturnType<typeof configFiles>,
+  metadata: boolean,
+): void {
+  const host = (name: string, path: string, type = 'DirectoryOrCreate'): k8s.Volume => ({ name, hostPath: { path, type } });
+  const mount = (name: string, mountPath: string, extra: Partial<k8s.VolumeMount> = {}): k8s.VolumeMount => ({ name, mountPath, ...extra });
+  const ovsMounts = [mount('run-openvswitch', '/run/openvswitch'), mount('etc-openvswitch', '/etc/openvswitch'), mount('var-lib-openvswitch', '/var/lib/openvswitch')];
+  const requests = (cpu: string, memory: string, limit: string): k8s.ResourceRequirements => ({
+    requests: { cpu: k8s.Quantity.fromString(cpu), memory: k8s.Quantity.fromString(memory) },
+    limits: { memory: k8s.Quantity.fromString(limit) },
+  });
+  const exec = (command: string, initialDelaySeconds: number, failureThreshold = 3): k8s.Probe => ({
+    exec: { command: ['/bin/sh', '-c', command] },
+    initialDelaySeconds,
+    periodSeconds: 10,
+    timeoutSeconds: 5,
+    failureThreshold,
+  });
+  const nodeEnv: k8s.EnvVar[] = [
+    { name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
+    { name: 'NODE_IP', valueFrom: { fieldRef: { fieldPath: 'status.hostIP' } } },
+    { name: 'OVN_SB', value: wiring.sbConnection },
+  ];
+  const containers: k8s.Container[] = [
+    {
+      name: 'ovsdb-server',
+      image: wiring.ovnImage,
+      command: [
+        '/bin/sh',
+        '-ec',
+        [
+          '[ -e /etc/openvswitch/conf.db ] || ovsdb-tool create /etc/openvswitch/conf.db /usr/share/openvswitch/vswitch.ovsschema',
+          'ovsdb-tool needs-conversion /etc/openvswitch/conf.db | grep -q no || ovsdb-tool convert /etc/openvswitch/conf.db /usr/share/openvswitch/vswitch.ovsschema',
+          'exec ovsdb-server /etc/openvswitch/conf.db --remote=punix:/run/openvswitch/db.sock --pidfile=/run/openvswitch/ovsdb-server.pid -vconsole:info -vfile:off',
+        ].join('\n'),
+      ],
+      volumeMounts: ovsMounts,
+      readinessProbe: exec('ovs-vsctl --timeout=5 show >/dev/null', 5),
+      livenessProbe: exec('ovs-vsctl --timeout=5 show >/dev/null', 30, 6),
+      resources: requests('50m', '128Mi', '512Mi'),
+    },
+    {
+      name: 'ovs-vswitchd',
+      image: wiring.ovnImage,
+      command: [
+        '/bin/sh',
+        '-ec',
+        'until [ -S /run/openvswitch/db.sock ]; do sleep 1; done\n' +
+          'exec ovs-vswitchd unix:/run/openvswitch/db.sock --pidfile=/run/openvswitch/ovs-vswitchd.pid --mlockall -vconsole:info -vfile:off',
+      ],
+      volumeMounts: [...ovsMounts, mount('lib-modules', '/lib/modules', { readOnly: true })],
+      readinessProbe: exec('ovs-appctl -t ovs-vswitchd version >/dev/null', 10),
+      livenessProbe: exec('ovs-appctl -t ovs-vswitchd version >/dev/null', 30, 6),
+      resources: requests('100m', '256Mi', '2Gi'),
+    },
+    {
+      name: 'ovn-controller',
+      image: wiring.ovnImage,
+      env: nodeEnv,
+      command: [
+        '/bin/sh',
+        '-ec',
+        [
+          'until ovs-vsctl --timeout=5 show >/dev/null 2>&1; do sleep 1; done',
+          'ovs-vsctl --no-wait set open . external_ids:system-id="$NODE_NAME" external_ids:hostname="$NODE_NAME" ' +
+            'external_ids:ovn-remote="$OVN_SB" external_ids:ovn-encap-ip="$NODE_IP"',
+          // Settings of this node's configuration class: `key=value` lines, then provider bridges.
+          'while IFS= read -r line; do [ -n "$line" ] && ovs-vsctl --no-wait set open . "external_ids:$line"; done < /etc/ovn-agent/external_ids',
+          'while IFS=: read -r bridge port; do [ -n "$bridge" ] || continue; ovs-vsctl --may-exist add-br "$bridge"; ' +
+            '[ -z "$port" ] || ovs-vsctl --may-exist add-port "$bridge" "$port"; done < /etc/ovn-agent/bridges',
+          'exec ovn-controller unix:/run/openvswitch/db.sock --pidfile=/run/ovn/ovn-controller.pid -vconsole:info -vfile:off',
+        ].join('\n'),
+      ],
+      volumeMounts: [...ovsMounts, mount('run-ovn', '/run/ovn'), { ...config.mount, mountPath: '/etc/ovn-agent' }],
+      // Ready once connected to the southbound database: before that the node has no flows.
+      readinessProbe: exec('ovn-appctl -t ovn-controller connection-status | grep -q "^connected"', 10),
+      livenessProbe: exec('ovn-appctl -t ovn-controller version >/dev/null', 30, 6),
+      resources: requests('100m', '256Mi', '1Gi'),
+    },
+  ];
+  if (metadata) {
+    containers.push({
+      name: 'metadata-agent',
+      image: wiring.neutronImage,
+      command: ['neutron-ovn-metadata-agent'],
+      env: [envFromSecret(osloEnvName('DEFAULT', 'metadata_proxy_shared_secret'), wiring.metadataProxySecret)],
+      volumeMounts: [
+        mount('run-openvswitch', '/run/openvswitch'),
+        // Instances' metadata is served from a namespace per network; the host must see them.
+        mount('run-netns', '/run/netns', { mountPropagation: 'Bidirectional' }),
+        mount('var-lib-neutron', '/var/lib/neutron'),
+        { ...config.mount, mountPath: '/etc/neutron/neutron.conf.d' },
+      ],
+      readinessProbe: exec('pgrep -f neutron-ovn-metadata-agent >/dev/null', 10),
+      livenessProbe: exec('pgrep -f neutron-ovn-metadata-agent >/dev/null', 60, 6),
+      resources: requests('50m', '256Mi', '1Gi'),
+    });
+  }
+  new k8s.KubeDaemonSet(component, 'daemonset', {
+    metadata: { name: component.componentName },
+    spec: {
+      selector: { matchLabels: component.selectorLabels },
+      // One node at a time: a node's pod restart interrupts its instances' traffic briefly.
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: k8s.IntOrString.fromNumber(1) } },
+      template: podTemplate(component, {
+        // Open vSwitch programs the host kernel's datapath and network devices, ovn-controller
+        // configures the host's bridges, and the metadata agent creates network namespaces on the
+        // host: all of them need the host's network and PID namespaces and privileges.
+        hostAgent: true,
+        annotations: { [CONFIG_CHECKSUM_ANNOTATION]: config.checksum },
+        volumes: [
+          config.volume,
+          host('run-openvswitch', '/run/openvswitch'),
+          host('etc-openvswitch', '/etc/openvswitch'),
+          host('var-lib-openvswitch', '/var/lib/openvswitch'),
+          host('run-ovn', '/run/ovn'),
+          host('lib-modules', '/lib/modules', 'Directory'),
+          ...(metadata ? [host('run-netns', '/run/netns'), host('var-lib-neutron', '/var/lib/neutron')] : []),
+        ],
+        containers,
+      }),
+    },
+  });
+}
+
+function metadataAgentConf(options: NeutronOvnAgentOptions, sbConnection: string): OsloValues {
+  return {
+    DEFAULT: {
+      nova_metadata_host: options.novaMetadataHost ?? 'nova-metadata',
+      nova_metadata_port: METADATA_PORT,
+      nova_metadata_protocol: 'http',
+      metadata_workers: 2,
+      use_stderr: true,
+    },
+    ovn: { ovn_sb_connection: sbConnection },
+    ovs: { ovsdb_connection: 'unix:/run/openvswitch/db.sock' },
+  };
+}
+
+function renderExternalIds(ovn: Readonly<Record<string, OsloValue>>): string {
+  const lines = Object.keys(ovn)
+    .filter((option) => option in EXTERNAL_IDS)
+    .sort()
+    .map((option) => {
+      const value = ovn[option];
+      return `${EXTERNAL_IDS[option]}=${Array.isArray(value) ? value.join(',') : String(value)}`;
+    });
+  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+}
+
+function renderBridges(ovn: Readonly<Record<string, OsloValue>>): string {
+  const bridges = ovn.bridges;
+  return Array.isArray(bridges) && bridges.length > 0 ? `${bridges.join('\n')}\n` : '';
+}

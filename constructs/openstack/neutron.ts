@@ -1,0 +1,331 @@
+import { Construct } from 'constructs';
+import { addCheck, Cloud, Component, rangeProblems, Service } from '../../lib/model';
+import { placement, SchedulingKey } from '../../lib/scheduling';
+import { ApiService } from '../common/api-service';
+import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
+import { GeneratedSecret } from '../common/generated-secret';
+import { KEYSTONE_AUTHTOKEN_SCHEMA, keystoneAuthtokenConfig, keystoneAuthtokenEnv } from '../common/keystone-authtoken';
+import { KeystoneRegistration } from '../common/keystone-registration';
+import { NodeConfiguredAgent } from '../common/node-config-templates';
+import { mergeOslo, OsloSchema, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
+import { requireInputs } from '../common/required-inputs';
+import { envFromSecret } from '../common/secret-ref';
+import { ServiceDatabase } from '../common/service-database';
+import { ServiceMessaging } from '../common/service-messaging';
+import { WorkerService } from '../common/worker-service';
+import { OVN_IMAGE_TAG, OvsdbCluster } from '../infra/ovsdb';
+import { Keystone } from './keystone';
+import { NeutronAgentKind, NeutronAgentOptions, neutronAgent, neutronAgentConfigProblems } from './neutron-agents';
+import { NeutronOvnAgentOptions, neutronOvnAgent, OVN_AGENT_SCHEMA } from './neutron-ovn-agent';
+
+export interface NeutronProps {
+  readonly keystone: Keystone;
+  readonly database: DatabaseEndpoint;
+  /** RPC and notifications: neutron-server waits for it. */
+  readonly messaging: MessagingEndpoint;
+  readonly cache: CacheEndpoint;
+  /** The OVN northbound and southbound databases. */
+  readonly ovsdb: OvsdbCluster;
+  /** @default 2 */
+  readonly apiReplicas?: number;
+  /** ovn-northd pods; one is active (it holds the southbound lock), the others stand by. @default 2 */
+  readonly northdReplicas?: number;
+  /** neutron.conf options (ML2 and OVN sections included) merged over Stackwright's defaults. @default - none */
+  readonly config?: OsloValues;
+  /** The per-node OVN agent. @default - on every node a dependant may run on, with the metadata agent */
+  readonly ovnAgent?: NeutronOvnAgentOptions;
+  /** The L3 agent, for routers outside OVN. @default - none */
+  readonly l3Agent?: NeutronAgentOptions;
+  /** The DHCP agent, e.g. for bare-metal provisioning networks. @default - none */
+  readonly dhcpAgent?: NeutronAgentOptions;
+  /** The OVN BGP agent, which announces the node's routes. @default - none */
+  readonly bgpAgent?: NeutronAgentOptions;
+  /** @default the cloud's registry `neutron:<release>` */
+  readonly image?: string;
+  /** Image of ovn-northd and the OVN agent. @default the cloud's registry `ovn:24.03` */
+  readonly ovnImage?: string;
+  /** @default the cloud's registry `ovn-bgp-agent:<release>` */
+  readonly bgpAgentImage?: string;
+}
+
+/** The neutron.conf options Stackwright knows (ML2/OVN sections included); others are rejected. */
+export const NEUTRON_CONF_SCHEMA: OsloSchema = {
+  DEFAULT: {
+    debug: 'bool',
+    use_stderr: 'bool',
+    core_plugin: 'string',
+    service_plugins: 'list',
+    allow_overlapping_ips: 'bool',
+    dns_domain: 'string',
+    api_workers: 'int',
+    rpc_workers: 'int',
+    global_physnet_mtu: 'int',
+    notify_nova_on_port_status_changes: 'bool',
+    notify_nova_on_port_data_changes: 'bool',
+    agent_down_time: 'int',
+    dhcp_agents_per_network: 'int',
+    l3_ha: 'bool',
+    transport_url: 'secret',
+  },
+  database: { connection: 'secret', max_pool_size: 'int', connection_recycle_time: 'int' },
+  nova: {
+    auth_url: 'string',
+    auth_type: 'string',
+    username: 'string',
+    password: 'secret',
+    project_name: 'string',
+    user_domain_name: 'string',
+    project_domain_name: 'string',
+    region_name: 'string',
+    endpoint_type: 'string',
+  },
+  ml2: { type_drivers: 'list', tenant_network_types: 'list', mechanism_drivers: 'list', extension_drivers: 'list', overlay_ip_version: 'int', path_mtu: 'int' },
+  ml2_type_geneve: { vni_ranges: 'list', max_header_size: 'int' },
+  ml2_type_vlan: { network_vlan_ranges: 'list' },
+  ml2_type_flat: { flat_networks: 'list' },
+  ovn: {
+    ovn_nb_connection: 'string',
+    ovn_sb_connection: 'string',
+    ovn_l3_scheduler: 'string',
+    ovn_metadata_enabled: 'bool',
+    enable_distributed_floating_ip: 'bool',
+    ovn_emit_need_to_frag: 'bool',
+    dns_servers: 'list',
+  },
+  securitygroup: { enable_security_group: 'bool' },
+  oslo_concurrency: { lock_path: 'string' },
+  oslo_messaging_notifications: { driver: 'list', topics: 'list' },
+  oslo_middleware: { enable_proxy_headers_parsing: 'bool' },
+  ...KEYSTONE_AUTHTOKEN_SCHEMA,
+};
+
+const PORT = 9696;
+/** Read after the image's own neutron.conf: keeps the image's api-paste.ini and rootwrap files visible. */
+const CONFIG_DIR = '/etc/neutron/neutron.conf.d';
+
+/**
+ * Neutron with OVN: neutron-server (the API, with the ML2/OVN driver writing the northbound
+ * database), ovn-northd (translating northbound into southbound), the per-node OVN agent (local
+ * Open vSwitch, ovn-controller and the metadata agent), and optionally the L3, DHCP and OVN BGP
+ * agents. The OVSDB clusters are an input, like the database.
+ *
+ * **The OVN agent's union rule.** Yaook runs the OVN agent wherever a component that needs it may
+ * run: it tolerates and schedules on the union of their keys. Neutron is constructed before Nova
+ * (Nova needs it), so it cannot discover nova-compute; instead it computes the union eagerly from
+ * what it knows: `ovnAgent.dependantKeys` (nova-compute's `COMPUTE_HYPERVISOR` by default) plus
+ * `NETWORK_NEUTRON_BGP_AGENT` when its own BGP agent is enabled. Eagerly, so the agent's placement
+ * and objects are final at construction and synthesis needs no lazy values; Nova, when given this
+ * Neutron, checks at synthesis that the union includes nova-compute's key.
+ *
+ * @example
+ * const ovsdb = new OvsdbCluster(cloud, 'ovsdb');
+ * const neutron = new Neutron(cloud, 'neutron', { keystone, database, messaging, cache, ovsdb,
+ *   ovnAgent: { configTemplates: [{ nodeSelector: { 'example.com/gateway': 'true' },
+ *     config: { ovn: { bridges: ['br-ex:eth1'], bridge_mappings: ['physnet1:br-ex'], cms_options: ['enable-chassis-as-gw'] } } }] } });
+ */
+export class Neutron extends Service {
+  readonly api: ApiService;
+  readonly northd: WorkerService;
+  /** The OVN agent: one DaemonSet per class of per-node configuration. */
+  readonly ovnAgent: NodeConfiguredAgent;
+  /** The keys the OVN agent tolerates and schedules on besides its own (the union rule). */
+  readonly ovnAgentDependantKeys: readonly SchedulingKey[];
+  readonly l3Agent?: NodeConfiguredAgent;
+  readonly dhcpAgent?: NodeConfiguredAgent;
+  readonly bgpAgent?: NodeConfiguredAgent;
+  readonly registration: KeystoneRegistration;
+  readonly database: ServiceDatabase;
+  readonly messaging: ServiceMessaging;
+  /** Shared by the metadata agent and Nova's metadata API, which signs and checks forwarded requests. */
+  readonly metadataProxySecret: GeneratedSecret;
+  /** Where the metadata agent forwards instance metadata requests. */
+  readonly novaMetadataHost: string;
+
+  constructor(scope: Construct, id: string, props: NeutronProps) {
+    super(scope, id);
+    requireInputs(this, props, {
+      keystone: 'the Keystone service',
+      database: 'a MariaDB or externalDatabase(...)',
+      messaging: 'a RabbitMQ or externalMessaging(...)',
+      cache: 'a Memcached or externalCache(...)',
+      ovsdb: "the OVN databases (new OvsdbCluster(cloud, 'ovsdb'))",
+    });
+    const cloud = Cloud.of(this);
+    const image = props.image ?? cloud.image('neutron');
+    const ovnImage = props.ovnImage ?? cloud.image('ovn', OVN_IMAGE_TAG);
+    const operatorKey = SchedulingKey.OPERATOR_NEUTRON;
+    const ovsdb = props.ovsdb;
+    const ovnOptions = props.ovnAgent ?? {};
+    this.novaMetadataHost = ovnOptions.novaMetadataHost ?? 'nova-metadata';
+    const agentWiring = (kind: NeutronAgentKind, options: NeutronAgentOptions) => ({
+      kind,
+      options,
+      sbConnection: ovsdb.sb.connection,
+      nbConnection: ovsdb.nb.connection,
+    });
+    addCheck(this, () => [
+      ...osloProblems('neutron.conf', NEUTRON_CONF_SCHEMA, props.config ?? {}),
+      ...rangeProblems('northdReplicas', props.northdReplicas, { min: 1, max: 5 }),
+      ...(props.l3Agent ? neutronAgentConfigProblems(agentWiring('l3', props.l3Agent)) : []),
+      ...(props.dhcpAgent ? neutronAgentConfigProblems(agentWiring('dhcp', props.dhcpAgent)) : []),
+      ...(props.bgpAgent ? neutronAgentConfigProblems(agentWiring('bgp', props.bgpAgent)) : []),
+      ...osloProblems('ovnAgent config', OVN_AGENT_SCHEMA, ovnOptions.config ?? {}),
+    ]);
+
+    this.database = new ServiceDatabase(this, 'db', {
+      database: props.database,
+      operatorKey,
+      image,
+      syncCommand: ['neutron-db-manage', 'upgrade', 'heads'],
+    });
+    this.messaging = new ServiceMessaging(this, 'mq', { messaging: props.messaging, operatorKey });
+    this.registration = new KeystoneRegistration(this, 'ks-register', {
+      keystone: props.keystone,
+      operatorKey,
+      serviceType: 'network',
+      catalogName: 'neutron',
+      endpointUrl: `http://${this.serviceName}-api:${PORT}`,
+    });
+    this.metadataProxySecret = new GeneratedSecret(this, 'metadata-secret', { operatorKey, keys: ['secret'] });
+
+    const conf = mergeOslo(
+      {
+        DEFAULT: {
+          debug: false,
+          use_stderr: true,
+          core_plugin: 'ml2',
+          service_plugins: ['ovn-router'],
+          allow_overlapping_ips: true,
+          notify_nova_on_port_status_changes: true,
+          notify_nova_on_port_data_changes: true,
+        },
+        // Port events go to Nova with Neutron's own service user, found through the catalogue.
+        nova: {
+          auth_url: props.keystone.authUrl,
+          auth_type: 'password',
+          username: this.registration.userName,
+          project_name: 'service',
+          user_domain_name: 'Default',
+          project_domain_name: 'Default',
+          region_name: props.keystone.region,
+          endpoint_type: 'internal',
+        },
+        ml2: {
+          type_drivers: ['geneve', 'flat', 'vlan'],
+          tenant_network_types: ['geneve'],
+          mechanism_drivers: ['ovn'],
+          extension_drivers: ['port_security'],
+          overlay_ip_version: 4,
+        },
+        ml2_type_geneve: { vni_ranges: ['1:65536'], max_header_size: 38 },
+        ovn: {
+          ovn_nb_connection: ovsdb.nb.connection,
+          ovn_sb_connection: ovsdb.sb.connection,
+          ovn_metadata_enabled: ovnOptions.metadataAgent ?? true,
+          enable_distributed_floating_ip: false,
+        },
+        securitygroup: { enable_security_group: true },
+        oslo_concurrency: { lock_path: '/tmp/neutron' },
+        oslo_messaging_notifications: { driver: ['messagingv2'] },
+        oslo_middleware: { enable_proxy_headers_parsing: true },
+        ...keystoneAuthtokenConfig(props.keystone, this.registration, props.cache),
+      },
+      props.config,
+    );
+
+    this.api = new ApiService(this, 'api', {
+      placement: placement(SchedulingKey.NETWORK_API, SchedulingKey.ANY_API),
+      image,
+      command: ['neutron-server'],
+      port: PORT,
+      healthPath: '/',
+      replicas: props.apiReplicas,
+      env: [
+        ...this.database.connectionEnv(),
+        ...this.messaging.transportUrlEnv(),
+        ...keystoneAuthtokenEnv(this.registration),
+        envFromSecret(osloEnvName('nova', 'password'), this.registration.password),
+      ],
+      config: { mountPath: CONFIG_DIR, files: { 'neutron.conf': renderOslo(conf) } },
+      requests: { cpu: '200m', memory: '512Mi' },
+    });
+    this.api
+      .dependsOn(props.keystone, 'ready')
+      .dependsOn(props.database, 'ready')
+      .dependsOn(props.cache, 'ready')
+      .dependsOn(props.messaging, 'ready')
+      .dependsOn(ovsdb.nb, 'ready')
+      .dependsOn(ovsdb.sb, 'ready')
+      .dependsOn(this.database.sync, 'completed')
+      .dependsOn(this.messaging.init, 'completed')
+      .dependsOn(this.registration.job, 'completed');
+
+    this.northd = new WorkerService(this, 'northd', {
+      placement: placement(SchedulingKey.NETWORK_NEUTRON_NORTHD),
+      image: ovnImage,
+      command: [
+        '/bin/sh',
+        '-ec',
+        `exec ovn-northd --ovnnb-db="${ovsdb.nb.connection}" --ovnsb-db="${ovsdb.sb.connection}" ` +
+          '--pidfile=/var/run/ovn/ovn-northd.pid --unixctl=/var/run/ovn/ovn-northd.ctl -vconsole:info -vfile:off',
+      ],
+      replicas: props.northdReplicas ?? 2,
+      connectedTo: [ovsdb.nb.port, ovsdb.sb.port],
+      volumes: [{ name: 'run', emptyDir: {} }],
+      volumeMounts: [{ name: 'run', mountPath: '/var/run/ovn' }],
+    });
+    this.northd.dependsOn(ovsdb.nb, 'ready').dependsOn(ovsdb.sb, 'ready');
+
+    this.ovnAgentDependantKeys = [
+      ...new Set([...(ovnOptions.dependantKeys ?? [SchedulingKey.COMPUTE_HYPERVISOR]), ...(props.bgpAgent ? [SchedulingKey.NETWORK_NEUTRON_BGP_AGENT] : [])]),
+    ];
+    this.ovnAgent = neutronOvnAgent(this, 'ovn-agent', {
+      options: ovnOptions,
+      dependantKeys: this.ovnAgentDependantKeys,
+      ovnImage: ovnOptions.image ?? ovnImage,
+      neutronImage: image,
+      sbConnection: ovsdb.sb.connection,
+      metadataProxySecret: this.metadataProxySecret.ref('secret'),
+    });
+    for (const component of this.ovnAgent.components) {
+      // ovn-controller and the metadata agent read the southbound database.
+      component.dependsOn(ovsdb.sb, 'ready');
+      if (ovnOptions.metadataAgent ?? true) component.dependsOn(this.metadataProxySecret, 'completed');
+    }
+
+    const rpcAgent = (kind: 'l3' | 'dhcp', options: NeutronAgentOptions): NodeConfiguredAgent => {
+      const agent = neutronAgent(this, `${kind}-agent`, {
+        ...agentWiring(kind, options),
+        image,
+        env: this.messaging.transportUrlEnv(),
+        connectedTo: [props.messaging.port],
+      });
+      for (const component of agent.components) {
+        component.dependsOn(props.messaging, 'ready').dependsOn(this.messaging.init, 'completed').dependsOn(this.api, 'ready');
+      }
+      return agent;
+    };
+    if (props.l3Agent) this.l3Agent = rpcAgent('l3', props.l3Agent);
+    if (props.dhcpAgent) this.dhcpAgent = rpcAgent('dhcp', props.dhcpAgent);
+    if (props.bgpAgent) {
+      this.bgpAgent = neutronAgent(this, 'bgp-agent', {
+        ...agentWiring('bgp', props.bgpAgent),
+        image: props.bgpAgentImage ?? cloud.image('ovn-bgp-agent'),
+        env: [],
+        connectedTo: [ovsdb.sb.port],
+      });
+      for (const component of this.bgpAgent.components) {
+        component.dependsOn(this.ovnAgent, 'same-node').dependsOn(ovsdb.sb, 'ready');
+      }
+    }
+  }
+
+  /** In-cluster URL of the network API, e.g. `http://neutron-api:9696`. */
+  get internalUrl(): string {
+    return this.api.internalUrl;
+  }
+
+  protected get entryPoints(): readonly Component[] {
+    return [this.api];
+  }
+}

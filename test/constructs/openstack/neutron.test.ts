@@ -1,0 +1,220 @@
+import { OvsdbCluster } from '../../../constructs/infra';
+import { Neutron, NeutronProps } from '../../../constructs/openstack/neutron';
+import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
+import {
+  baseCloud,
+  envOf,
+  errorOf,
+  fileOf,
+  keyTerms,
+  keyTolerations,
+  objectsOfService,
+  termsOf,
+  tolerationsOf,
+} from '../support/compute-network-fixture';
+
+const OVN_AGENT = 'network.yaook.cloud/neutron-ovn-agent';
+const HYPERVISOR = 'compute.yaook.cloud/hypervisor';
+const BGP = 'network.yaook.cloud/neutron-bgp-agent';
+const NO_OVN_MAINTENANCE = { key: 'maintenance.yaook.cloud/ovn-maintenance', operator: 'In', values: ['not-required'] };
+
+function neutronCloud(props: Partial<NeutronProps> = {}) {
+  const base = baseCloud();
+  const ovsdb = new OvsdbCluster(base.cloud, 'ovsdb');
+  const neutron = new Neutron(base.cloud, 'neutron', {
+    keystone: base.keystone,
+    database: base.database,
+    messaging: base.messaging,
+    cache: base.cache,
+    ovsdb,
+    ...props,
+  });
+  return { ...base, ovsdb, neutron };
+}
+
+describe('Neutron', () => {
+  // GIVEN a cloud with Neutron and no optional agent
+  const { cloud } = neutronCloud();
+  // WHEN
+  const objects = synthObjects(cloud);
+
+  test('matches the snapshot', () => {
+    // THEN
+    expect(objectsOfService(objects, 'neutron')).toMatchSnapshot();
+  });
+
+  test('neutron-api runs on the network API key or the any-API group', () => {
+    // THEN
+    const api = findObject(objects, 'Deployment', 'neutron-api');
+    expect(termsOf(api)).toEqual(keyTerms(['network.yaook.cloud/api', 'any.yaook.cloud/api']));
+    expect(tolerationsOf(api)).toEqual(keyTolerations(['network.yaook.cloud/api', 'any.yaook.cloud/api']));
+  });
+
+  test('neutron-api carries the canonical edges: keystone, mariadb, memcached, rabbitmq, ovsdb nb and sb ready', () => {
+    // THEN
+    expect(edgesOf(findObject(objects, 'Deployment', 'neutron-api'))).toEqual([
+      { from: 'neutron-api', to: 'cache', kind: 'ready' },
+      { from: 'neutron-api', to: 'db', kind: 'ready' },
+      { from: 'neutron-api', to: 'keystone-api', kind: 'ready' },
+      { from: 'neutron-api', to: 'mq', kind: 'ready' },
+      { from: 'neutron-api', to: 'neutron-db-sync', kind: 'completed' },
+      { from: 'neutron-api', to: 'neutron-ks-register', kind: 'completed' },
+      { from: 'neutron-api', to: 'neutron-mq-init', kind: 'completed' },
+      { from: 'neutron-api', to: 'ovsdb-nb', kind: 'ready' },
+      { from: 'neutron-api', to: 'ovsdb-sb', kind: 'ready' },
+    ]);
+  });
+
+  test('ovn-northd runs on its own key alone and waits for both databases', () => {
+    // THEN
+    const northd = findObject(objects, 'Deployment', 'neutron-northd');
+    expect(termsOf(northd)).toEqual(keyTerms(['network.yaook.cloud/neutron-northd']));
+    expect(tolerationsOf(northd)).toEqual(keyTolerations(['network.yaook.cloud/neutron-northd']));
+    expect(edgesOf(northd)).toEqual([
+      { from: 'neutron-northd', to: 'ovsdb-nb', kind: 'ready' },
+      { from: 'neutron-northd', to: 'ovsdb-sb', kind: 'ready' },
+    ]);
+    expect((northd.spec as { replicas: number }).replicas).toBe(2);
+  });
+
+  test('the OVN agent tolerates and schedules on exactly its key and the hypervisor key (the union rule), without the maintenance label', () => {
+    // THEN
+    const agent = findObject(objects, 'DaemonSet', 'neutron-ovn-agent');
+    expect(termsOf(agent)).toEqual(keyTerms([OVN_AGENT, HYPERVISOR]));
+    expect(tolerationsOf(agent)).toEqual(keyTolerations([OVN_AGENT, HYPERVISOR]));
+  });
+
+  test('the OVN agent is a privileged host agent with Open vSwitch, ovn-controller and the metadata agent', () => {
+    // THEN
+    const spec = podSpecOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'));
+    expect(spec.hostNetwork).toBe(true);
+    expect(spec.hostPID).toBe(true);
+    const containers = spec.containers as { name: string; securityContext: { privileged: boolean } }[];
+    expect(containers.map((c) => c.name)).toEqual(['ovsdb-server', 'ovs-vswitchd', 'ovn-controller', 'metadata-agent']);
+    expect(containers.every((c) => c.securityContext.privileged)).toBe(true);
+    expect(envOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'), 'ovn-controller').OVN_SB).toBe(
+      'tcp:ovsdb-sb-0.ovsdb-sb-peers:6642,tcp:ovsdb-sb-1.ovsdb-sb-peers:6642,tcp:ovsdb-sb-2.ovsdb-sb-peers:6642',
+    );
+    expect(envOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'), 'metadata-agent').OS_DEFAULT__METADATA_PROXY_SHARED_SECRET).toEqual({
+      secretKeyRef: { name: 'neutron-metadata-secret', key: 'secret' },
+    });
+  });
+
+  test('ovn-controller waits for the southbound database', () => {
+    // THEN
+    expect(edgesOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'))).toEqual([
+      { from: 'neutron-ovn-agent', to: 'neutron-metadata-secret', kind: 'completed' },
+      { from: 'neutron-ovn-agent', to: 'ovsdb-sb', kind: 'ready' },
+    ]);
+  });
+
+  test('renders neutron.conf with ML2/OVN and both OVSDB connections, credentials from Secrets', () => {
+    // THEN
+    const conf = fileOf(objects, 'neutron-api-config', 'neutron.conf');
+    expect(conf).toContain('mechanism_drivers = ovn');
+    expect(conf).toContain('ovn_nb_connection = tcp:ovsdb-nb-0.ovsdb-nb-peers:6641,');
+    expect(conf).toContain('ovn_sb_connection = tcp:ovsdb-sb-0.ovsdb-sb-peers:6642,');
+    expect(conf).toContain('[nova]\nauth_type = password\nauth_url = http://keystone-api:5000/v3');
+    expect(conf).not.toMatch(/^(password|connection|transport_url)\s*=/m);
+    const env = envOf(findObject(objects, 'Deployment', 'neutron-api'));
+    expect(env.OS_NOVA__PASSWORD).toEqual({ secretKeyRef: { name: 'neutron-keystone-user', key: 'password' } });
+    expect(env.OS_DEFAULT__TRANSPORT_URL).toBe('rabbit://neutron:$(MQ_PASSWORD)@mq:5672/neutron');
+  });
+
+  test('no optional agent without its options', () => {
+    // THEN
+    expect(objects.filter((o) => o.kind === 'DaemonSet').map((o) => o.metadata.name)).toEqual(['neutron-ovn-agent']);
+  });
+});
+
+describe('Neutron with the BGP, L3 and DHCP agents', () => {
+  // GIVEN
+  const { cloud } = neutronCloud({ bgpAgent: { config: { DEFAULT: { bgp_AS: '64999' } } }, l3Agent: {}, dhcpAgent: {} });
+  // WHEN
+  const objects = synthObjects(cloud);
+
+  test('the OVN agent follows the union of the hypervisor and BGP keys', () => {
+    // THEN
+    const agent = findObject(objects, 'DaemonSet', 'neutron-ovn-agent');
+    expect(termsOf(agent)).toEqual(keyTerms([OVN_AGENT, HYPERVISOR, BGP]));
+    expect(tolerationsOf(agent)).toEqual(keyTolerations([OVN_AGENT, HYPERVISOR, BGP]));
+  });
+
+  test('the BGP agent needs OVN: no-maintenance label in every term and a same-node edge to the OVN agent', () => {
+    // THEN
+    const bgp = findObject(objects, 'DaemonSet', 'neutron-bgp-agent');
+    expect(termsOf(bgp)).toEqual(keyTerms([BGP], [NO_OVN_MAINTENANCE]));
+    expect(tolerationsOf(bgp)).toEqual(keyTolerations([BGP]));
+    expect(edgesOf(bgp)).toEqual([
+      { from: 'neutron-bgp-agent', to: 'neutron-ovn-agent', kind: 'same-node' },
+      { from: 'neutron-bgp-agent', to: 'ovsdb-sb', kind: 'ready' },
+    ]);
+    expect(fileOf(objects, 'neutron-bgp-agent-config', 'bgp-agent.conf')).toContain('bgp_AS = 64999');
+  });
+
+  test.each([
+    ['neutron-l3-agent', 'network.yaook.cloud/neutron-l3-agent', 'l3_agent.conf'],
+    ['neutron-dhcp-agent', 'network.yaook.cloud/neutron-dhcp-agent', 'dhcp_agent.conf'],
+  ])('%s runs on its key, talks RPC and waits for the API', (name, key, file) => {
+    // THEN
+    const agent = findObject(objects, 'DaemonSet', name);
+    expect(termsOf(agent)).toEqual(keyTerms([key]));
+    expect(edgesOf(agent)).toEqual([
+      { from: name, to: 'mq', kind: 'ready' },
+      { from: name, to: 'neutron-api', kind: 'ready' },
+      { from: name, to: 'neutron-mq-init', kind: 'completed' },
+    ]);
+    expect(fileOf(objects, `${name}-config`, file)).toContain('interface_driver = openvswitch');
+  });
+});
+
+describe('Neutron OVN agent per-node configuration', () => {
+  test('gateway nodes get their own DaemonSet with bridge mappings; the others are kept off them', () => {
+    // GIVEN
+    const { cloud, neutron } = neutronCloud({
+      ovnAgent: {
+        configTemplates: [
+          {
+            nodeSelector: { 'example.com/gateway': 'true' },
+            config: { ovn: { bridges: ['br-ex:eth1'], bridge_mappings: ['physnet1:br-ex'], cms_options: ['enable-chassis-as-gw'] } },
+          },
+        ],
+      },
+    });
+    // WHEN
+    const objects = synthObjects(cloud);
+    // THEN
+    const [plain, gateway] = neutron.ovnAgent.components.map((c) => c.componentName);
+    expect(plain).toBe('neutron-ovn-agent');
+    expect(gateway).toMatch(/^neutron-ovn-agent-[0-9a-f]{6}$/);
+    expect(fileOf(objects, `${gateway}-config`, 'external_ids')).toBe(
+      'ovn-bridge-mappings=physnet1:br-ex\novn-cms-options=enable-chassis-as-gw\novn-encap-type=geneve\n',
+    );
+    expect(fileOf(objects, `${gateway}-config`, 'bridges')).toBe('br-ex:eth1\n');
+    expect(fileOf(objects, `${plain}-config`, 'external_ids')).toBe('ovn-encap-type=geneve\n');
+    const notGateway = { key: 'example.com/gateway', operator: 'NotIn', values: ['true'] };
+    expect(termsOf(findObject(objects, 'DaemonSet', plain))).toEqual(keyTerms([OVN_AGENT, HYPERVISOR], [notGateway]));
+    expect(termsOf(findObject(objects, 'DaemonSet', gateway))).toEqual(
+      keyTerms([OVN_AGENT, HYPERVISOR], [{ key: 'example.com/gateway', operator: 'In', values: ['true'] }]),
+    );
+  });
+});
+
+describe('Neutron validation', () => {
+  test('an unknown agent option fails with the path', () => {
+    // GIVEN
+    const { cloud } = neutronCloud({ l3Agent: { config: { DEFAULT: { agent_mod: 'dvr' } } } });
+    // WHEN / THEN
+    expect(errorOf(() => synthObjects(cloud))).toContain('[prod/neutron] l3Agent l3_agent.ini: unknown option "agent_mod" in [DEFAULT]');
+  });
+
+  test('a Neutron without the OVSDB clusters fails for JavaScript users with the path and the fix', () => {
+    // GIVEN
+    const base = baseCloud();
+    const props = { keystone: base.keystone, database: base.database, messaging: base.messaging, cache: base.cache };
+    // WHEN / THEN
+    expect(errorOf(() => new Neutron(base.cloud, 'neutron', props as unknown as NeutronProps))).toContain(
+      "[prod/neutron] missing required input \"ovsdb\": pass the OVN databases (new OvsdbCluster(cloud, 'ovsdb'))",
+    );
+  });
+});
