@@ -10,3 +10,5 @@ export * from './placement';
 export * from './neutron';
 export * from './neutron-ovn-agent';
 export * from './neutron-agents';
+export * from './nova';
+export * from './nova-compute';

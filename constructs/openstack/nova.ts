@@ -1,0 +1,543 @@
+import { k8s } from 'cdk8s-plus-33';
+import { Construct } from 'constructs';
+import { addCheck, Cloud, Component, IDependable, rangeProblems, Service } from '../../lib/model';
+import { placement, reservedNodeLabelProblems, SchedulingKey } from '../../lib/scheduling';
+import { ApiService } from '../common/api-service';
+import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
+import { JobComponent } from '../common/job-component';
+import { KEYSTONE_AUTHTOKEN_SCHEMA, keystoneAuthtokenConfig, keystoneAuthtokenEnv } from '../common/keystone-authtoken';
+import { KeystoneRegistration } from '../common/keystone-registration';
+import { NodeConfiguredAgent, NodeScope } from '../common/node-config-templates';
+import { mergeOslo, OsloSchema, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
+import { requireInputs } from '../common/required-inputs';
+import { envFromSecret } from '../common/secret-ref';
+import { ServiceDatabase } from '../common/service-database';
+import { ServiceMessaging } from '../common/service-messaging';
+import { uwsgiCommand } from '../common/uwsgi';
+import { WorkerService } from '../common/worker-service';
+import { Glance } from './glance';
+import { Keystone } from './keystone';
+import { Neutron } from './neutron';
+import { libvirtDaemon, novaCompute, NovaComputeOptions } from './nova-compute';
+import { PlacementService } from './placement';
+
+/** Infrastructure of one cell beyond the first. */
+export interface NovaCellOptions {
+  /** The server holding the cell's database. @default Nova's `database` */
+  readonly database?: DatabaseEndpoint;
+  /** The cell's message bus (its own vhost either way). @default Nova's `messaging` */
+  readonly messaging?: MessagingEndpoint;
+  /** @default 2 */
+  readonly conductorReplicas?: number;
+}
+
+export interface NovaProps {
+  readonly keystone: Keystone;
+  /** The server of the API, cell0 and cell1 databases (and of further cells unless they name their own). */
+  readonly database: DatabaseEndpoint;
+  /** The message bus of the API and of cell 1 (and of further cells unless they name their own). */
+  readonly messaging: MessagingEndpoint;
+  readonly cache: CacheEndpoint;
+  /** The scheduler waits for Placement; the others reach it at run time. */
+  readonly placement: PlacementService;
+  readonly glance: Glance;
+  /** nova-compute needs the node's OVN agent; Neutron's API is reached at run time. */
+  readonly neutron: Neutron;
+  /** Cinder, when the cloud has it: a runtime edge (volumes are attached through the catalogue). @default - none */
+  readonly cinder?: IDependable;
+  /**
+   * Compute cells: a number (`cells: 3` is cell1..cell3 on Nova's database and message bus), or one
+   * entry per cell with its own infrastructure. Cell 1 holds the super-conductor role; every
+   * further cell adds its own conductor, database (with its chain) and vhost, VNC proxy and
+   * nova-compute. With several cells, hypervisors join cell N (N >= 2) by the label
+   * `cellNodeLabel=cellN`; unlabelled hypervisors are in cell 1.
+   * @default 1
+   */
+  readonly cells?: number | readonly NovaCellOptions[];
+  /** @default 'nova.stackwright.io/cell' */
+  readonly cellNodeLabel?: string;
+  /** @default 2 */
+  readonly apiReplicas?: number;
+  /** @default 2 */
+  readonly metadataReplicas?: number;
+  /** @default 2 */
+  readonly schedulerReplicas?: number;
+  /** Conductors of cell 1 (the others: `NovaCellOptions.conductorReplicas`). @default 2 */
+  readonly conductorReplicas?: number;
+  /** @default 2 */
+  readonly vncReplicas?: number;
+  /** nova.conf options of every Nova component, merged over Stackwright's defaults; unknown options are rejected. @default - none */
+  readonly config?: OsloValues;
+  /** nova-compute and libvirt. @default - default configuration on every hypervisor */
+  readonly compute?: NovaComputeOptions;
+  /** @default the cloud's registry `nova:<release>` */
+  readonly image?: string;
+}
+
+/** The nova.conf options Stackwright knows; a user override outside this list is an error. */
+export const NOVA_CONF_SCHEMA: OsloSchema = {
+  DEFAULT: {
+    debug: 'bool',
+    use_stderr: 'bool',
+    compute_driver: 'string',
+    cpu_allocation_ratio: 'float',
+    ram_allocation_ratio: 'float',
+    disk_allocation_ratio: 'float',
+    initial_cpu_allocation_ratio: 'float',
+    reserved_host_memory_mb: 'int',
+    reserved_host_cpus: 'int',
+    reserved_host_disk_mb: 'int',
+    instances_path: 'string',
+    resume_guests_state_on_host_boot: 'bool',
+    max_concurrent_live_migrations: 'int',
+    osapi_compute_workers: 'int',
+    metadata_workers: 'int',
+    transport_url: 'secret',
+  },
+  api: { auth_strategy: 'string', local_metadata_per_cell: 'bool', dhcp_domain: 'string' },
+  api_database: { connection: 'secret', max_pool_size: 'int', connection_recycle_time: 'int' },
+  database: { connection: 'secret', max_pool_size: 'int', connection_recycle_time: 'int' },
+  cache: { enabled: 'bool', backend: 'string', memcache_servers: 'list' },
+  cinder: { catalog_info: 'string', os_region_name: 'string', cross_az_attach: 'bool' },
+  compute: { cpu_shared_set: 'string', cpu_dedicated_set: 'string', max_concurrent_builds: 'int', live_migration_wait_for_vif_plug: 'bool' },
+  conductor: { workers: 'int' },
+  filter_scheduler: { enabled_filters: 'list', available_filters: 'list', host_subset_size: 'int' },
+  glance: { valid_interfaces: 'list', num_retries: 'int' },
+  libvirt: {
+    virt_type: 'string',
+    cpu_mode: 'string',
+    cpu_models: 'list',
+    cpu_model_extra_flags: 'list',
+    images_type: 'string',
+    images_rbd_pool: 'string',
+    rbd_user: 'string',
+    rbd_secret_uuid: 'string',
+    live_migration_scheme: 'string',
+    hw_disk_discard: 'string',
+  },
+  neutron: {
+    auth_url: 'string',
+    auth_type: 'string',
+    username: 'string',
+    password: 'secret',
+    project_name: 'string',
+    user_domain_name: 'string',
+    project_domain_name: 'string',
+    region_name: 'string',
+    valid_interfaces: 'list',
+    service_metadata_proxy: 'bool',
+    metadata_proxy_shared_secret: 'secret',
+    physnets: 'list',
+  },
+  oslo_concurrency: { lock_path: 'string' },
+  oslo_messaging_notifications: { driver: 'list', topics: 'list' },
+  oslo_middleware: { enable_proxy_headers_parsing: 'bool' },
+  pci: { device_spec: 'list', alias: 'list' },
+  placement: {
+    auth_url: 'string',
+    auth_type: 'string',
+    username: 'string',
+    password: 'secret',
+    project_name: 'string',
+    user_domain_name: 'string',
+    project_domain_name: 'string',
+    region_name: 'string',
+    valid_interfaces: 'list',
+  },
+  quota: { instances: 'int', cores: 'int', ram: 'int' },
+  scheduler: { discover_hosts_in_cells_interval: 'int', workers: 'int', max_attempts: 'int' },
+  vnc: { enabled: 'bool', server_listen: 'string', server_proxyclient_address: 'string', novncproxy_base_url: 'string' },
+  workarounds: { skip_cpu_compare_on_dest: 'bool', disable_compute_service_check_for_ffu: 'bool' },
+  ...KEYSTONE_AUTHTOKEN_SCHEMA,
+};
+
+const API_PORT = 8774;
+const METADATA_PORT = 8775;
+const VNC_PORT = 6080;
+/** Read after the image's own nova.conf, which keeps the image's api-paste.ini and rootwrap files visible. */
+const CONFIG_DIR = '/etc/nova/nova.conf.d';
+const MAX_CELLS = 100;
+
+/** One cell as built: its database chain, its vhost, its conductor, console proxy and compute. */
+export interface NovaCell {
+  /** `cell1`, `cell2`, … */
+  readonly name: string;
+  readonly database: ServiceDatabase;
+  readonly messaging: ServiceMessaging;
+  readonly conductor: WorkerService;
+  readonly vncProxy: ApiService;
+  /** nova-compute of the cell's hypervisors, one DaemonSet per class of per-node configuration. */
+  readonly compute: NodeConfiguredAgent;
+}
+
+/**
+ * Nova, the compute service, in cells v2: the API (`nova-api`), the metadata API, the scheduler,
+ * the super-conductor in cell 1, and per cell a conductor, a VNC proxy, a database with its chain
+ * and a vhost; libvirt and nova-compute on every hypervisor; the API, cell0 and cell databases;
+ * a cell-mapping Job that records cell0 and every cell in the API database, and a cell-setup Job
+ * (`discover_hosts`) once the API and every nova-compute are ready.
+ *
+ * nova-compute runs where libvirt and Neutron's OVN agent run (same-node edges) and only on nodes
+ * without pending OVN maintenance. Its configuration can differ per node (`compute.configTemplates`).
+ *
+ * @example
+ * new Nova(cloud, 'nova', {
+ *   keystone, database, messaging, cache, placement, glance, neutron, cells: 2,
+ *   compute: { configTemplates: [{ nodeSelector: { 'example.com/gpu': 'true' }, config: { DEFAULT: { cpu_allocation_ratio: 4 } } }] },
+ * });
+ */
+export class Nova extends Service {
+  readonly api: ApiService;
+  readonly metadata: ApiService;
+  readonly scheduler: WorkerService;
+  /** The cells in order; cell 1's conductor is also the super-conductor. */
+  readonly cells: readonly NovaCell[];
+  readonly libvirt: Component;
+  /** nova-compute of every cell (one agent per cell), for same-node dependants such as Ceilometer's compute agent. */
+  readonly compute: readonly NodeConfiguredAgent[];
+  readonly apiDatabase: ServiceDatabase;
+  readonly cell0Database: ServiceDatabase;
+  /** Records cell0 and every cell (database and transport URL) in the API database. */
+  readonly cellMapping: JobComponent;
+  /** `nova-manage cell_v2 discover_hosts`: maps the hypervisors to their cells. */
+  readonly cellSetup: JobComponent;
+  readonly registration: KeystoneRegistration;
+
+  constructor(scope: Construct, id: string, props: NovaProps) {
+    super(scope, id);
+    requireInputs(this, props, {
+      keystone: 'the Keystone service',
+      database: 'a MariaDB or externalDatabase(...)',
+      messaging: 'a RabbitMQ or externalMessaging(...)',
+      cache: 'a Memcached or externalCache(...)',
+      placement: 'the Placement service (new PlacementService(...))',
+      glance: 'the Glance service',
+      neutron: 'the Neutron service',
+    });
+    const cloud = Cloud.of(this);
+    const image = props.image ?? cloud.image('nova');
+    const operatorKey = SchedulingKey.OPERATOR_NOVA;
+    const compute = props.compute ?? {};
+    const cellOptions: readonly NovaCellOptions[] =
+      typeof props.cells === 'number' ? Array.from({ length: Math.max(1, Math.min(MAX_CELLS, Math.trunc(props.cells))) }, () => ({})) : (props.cells ?? [{}]);
+    const cellNodeLabel = props.cellNodeLabel ?? 'nova.stackwright.io/cell';
+    const neutron = props.neutron;
+    addCheck(this, () => [
+      ...osloProblems('nova.conf', NOVA_CONF_SCHEMA, props.config ?? {}),
+      ...osloProblems('compute nova.conf', NOVA_CONF_SCHEMA, compute.config ?? {}),
+      ...cellProblems(props.cells),
+      ...rangeProblems('schedulerReplicas', props.schedulerReplicas, { min: 1, max: 20 }),
+      ...rangeProblems('conductorReplicas', props.conductorReplicas, { min: 1, max: 20 }),
+      ...cellOptions.flatMap((c, i) => rangeProblems(`cells[${i}].conductorReplicas`, c.conductorReplicas, { min: 1, max: 20 })),
+      ...reservedNodeLabelProblems([cellNodeLabel], 'cellNodeLabel'),
+      ...(neutron.ovnAgentDependantKeys.includes(SchedulingKey.COMPUTE_HYPERVISOR)
+        ? []
+        : [
+            `nova-compute runs on ${SchedulingKey.COMPUTE_HYPERVISOR} nodes, but ${neutron.node.path}'s OVN agent does not ` +
+              `(its dependantKeys are ${neutron.ovnAgentDependantKeys.join(', ') || 'empty'}); add SchedulingKey.COMPUTE_HYPERVISOR to ovnAgent.dependantKeys`,
+          ]),
+    ]);
+
+    // Databases: API, cell0, then one per cell. Each its own chain, user and password.
+    const databaseChain = (chainId: string, databaseName: string, endpoint: DatabaseEndpoint, api = false) =>
+      new ServiceDatabase(this, chainId, {
+        database: endpoint,
+        operatorKey,
+        image,
+        databaseName,
+        syncCommand: api ? ['nova-manage', 'api_db', 'sync'] : ['nova-manage', 'db', 'sync', '--local_cell'],
+        connectionOption: api ? { section: 'api_database', option: 'connection' } : undefined,
+      });
+    this.apiDatabase = databaseChain('api-db', 'nova_api', props.database, true);
+    this.cell0Database = databaseChain('cell0-db', 'nova_cell0', props.database);
+
+    this.registration = new KeystoneRegistration(this, 'ks-register', {
+      keystone: props.keystone,
+      operatorKey,
+      serviceType: 'compute',
+      catalogName: 'nova',
+      endpointUrl: `http://${this.serviceName}-api:${API_PORT}/v2.1`,
+    });
+    const serviceUser = (section: 'placement' | 'neutron'): OsloValues => ({
+      [section]: {
+        auth_url: props.keystone.authUrl,
+        auth_type: 'password',
+        username: this.registration.userName,
+        project_name: 'service',
+        user_domain_name: 'Default',
+        project_domain_name: 'Default',
+        region_name: props.keystone.region,
+        valid_interfaces: ['internal'],
+      },
+    });
+    const servicePasswords: k8s.EnvVar[] = [
+      envFromSecret(osloEnvName('placement', 'password'), this.registration.password),
+      envFromSecret(osloEnvName('neutron', 'password'), this.registration.password),
+    ];
+    const vncUrl = (cellIndex: number) => `http://${this.serviceName}-${cellIndex === 0 ? '' : `cell${cellIndex + 1}-`}vnc:${VNC_PORT}/vnc_lite.html`;
+    const common: OsloValues = {
+      DEFAULT: { debug: false, use_stderr: true },
+      api: { auth_strategy: 'keystone' },
+      cache: { enabled: true, backend: 'oslo_cache.memcache_pool', memcache_servers: [...props.cache.servers] },
+      cinder: { os_region_name: props.keystone.region },
+      glance: { valid_interfaces: ['internal'] },
+      oslo_concurrency: { lock_path: '/tmp/nova' },
+      oslo_messaging_notifications: { driver: ['messagingv2'] },
+      ...serviceUser('placement'),
+      ...serviceUser('neutron'),
+    };
+    const controlConf = renderOslo(
+      mergeOslo(
+        mergeOslo(common, {
+          neutron: { service_metadata_proxy: true },
+          oslo_middleware: { enable_proxy_headers_parsing: true },
+          scheduler: { discover_hosts_in_cells_interval: 300 },
+          ...keystoneAuthtokenConfig(props.keystone, this.registration, props.cache),
+        }),
+        props.config,
+      ),
+    );
+    const controlFiles = { mountPath: CONFIG_DIR, files: { 'nova.conf': controlConf } };
+
+    // Cells: database chain, vhost, conductor, VNC proxy, nova-compute.
+    const extraCellLabels = cellOptions.slice(1).map((_, i) => ({ [cellNodeLabel]: `cell${i + 2}` }));
+    const cellNodes = (index: number): NodeScope =>
+      cellOptions.length === 1 ? {} : index === 0 ? { excluded: extraCellLabels } : { required: extraCellLabels[index - 1] };
+    this.libvirt = libvirtDaemon(this, 'libvirt', {
+      image: compute.libvirtImage ?? cloud.image('libvirt'),
+      forcedDownscale: compute.forcedDownscale ?? false,
+    });
+
+    const cellParts = cellOptions.map((options, index) => {
+      const name = `cell${index + 1}`;
+      const prefix = index === 0 ? '' : `${name}-`;
+      const dbEndpoint = options.database ?? props.database;
+      const mqEndpoint = options.messaging ?? props.messaging;
+      const database = databaseChain(`${name}-db`, `nova_${name}`, dbEndpoint);
+      const messaging = new ServiceMessaging(this, `${name}-mq`, { messaging: mqEndpoint, operatorKey, vhost: `${this.serviceName}-${name}` });
+      return { name, prefix, index, options, dbEndpoint, mqEndpoint, database, messaging };
+    });
+    const first = cellParts[0];
+
+    this.cellMapping = new JobComponent(this, 'cell-mapping', {
+      operatorKey,
+      image,
+      command: ['/bin/sh', '-ec', cellMappingScript(cellParts.map((c) => c.name))],
+      extraEnv: [
+        ...this.apiDatabase.connectionEnv('API_DB_PASSWORD'),
+        envFromSecret('CELL0_DB_PASSWORD', this.cell0Database.password),
+        { name: 'CELL0_DATABASE', value: this.cell0Database.connectionUrl('CELL0_DB_PASSWORD') },
+        ...cellParts.flatMap((c) => {
+          const upper = c.name.toUpperCase();
+          return [
+            envFromSecret(`${upper}_DB_PASSWORD`, c.database.password),
+            { name: `${upper}_DATABASE`, value: c.database.connectionUrl(`${upper}_DB_PASSWORD`) },
+            envFromSecret(`${upper}_MQ_PASSWORD`, c.messaging.password),
+            { name: `${upper}_TRANSPORT`, value: c.messaging.transportUrl(`${upper}_MQ_PASSWORD`) },
+          ];
+        }),
+      ],
+    });
+    this.cellMapping.dependsOn(this.apiDatabase.sync, 'completed').dependsOn(this.cell0Database.init, 'completed');
+    for (const c of cellParts) this.cellMapping.dependsOn(c.database.init, 'completed').dependsOn(c.messaging.init, 'completed');
+
+    const allSyncs = [this.apiDatabase.sync, this.cell0Database.sync, ...cellParts.map((c) => c.database.sync)];
+    const runtimePeers = (component: Component) => {
+      component.dependsOn(props.placement, 'runtime').dependsOn(props.glance, 'runtime').dependsOn(neutron, 'runtime');
+      if (props.cinder) component.dependsOn(props.cinder, 'runtime');
+      return component;
+    };
+    /** The edges every control-plane component of the API level shares. */
+    const apiLevel = (component: Component) => {
+      component
+        .dependsOn(props.keystone, 'ready')
+        .dependsOn(props.cache, 'ready')
+        .dependsOn(this.cellMapping, 'completed')
+        .dependsOn(this.registration.job, 'completed');
+      for (const c of cellParts) component.dependsOn(c.dbEndpoint, 'ready');
+      component.dependsOn(first.mqEndpoint, 'ready').dependsOn(first.messaging.init, 'completed');
+      for (const sync of allSyncs) component.dependsOn(sync, 'completed');
+      return component;
+    };
+    const apiEnv = [...this.apiDatabase.connectionEnv('API_DB_PASSWORD'), ...first.messaging.transportUrlEnv()];
+
+    this.api = new ApiService(this, 'api', {
+      placement: placement(SchedulingKey.COMPUTE_API, SchedulingKey.ANY_API),
+      image,
+      command: uwsgiCommand('nova-api-wsgi', API_PORT),
+      port: API_PORT,
+      healthPath: '/',
+      replicas: props.apiReplicas,
+      env: [...apiEnv, ...keystoneAuthtokenEnv(this.registration), ...servicePasswords],
+      config: controlFiles,
+      requests: { cpu: '200m', memory: '512Mi' },
+    });
+    runtimePeers(apiLevel(this.api));
+
+    this.metadata = new ApiService(this, 'metadata', {
+      placement: placement(SchedulingKey.COMPUTE_METADATA_API, SchedulingKey.ANY_API),
+      image,
+      command: uwsgiCommand('nova-metadata-wsgi', METADATA_PORT),
+      port: METADATA_PORT,
+      healthPath: '/',
+      replicas: props.metadataReplicas,
+      env: [
+        ...apiEnv,
+        ...keystoneAuthtokenEnv(this.registration),
+        ...servicePasswords,
+        envFromSecret(osloEnvName('neutron', 'metadata_proxy_shared_secret'), neutron.metadataProxySecret.ref('secret')),
+      ],
+      config: controlFiles,
+    });
+    apiLevel(this.metadata).dependsOn(neutron.metadataProxySecret, 'completed').dependsOn(neutron, 'runtime');
+
+    this.scheduler = new WorkerService(this, 'scheduler', {
+      placement: placement(SchedulingKey.COMPUTE_NOVA_SCHEDULER, SchedulingKey.COMPUTE_NOVA_ANY_SERVICE),
+      image,
+      command: ['nova-scheduler'],
+      replicas: props.schedulerReplicas ?? 2,
+      connectedTo: [first.mqEndpoint.port],
+      env: [...apiEnv, ...servicePasswords],
+      config: controlFiles,
+    });
+    apiLevel(this.scheduler).dependsOn(props.placement, 'ready');
+
+    this.cells = cellParts.map((c) => {
+      const conductorEnv = [
+        ...(c.index === 0 ? this.apiDatabase.connectionEnv('API_DB_PASSWORD') : []),
+        ...c.database.connectionEnv('CELL_DB_PASSWORD'),
+        ...c.messaging.transportUrlEnv(),
+        ...servicePasswords,
+      ];
+      const conductor = new WorkerService(this, `${c.prefix}conductor`, {
+        placement: placement(SchedulingKey.COMPUTE_NOVA_CONDUCTOR, SchedulingKey.COMPUTE_NOVA_ANY_SERVICE),
+        image,
+        command: ['nova-conductor'],
+        replicas: (c.index === 0 ? props.conductorReplicas : c.options.conductorReplicas) ?? 2,
+        connectedTo: [c.mqEndpoint.port, c.dbEndpoint.port],
+        env: conductorEnv,
+        config: controlFiles,
+      });
+      if (c.index === 0) apiLevel(conductor);
+      conductor
+        .dependsOn(props.keystone, 'ready')
+        .dependsOn(props.cache, 'ready')
+        .dependsOn(c.dbEndpoint, 'ready')
+        .dependsOn(c.mqEndpoint, 'ready')
+        .dependsOn(c.database.sync, 'completed')
+        .dependsOn(c.messaging.init, 'completed')
+        .dependsOn(this.cellMapping, 'completed');
+      runtimePeers(conductor);
+
+      // Console tokens live in the cell's database, so every cell has its own proxy.
+      const vncProxy = new ApiService(this, `${c.prefix}vnc`, {
+        placement: placement(SchedulingKey.COMPUTE_VNC),
+        image,
+        command: ['nova-novncproxy'],
+        port: VNC_PORT,
+        healthPath: '/vnc_lite.html',
+        replicas: props.vncReplicas,
+        env: [...c.database.connectionEnv('CELL_DB_PASSWORD'), ...c.messaging.transportUrlEnv()],
+        config: controlFiles,
+        requests: { cpu: '50m', memory: '128Mi' },
+      });
+      vncProxy
+        .dependsOn(c.database.sync, 'completed')
+        .dependsOn(this.cellMapping, 'completed')
+        .dependsOn(c.dbEndpoint, 'ready');
+
+      const computeConf = mergeOslo(
+        mergeOslo(mergeOslo(common, props.config), {
+          DEFAULT: { compute_driver: 'libvirt.LibvirtDriver', instances_path: '/var/lib/nova/instances' },
+          libvirt: { virt_type: 'kvm' },
+          oslo_concurrency: { lock_path: '/var/lib/nova/tmp' },
+          vnc: { enabled: true, server_listen: '0.0.0.0', server_proxyclient_address: '$my_ip', novncproxy_base_url: vncUrl(c.index) },
+        }),
+        compute.config,
+      );
+      const cellCompute = novaCompute(this, `${c.prefix}compute`, {
+        options: compute,
+        image,
+        nodes: cellNodes(c.index),
+        schema: NOVA_CONF_SCHEMA,
+        config: computeConf,
+        env: [...c.messaging.transportUrlEnv(), ...servicePasswords],
+        messagingPort: c.mqEndpoint.port,
+      });
+      for (const component of cellCompute.components) {
+        component
+          .dependsOn(this.libvirt, 'same-node')
+          .dependsOn(neutron.ovnAgent, 'same-node')
+          .dependsOn(c.mqEndpoint, 'ready')
+          .dependsOn(c.messaging.init, 'completed')
+          .dependsOn(conductor, 'ready')
+          .dependsOn(props.placement, 'ready')
+          .dependsOn(props.keystone, 'ready')
+          .dependsOn(props.glance, 'runtime')
+          .dependsOn(neutron, 'runtime');
+        if (props.cinder) component.dependsOn(props.cinder, 'runtime');
+      }
+      return { name: c.name, database: c.database, messaging: c.messaging, conductor, vncProxy, compute: cellCompute };
+    });
+    this.compute = this.cells.map((c) => c.compute);
+
+    this.cellSetup = new JobComponent(this, 'cell-setup', {
+      operatorKey,
+      image,
+      command: ['nova-manage', 'cell_v2', 'discover_hosts', '--verbose'],
+      extraEnv: this.apiDatabase.connectionEnv('API_DB_PASSWORD'),
+    });
+    this.cellSetup.dependsOn(this.api, 'ready');
+    for (const agent of this.compute) this.cellSetup.dependsOn(agent, 'ready');
+
+    // Neutron reaches Nova at run time: port events to the API, instance metadata to the metadata API.
+    neutron.api.dependsOn(this.api, 'runtime');
+    for (const agent of neutron.ovnAgent.components) agent.dependsOn(this.metadata, 'runtime');
+    addCheck(this, () =>
+      neutron.novaMetadataHost === this.metadata.componentName
+        ? []
+        : [
+            `${neutron.node.path}'s metadata agent forwards to ${neutron.novaMetadataHost}, but this Nova's metadata API is ` +
+              `${this.metadata.componentName}; pass ovnAgent: { novaMetadataHost: '${this.metadata.componentName}' } to Neutron`,
+          ],
+    );
+  }
+
+  /** cell 1's conductor, the super-conductor. */
+  get conductor(): WorkerService {
+    return this.cells[0].conductor;
+  }
+
+  /** In-cluster URL of the compute API, e.g. `http://nova-api:8774`. */
+  get internalUrl(): string {
+    return this.api.internalUrl;
+  }
+
+  protected get entryPoints(): readonly Component[] {
+    return [this.api];
+  }
+}
+
+function cellProblems(cells: NovaProps['cells']): string[] {
+  if (cells === undefined) return [];
+  if (typeof cells === 'number') return rangeProblems('cells', cells, { min: 1, max: MAX_CELLS });
+  return cells.length >= 1 && cells.length <= MAX_CELLS ? [] : [`cells must list between 1 and ${MAX_CELLS} cells, got ${cells.length}`];
+}
+
+/**
+ * Records cell0 and every cell in the API database, idempotently: an existing cell (by name) gets
+ * its URLs updated, so a changed password or host reaches the mappings on the next deploy.
+ */
+function cellMappingScript(cells: readonly string[]): string {
+  const lines = ['nova-manage cell_v2 map_cell0 --database_connection "$CELL0_DATABASE"'];
+  for (const cell of cells) {
+    const upper = cell.toUpperCase();
+    const urls = `--database_connection "$${upper}_DATABASE" --transport-url "$${upper}_TRANSPORT"`;
+    lines.push(
+      `uuid=$(nova-manage cell_v2 list_cells | awk -F'|' '{ gsub(/ /, "", $2); gsub(/ /, "", $3) } $2 == "${cell}" { print $3 }')`,
+      `if [ -n "$uuid" ]; then nova-manage cell_v2 update_cell --cell_uuid "$uuid" --name ${cell} ${urls}; ` +
+        `else nova-manage cell_v2 create_cell --name ${cell} ${urls} --verbose; fi`,
+    );
+  }
+  return lines.join('\n');
+}

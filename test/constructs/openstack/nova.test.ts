@@ -1,0 +1,385 @@
+import { OvsdbCluster } from '../../../constructs/infra';
+import { Glance } from '../../../constructs/openstack/glance';
+import { Neutron, NeutronProps } from '../../../constructs/openstack/neutron';
+import { Nova, NovaProps } from '../../../constructs/openstack/nova';
+import { PlacementService } from '../../../constructs/openstack/placement';
+import { KubeObject } from '../../../lib/graph';
+import { Component } from '../../../lib/model';
+import { SchedulingKey } from '../../../lib/scheduling';
+import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
+import {
+  baseCloud,
+  envOf,
+  errorOf,
+  fileOf,
+  keyTerms,
+  keyTolerations,
+  objectsOfService,
+  termsOf,
+  tolerationsOf,
+} from '../support/compute-network-fixture';
+
+const HYPERVISOR = 'compute.yaook.cloud/hypervisor';
+const NO_OVN_MAINTENANCE = { key: 'maintenance.yaook.cloud/ovn-maintenance', operator: 'In', values: ['not-required'] };
+
+function novaCloud(props: Partial<NovaProps> | ((base: ReturnType<typeof baseCloud>) => Partial<NovaProps>) = {}, neutronProps: Partial<NeutronProps> = {}) {
+  const base = baseCloud();
+  const { cloud, keystone, database, messaging, cache } = base;
+  const ovsdb = new OvsdbCluster(cloud, 'ovsdb');
+  const neutron = new Neutron(cloud, 'neutron', { keystone, database, messaging, cache, ovsdb, ...neutronProps });
+  const placement = new PlacementService(cloud, 'placement', { keystone, database, cache });
+  const glance = new Glance(cloud, 'glance', { keystone, database, cache });
+  const extra = typeof props === 'function' ? props(base) : props;
+  const nova = new Nova(cloud, 'nova', { keystone, database, messaging, cache, placement, glance, neutron, ...extra });
+  return { ...base, ovsdb, neutron, placement, glance, nova };
+}
+
+const workloads = (objects: readonly KubeObject[]) => objects.filter((o) => ['Deployment', 'StatefulSet', 'DaemonSet', 'Job'].includes(o.kind));
+
+describe('Nova (one cell)', () => {
+  // GIVEN a cloud with Nova and the services it needs
+  const { cloud } = novaCloud();
+  // WHEN
+  const objects = synthObjects(cloud);
+
+  test('matches the snapshot', () => {
+    // THEN
+    expect(objectsOfService(objects, 'nova')).toMatchSnapshot();
+  });
+
+  test('has the components of cells v2', () => {
+    // THEN
+    expect(workloads(objectsOfService(objects, 'nova')).map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual([
+      'DaemonSet/nova-compute',
+      'DaemonSet/nova-libvirt',
+      'Deployment/nova-api',
+      'Deployment/nova-conductor',
+      'Deployment/nova-metadata',
+      'Deployment/nova-scheduler',
+      'Deployment/nova-vnc',
+      'Job/nova-api-db-credentials',
+      'Job/nova-api-db-init',
+      'Job/nova-api-db-sync',
+      'Job/nova-cell-mapping',
+      'Job/nova-cell-setup',
+      'Job/nova-cell0-db-credentials',
+      'Job/nova-cell0-db-init',
+      'Job/nova-cell0-db-sync',
+      'Job/nova-cell1-db-credentials',
+      'Job/nova-cell1-db-init',
+      'Job/nova-cell1-db-sync',
+      'Job/nova-cell1-mq-credentials',
+      'Job/nova-cell1-mq-init',
+      'Job/nova-ks-register',
+      'Job/nova-ks-register-credentials',
+    ]);
+  });
+
+  test.each([
+    ['Deployment', 'nova-api', [SchedulingKey.COMPUTE_API, SchedulingKey.ANY_API]],
+    ['Deployment', 'nova-metadata', [SchedulingKey.COMPUTE_METADATA_API, SchedulingKey.ANY_API]],
+    ['Deployment', 'nova-conductor', [SchedulingKey.COMPUTE_NOVA_CONDUCTOR, SchedulingKey.COMPUTE_NOVA_ANY_SERVICE]],
+    ['Deployment', 'nova-scheduler', [SchedulingKey.COMPUTE_NOVA_SCHEDULER, SchedulingKey.COMPUTE_NOVA_ANY_SERVICE]],
+    ['Deployment', 'nova-vnc', [SchedulingKey.COMPUTE_VNC]],
+    ['Job', 'nova-cell-setup', [SchedulingKey.OPERATOR_NOVA, SchedulingKey.OPERATOR_ANY]],
+    ['Job', 'nova-api-db-sync', [SchedulingKey.OPERATOR_NOVA, SchedulingKey.OPERATOR_ANY]],
+  ])('%s %s runs on its seed key and group', (kind, name, keys) => {
+    // THEN
+    const workload = findObject(objects, kind, name);
+    expect(termsOf(workload)).toEqual(keyTerms(keys));
+    expect(tolerationsOf(workload)).toEqual(keyTolerations(keys));
+  });
+
+  test.each(['nova-compute', 'nova-libvirt'])('%s runs on hypervisors and requires the no-OVN-maintenance label in every term, privileged', (name) => {
+    // THEN
+    const daemonSet = findObject(objects, 'DaemonSet', name);
+    expect(termsOf(daemonSet)).toEqual(keyTerms([HYPERVISOR], [NO_OVN_MAINTENANCE]));
+    expect(tolerationsOf(daemonSet)).toEqual(keyTolerations([HYPERVISOR]));
+    const spec = podSpecOf(daemonSet);
+    expect(spec.hostNetwork).toBe(true);
+    expect((spec.containers as { securityContext: { privileged: boolean } }[])[0].securityContext.privileged).toBe(true);
+  });
+
+  test('nova-compute carries the canonical edges', () => {
+    // THEN
+    expect(edgesOf(findObject(objects, 'DaemonSet', 'nova-compute'))).toEqual([
+      { from: 'nova-compute', to: 'glance-api', kind: 'runtime' },
+      { from: 'nova-compute', to: 'keystone-api', kind: 'ready' },
+      { from: 'nova-compute', to: 'mq', kind: 'ready' },
+      { from: 'nova-compute', to: 'neutron-api', kind: 'runtime' },
+      { from: 'nova-compute', to: 'neutron-ovn-agent', kind: 'same-node' },
+      { from: 'nova-compute', to: 'nova-cell1-mq-init', kind: 'completed' },
+      { from: 'nova-compute', to: 'nova-conductor', kind: 'ready' },
+      { from: 'nova-compute', to: 'nova-libvirt', kind: 'same-node' },
+      { from: 'nova-compute', to: 'placement-api', kind: 'ready' },
+    ]);
+  });
+
+  test('the API waits for its databases, cell mapping and infrastructure; placement, glance and neutron are runtime', () => {
+    // THEN
+    expect(edgesOf(findObject(objects, 'Deployment', 'nova-api'))).toEqual([
+      { from: 'nova-api', to: 'cache', kind: 'ready' },
+      { from: 'nova-api', to: 'db', kind: 'ready' },
+      { from: 'nova-api', to: 'glance-api', kind: 'runtime' },
+      { from: 'nova-api', to: 'keystone-api', kind: 'ready' },
+      { from: 'nova-api', to: 'mq', kind: 'ready' },
+      { from: 'nova-api', to: 'neutron-api', kind: 'runtime' },
+      { from: 'nova-api', to: 'nova-api-db-sync', kind: 'completed' },
+      { from: 'nova-api', to: 'nova-cell-mapping', kind: 'completed' },
+      { from: 'nova-api', to: 'nova-cell0-db-sync', kind: 'completed' },
+      { from: 'nova-api', to: 'nova-cell1-db-sync', kind: 'completed' },
+      { from: 'nova-api', to: 'nova-cell1-mq-init', kind: 'completed' },
+      { from: 'nova-api', to: 'nova-ks-register', kind: 'completed' },
+      { from: 'nova-api', to: 'placement-api', kind: 'runtime' },
+    ]);
+  });
+
+  test('the scheduler waits for placement', () => {
+    // THEN
+    expect(edgesOf(findObject(objects, 'Deployment', 'nova-scheduler'))).toContainEqual({ from: 'nova-scheduler', to: 'placement-api', kind: 'ready' });
+  });
+
+  test('metadata and VNC proxy wait for the database sync', () => {
+    // THEN
+    expect(edgesOf(findObject(objects, 'Deployment', 'nova-metadata'))).toEqual(
+      expect.arrayContaining([
+        { from: 'nova-metadata', to: 'nova-api-db-sync', kind: 'completed' },
+        { from: 'nova-metadata', to: 'neutron-metadata-secret', kind: 'completed' },
+      ]),
+    );
+    expect(edgesOf(findObject(objects, 'Deployment', 'nova-vnc'))).toEqual([
+      { from: 'nova-vnc', to: 'db', kind: 'ready' },
+      { from: 'nova-vnc', to: 'nova-cell-mapping', kind: 'completed' },
+      { from: 'nova-vnc', to: 'nova-cell1-db-sync', kind: 'completed' },
+    ]);
+  });
+
+  test('cell setup (discover_hosts) waits for the API and every nova-compute', () => {
+    // THEN
+    expect(edgesOf(findObject(objects, 'Job', 'nova-cell-setup'))).toEqual([
+      { from: 'nova-cell-setup', to: 'nova-api', kind: 'ready' },
+      { from: 'nova-cell-setup', to: 'nova-compute', kind: 'ready' },
+    ]);
+  });
+
+  test('Neutron reaches Nova at run time: port events to the API, metadata to the metadata API', () => {
+    // THEN
+    expect(edgesOf(findObject(objects, 'Deployment', 'neutron-api'))).toContainEqual({ from: 'neutron-api', to: 'nova-api', kind: 'runtime' });
+    expect(edgesOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'))).toContainEqual({
+      from: 'neutron-ovn-agent',
+      to: 'nova-metadata',
+      kind: 'runtime',
+    });
+  });
+
+  test('three databases with their own users, connections from Secrets', () => {
+    // THEN
+    const conductor = envOf(findObject(objects, 'Deployment', 'nova-conductor'));
+    expect(conductor.OS_API_DATABASE__CONNECTION).toBe('mysql+pymysql://nova_api:$(API_DB_PASSWORD)@db:3306/nova_api?charset=utf8');
+    expect(conductor.OS_DATABASE__CONNECTION).toBe('mysql+pymysql://nova_cell1:$(CELL_DB_PASSWORD)@db:3306/nova_cell1?charset=utf8');
+    expect(conductor.OS_DEFAULT__TRANSPORT_URL).toBe('rabbit://nova-cell1:$(MQ_PASSWORD)@mq:5672/nova-cell1');
+    expect(envOf(findObject(objects, 'Job', 'nova-api-db-sync')).OS_API_DATABASE__CONNECTION).toBeDefined();
+    expect((podSpecOf(findObject(objects, 'Job', 'nova-cell0-db-sync')).containers as { command: string[] }[])[0].command).toEqual([
+      'nova-manage',
+      'db',
+      'sync',
+      '--local_cell',
+    ]);
+    const mapping = envOf(findObject(objects, 'Job', 'nova-cell-mapping'));
+    expect(mapping.CELL1_DATABASE).toBe('mysql+pymysql://nova_cell1:$(CELL1_DB_PASSWORD)@db:3306/nova_cell1?charset=utf8');
+    expect(mapping.CELL1_TRANSPORT).toBe('rabbit://nova-cell1:$(CELL1_MQ_PASSWORD)@mq:5672/nova-cell1');
+  });
+
+  test('renders nova.conf for the control plane and the hypervisors, with no credential in either', () => {
+    // THEN
+    const control = fileOf(objects, 'nova-api-config', 'nova.conf');
+    expect(control).toContain('[placement]\nauth_type = password');
+    expect(control).toContain('[neutron]\nauth_type = password');
+    expect(control).toContain('service_metadata_proxy = true');
+    const compute = fileOf(objects, 'nova-compute-config', 'nova.conf');
+    expect(compute).toContain('[libvirt]\nvirt_type = kvm');
+    expect(compute).toContain('novncproxy_base_url = http://nova-vnc:6080/vnc_lite.html');
+    expect(compute).toContain('compute_driver = libvirt.LibvirtDriver');
+    for (const conf of [control, compute]) expect(conf).not.toMatch(/^(password|connection|transport_url|metadata_proxy_shared_secret)\s*=/m);
+    expect(envOf(findObject(objects, 'DaemonSet', 'nova-compute')).OS_DEFAULT__MY_IP).toEqual({ fieldRef: { fieldPath: 'status.hostIP' } });
+  });
+});
+
+describe('Nova compute per-node configuration', () => {
+  test('each class of hypervisors gets its own nova-compute DaemonSet, all requiring no OVN maintenance in every term', () => {
+    // GIVEN
+    const { cloud, nova } = novaCloud({
+      compute: {
+        configTemplates: [
+          { nodeSelector: { 'example.com/gpu': 'true' }, config: { DEFAULT: { cpu_allocation_ratio: 4 } } },
+          { nodeSelector: { 'compute.yaook.cloud/hypervisor-type': 'qemu' }, config: { libvirt: { virt_type: 'qemu' } } },
+        ],
+      },
+    });
+    // WHEN
+    const objects = synthObjects(cloud);
+    // THEN
+    const names = nova.compute[0].components.map((c) => c.componentName);
+    expect(names).toHaveLength(4);
+    expect(names[0]).toBe('nova-compute');
+    for (const name of names) {
+      const terms = termsOf(findObject(objects, 'DaemonSet', name));
+      expect(terms.length).toBeGreaterThan(0);
+      for (const term of terms) expect(term).toContainEqual(NO_OVN_MAINTENANCE);
+      expect(edgesOf(findObject(objects, 'DaemonSet', name))).toContainEqual({ from: name, to: 'nova-libvirt', kind: 'same-node' });
+    }
+    const both = names[3];
+    expect(fileOf(objects, `${both}-config`, 'nova.conf')).toContain('cpu_allocation_ratio = 4');
+    expect(fileOf(objects, `${both}-config`, 'nova.conf')).toContain('virt_type = qemu');
+    expect(edgesOf(findObject(objects, 'Job', 'nova-cell-setup')).map((e) => e.to).sort()).toEqual(['nova-api', ...names].sort());
+  });
+
+  test('conflicting templates fail with the compute path, both templates and the option', () => {
+    // GIVEN
+    const { cloud } = novaCloud({
+      compute: {
+        configTemplates: [
+          { nodeSelector: { 'example.com/gpu': 'true' }, config: { DEFAULT: { cpu_allocation_ratio: 4 } } },
+          { nodeSelector: { 'topology.kubernetes.io/zone': 'a' }, config: { DEFAULT: { cpu_allocation_ratio: 8 } } },
+        ],
+      },
+    });
+    // WHEN / THEN
+    expect(errorOf(() => synthObjects(cloud))).toContain(
+      '[prod/nova/compute] configTemplates[0] (nodeSelector {"example.com/gpu":"true"}) and configTemplates[1] ' +
+        '(nodeSelector {"topology.kubernetes.io/zone":"a"}) can match the same node but set [DEFAULT] cpu_allocation_ratio to different values (4 and 8)',
+    );
+  });
+
+  test('a template selecting the forced-downscale label fails naming the template', () => {
+    // GIVEN
+    const { cloud } = novaCloud({ compute: { configTemplates: [{ nodeSelector: { 'state.yaook.cloud/forced-downscale': 'true' }, config: {} }] } });
+    // WHEN / THEN
+    expect(errorOf(() => synthObjects(cloud))).toContain(
+      '[prod/nova/compute] configTemplates[0] (nodeSelector {"state.yaook.cloud/forced-downscale":"true"}) nodeSelector uses the reserved label',
+    );
+  });
+
+  test('forcedDownscale empties nova-compute and libvirt with the reserved selector', () => {
+    // GIVEN
+    const { cloud } = novaCloud({ compute: { forcedDownscale: true } });
+    // WHEN
+    const objects = synthObjects(cloud);
+    // THEN
+    for (const name of ['nova-compute', 'nova-libvirt']) {
+      expect(podSpecOf(findObject(objects, 'DaemonSet', name)).nodeSelector).toEqual({ 'state.yaook.cloud/forced-downscale': 'true' });
+    }
+  });
+});
+
+describe('Nova with two cells', () => {
+  // GIVEN
+  const { cloud, nova } = novaCloud({ cells: 2 });
+  // WHEN
+  const objects = synthObjects(cloud);
+
+  test('the second cell has its own conductor, VNC proxy, database chain, vhost and nova-compute', () => {
+    // THEN
+    const names = workloads(objectsOfService(objects, 'nova')).map((o) => o.metadata.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'nova-cell2-conductor',
+        'nova-cell2-vnc',
+        'nova-cell2-compute',
+        'nova-cell2-db-init',
+        'nova-cell2-db-sync',
+        'nova-cell2-mq-init',
+      ]),
+    );
+    expect(nova.cells.map((c) => c.name)).toEqual(['cell1', 'cell2']);
+    const conductor = envOf(findObject(objects, 'Deployment', 'nova-cell2-conductor'));
+    expect(conductor.OS_DATABASE__CONNECTION).toBe('mysql+pymysql://nova_cell2:$(CELL_DB_PASSWORD)@db:3306/nova_cell2?charset=utf8');
+    expect(conductor.OS_DEFAULT__TRANSPORT_URL).toBe('rabbit://nova-cell2:$(MQ_PASSWORD)@mq:5672/nova-cell2');
+    expect(conductor.OS_API_DATABASE__CONNECTION).toBeUndefined();
+    expect(fileOf(objects, 'nova-cell2-compute-config', 'nova.conf')).toContain('novncproxy_base_url = http://nova-cell2-vnc:6080/vnc_lite.html');
+  });
+
+  test('hypervisors labelled cell2 go to cell 2, all others to cell 1', () => {
+    // THEN
+    expect(termsOf(findObject(objects, 'DaemonSet', 'nova-compute'))).toEqual(
+      keyTerms([HYPERVISOR], [NO_OVN_MAINTENANCE, { key: 'nova.stackwright.io/cell', operator: 'NotIn', values: ['cell2'] }]),
+    );
+    expect(termsOf(findObject(objects, 'DaemonSet', 'nova-cell2-compute'))).toEqual(
+      keyTerms([HYPERVISOR], [NO_OVN_MAINTENANCE, { key: 'nova.stackwright.io/cell', operator: 'In', values: ['cell2'] }]),
+    );
+  });
+
+  test('cell 2 compute talks to its own conductor; the mapping records both cells', () => {
+    // THEN
+    expect(edgesOf(findObject(objects, 'DaemonSet', 'nova-cell2-compute'))).toContainEqual({
+      from: 'nova-cell2-compute',
+      to: 'nova-cell2-conductor',
+      kind: 'ready',
+    });
+    const script = (podSpecOf(findObject(objects, 'Job', 'nova-cell-mapping')).containers as { command: string[] }[])[0].command[2];
+    expect(script).toContain('create_cell --name cell1');
+    expect(script).toContain('create_cell --name cell2 --database_connection "$CELL2_DATABASE" --transport-url "$CELL2_TRANSPORT"');
+    expect(nova.compute.map((c) => c.components[0].componentName)).toEqual(['nova-compute', 'nova-cell2-compute']);
+  });
+});
+
+describe('Nova wiring and validation', () => {
+  test('Cinder, when given, is a runtime edge', () => {
+    // GIVEN a stand-in volume service (any dependable of the same cloud)
+    let cinder: Component | undefined;
+    const { cloud, nova } = novaCloud((base) => {
+      cinder = new Component(base.cloud, 'cinder-api');
+      return { cinder };
+    });
+    // WHEN
+    const objects = synthObjects(cloud);
+    // THEN the edge is recorded without gating, on the API, the conductor and nova-compute
+    for (const [kind, name] of [['Deployment', 'nova-api'], ['Deployment', 'nova-conductor'], ['DaemonSet', 'nova-compute']]) {
+      expect(edgesOf(findObject(objects, kind, name))).toContainEqual({ from: name, to: 'cinder-api', kind: 'runtime' });
+    }
+    expect(nova.compute).toHaveLength(1);
+  });
+
+  test('a Nova without Keystone fails for JavaScript users with the path and the fix', () => {
+    // GIVEN
+    const { cloud, database, messaging, cache, placement, glance, neutron } = novaCloud();
+    const props = { database, messaging, cache, placement, glance, neutron };
+    // WHEN / THEN
+    expect(errorOf(() => new Nova(cloud, 'nova2', props as unknown as NovaProps))).toContain(
+      '[prod/nova2] missing required input "keystone": pass the Keystone service as `keystone`',
+    );
+  });
+
+  test.each([
+    [0, '[prod/nova] cells must be between 1 and 100, got 0'],
+    [1.5, '[prod/nova] cells must be a whole number, got 1.5'],
+  ])('cells: %s fails with the path', (cells, message) => {
+    // GIVEN
+    const { cloud } = novaCloud({ cells });
+    // WHEN / THEN
+    expect(errorOf(() => synthObjects(cloud))).toContain(message);
+  });
+
+  test('a Neutron whose OVN agent does not cover hypervisors fails naming the fix', () => {
+    // GIVEN
+    const { cloud } = novaCloud({}, { ovnAgent: { dependantKeys: [] } });
+    // WHEN / THEN
+    expect(errorOf(() => synthObjects(cloud))).toContain(
+      "[prod/nova] nova-compute runs on compute.yaook.cloud/hypervisor nodes, but prod/neutron's OVN agent does not",
+    );
+  });
+
+  test('a metadata agent pointing elsewhere fails naming the host to set', () => {
+    // GIVEN
+    const { cloud } = novaCloud({}, { ovnAgent: { novaMetadataHost: 'metadata' } });
+    // WHEN / THEN
+    expect(errorOf(() => synthObjects(cloud))).toContain("pass ovnAgent: { novaMetadataHost: 'nova-metadata' } to Neutron");
+  });
+
+  test('an unknown compute option fails with the path', () => {
+    // GIVEN
+    const { cloud } = novaCloud({ compute: { config: { libvirt: { virt: 'kvm' } } } });
+    // WHEN / THEN
+    expect(errorOf(() => synthObjects(cloud))).toContain('[prod/nova] compute nova.conf: unknown option "virt" in [libvirt]');
+  });
+});
