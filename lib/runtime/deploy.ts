@@ -120,18 +120,18 @@ async function deployGraph(
 
   // 1. Pending inventory: every object this run may create is recorded before it exists.
   const previousHash = new Map((recorded?.objects ?? []).map((o) => [inventoryRef(o), o.hash]));
+  const port = options.skipUnchanged === false ? cluster : new SkipUnchanged(cluster, previousHash);
   const pending = mergeInventories(
     recorded,
     inventoryFromGraph(graph, location, 'pending', (_o, ref) => previousHash.get(ref) ?? ''),
   );
   if (!recorded || pending.objects.length !== recorded.objects.length) {
-    await ensureNamespace(graph, location, cluster, fieldManager);
+    await ensureNamespace(graph, location, port, fieldManager);
     if (await writeInventory(cluster, pending, recorded, { fieldManager })) writes += 1;
     recorded = pending;
   }
 
   // 2. Roll out, skipping writes for unchanged objects.
-  const port = options.skipUnchanged === false ? cluster : new SkipUnchanged(cluster, previousHash);
   const result = await rollout(graph, port, options);
 
   // 3. Record what was applied: its new hash; everything else keeps what it had.

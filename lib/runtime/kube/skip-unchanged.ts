@@ -20,24 +20,31 @@ export type ObservingPort = ClusterPort & { observed?(object: KubeObject): Promi
 export class SkipUnchanged implements ClusterPort {
   /** Refs whose apply was skipped. */
   readonly skipped: string[] = [];
+  /** ref -> hash of the manifest known to be applied: the inventory's, then this run's own applies. */
+  private readonly applied: Map<string, string>;
 
   constructor(
     private readonly inner: ObservingPort,
     /** ref -> manifest hash recorded by the last deploy (the inventory). */
-    private readonly recordedHashes: ReadonlyMap<string, string>,
-  ) {}
+    recordedHashes: ReadonlyMap<string, string>,
+  ) {
+    this.applied = new Map(recordedHashes);
+  }
 
   async apply(object: KubeObject, options: ApplyOptions): Promise<ApplyOutcome> {
     const ref = objectRef(object);
-    const recorded = this.recordedHashes.get(ref);
-    if (!options.dryRun && !options.force && recorded && recorded === hashObject(object)) {
+    const hash = hashObject(object);
+    const recorded = this.applied.get(ref);
+    if (!options.dryRun && !options.force && recorded && recorded === hash) {
       const live = this.inner.observed ? await this.inner.observed(object) : await this.inner.get(object);
       if (live && live.metadata.deletionTimestamp === undefined && containsDesired(object, live)) {
         this.skipped.push(ref);
         return { ref, action: 'unchanged', live };
       }
     }
-    return this.inner.apply(object, options);
+    const outcome = await this.inner.apply(object, options);
+    if (!options.dryRun) this.applied.set(ref, hash);
+    return outcome;
   }
 
   delete(object: KubeObject): Promise<void> {
