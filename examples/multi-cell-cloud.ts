@@ -41,7 +41,13 @@ export function multiCellCloud(scope: Construct, id = 'multi-cell', props: Parti
       configTemplates: [
         {
           nodeSelector: { 'example.com/network-gateway': 'true' },
-          config: { ovn: { bridges: ['br-ex:bond1'], bridge_mappings: ['physnet1:br-ex'], cms_options: ['enable-chassis-as-gw'] } },
+          config: {
+            ovn: {
+              bridges: ['br-ex:bond1'],
+              bridge_mappings: ['physnet1:br-ex'],
+              cms_options: ['enable-chassis-as-gw'],
+            },
+          },
         },
       ],
     },
@@ -61,8 +67,14 @@ export function multiCellCloud(scope: Construct, id = 'multi-cell', props: Parti
     compute: {
       config: { DEFAULT: { cpu_allocation_ratio: 8, ram_allocation_ratio: 1 } },
       configTemplates: [
-        { nodeSelector: { 'example.com/gpu': 'true' }, config: { DEFAULT: { cpu_allocation_ratio: 2, reserved_host_memory_mb: 8192 } } },
-        { nodeSelector: { 'compute.yaook.cloud/hypervisor-type': 'qemu' }, config: { libvirt: { virt_type: 'qemu' } } },
+        {
+          nodeSelector: { 'example.com/gpu': 'true' },
+          config: { DEFAULT: { cpu_allocation_ratio: 2, reserved_host_memory_mb: 8192 } },
+        },
+        {
+          nodeSelector: { 'compute.yaook.cloud/hypervisor-type': 'qemu' },
+          config: { libvirt: { virt_type: 'qemu' } },
+        },
       ],
     },
   });

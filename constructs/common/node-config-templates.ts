@@ -124,7 +124,9 @@ export function nodeConfigClasses(
       exclusions.push(open);
     }
     // The scope's own labels are in the agent's id already (`cell2-compute`); only what the templates add counts.
-    const ownLabels = Object.fromEntries(Object.entries(selector).filter(([key, value]) => required[key] !== value));
+    const ownLabels = Object.fromEntries(
+      Object.entries(selector).filter(([key, value]) => required[key] !== value),
+    );
     return {
       templates: chosen,
       nodeSelector: sortedRecord(selector),
@@ -136,7 +138,8 @@ export function nodeConfigClasses(
 
   visit(0, [], { ...required });
   return classes.sort(
-    (a, b) => a.templates.length - b.templates.length || a.templates.join(',').localeCompare(b.templates.join(',')),
+    (a, b) =>
+      a.templates.length - b.templates.length || a.templates.join(',').localeCompare(b.templates.join(',')),
   );
 }
 
@@ -145,7 +148,11 @@ export function nodeConfigClasses(
  * selector: options unknown to `schema` or given as plain-text credentials, invalid or reserved
  * labels, and options two overlapping templates set to different values.
  */
-export function nodeConfigTemplateProblems(templates: readonly NodeConfigTemplate[], schema: OsloSchema, file: string): string[] {
+export function nodeConfigTemplateProblems(
+  templates: readonly NodeConfigTemplate[],
+  schema: OsloSchema,
+  file: string,
+): string[] {
   const problems: string[] = [];
   templates.forEach((template, i) => {
     const name = describeTemplate(template, i);
@@ -176,7 +183,9 @@ export function nodeConfigTemplateProblems(templates: readonly NodeConfigTemplat
 /** Indexes of templates that must not be synthesised (their selector uses a reserved label). */
 export function unusableTemplates(templates: readonly NodeConfigTemplate[]): Set<number> {
   return new Set(
-    templates.map((t, i) => (reservedNodeLabelProblems(Object.keys(t.nodeSelector), '').length > 0 ? i : -1)).filter((i) => i >= 0),
+    templates
+      .map((t, i) => (reservedNodeLabelProblems(Object.keys(t.nodeSelector), '').length > 0 ? i : -1))
+      .filter((i) => i >= 0),
   );
 }
 
@@ -194,7 +203,9 @@ export interface NodeRequirement {
  * one `NotIn` with several values.
  */
 export function excludingTerms(placement: Placement, exclusions: readonly Selector[]): NodeRequirement[][] {
-  const base = podScheduling(placement).affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.map(
+  const base = podScheduling(
+    placement,
+  ).affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.map(
     (t) => [...t.matchExpressions] as NodeRequirement[],
   );
   const folded = new Map<string, string[]>();
@@ -212,7 +223,8 @@ export function excludingTerms(placement: Placement, exclusions: readonly Select
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([key, values]) => ({ key, operator: 'NotIn', values: [...new Set(values)].sort() }));
   let terms = base.map((t) => [...t, ...always]);
-  for (const choice of alternatives) terms = terms.flatMap((t) => choice.map((requirement) => [...t, requirement]));
+  for (const choice of alternatives)
+    terms = terms.flatMap((t) => choice.map((requirement) => [...t, requirement]));
   return terms;
 }
 
@@ -231,7 +243,11 @@ export interface NodeConfiguredAgentProps {
    * already restricted to the class's labels, `config` the class's template options (merge them
    * over the agent's own configuration).
    */
-  readonly build: (scope: Construct, id: string, nodeClass: { placement: Placement; config: OsloValues; classInfo: NodeConfigClass }) => Component;
+  readonly build: (
+    scope: Construct,
+    id: string,
+    nodeClass: { placement: Placement; config: OsloValues; classInfo: NodeConfigClass },
+  ) => Component;
 }
 
 /**
@@ -261,7 +277,11 @@ export class NodeConfiguredAgent extends Construct implements IDependable {
     this.components = classes.slice(0, MAX_NODE_CONFIG_CLASSES).map((nodeClass) => {
       const componentId = nodeClass.suffix ? `${id}-${nodeClass.suffix}` : id;
       const classPlacement = restrictedTo(props.placement, nodeClass.nodeSelector);
-      const component = props.build(this, componentId, { placement: classPlacement, config: nodeClass.config, classInfo: nodeClass });
+      const component = props.build(this, componentId, {
+        placement: classPlacement,
+        config: nodeClass.config,
+        classInfo: nodeClass,
+      });
       if (nodeClass.exclusions.length > 0) excludeNodes(component, classPlacement, nodeClass, templates);
       return component;
     });
@@ -272,10 +292,16 @@ export class NodeConfiguredAgent extends Construct implements IDependable {
   }
 }
 
-const TERMS_PATH = '/spec/template/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms';
+const TERMS_PATH =
+  '/spec/template/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms';
 
 /** Writes the exclusions into the class's workloads (the shared placement model has no `NotIn`). */
-function excludeNodes(component: Component, placement: Placement, nodeClass: NodeConfigClass, templates: readonly NodeConfigTemplate[]): void {
+function excludeNodes(
+  component: Component,
+  placement: Placement,
+  nodeClass: NodeConfigClass,
+  templates: readonly NodeConfigTemplate[],
+): void {
   const terms = excludingTerms(placement, nodeClass.exclusions);
   if (terms.length > MAX_TERMS) {
     addCheck(component, () => [
@@ -286,7 +312,12 @@ function excludeNodes(component: Component, placement: Placement, nodeClass: Nod
   }
   for (const object of component.apiObjects) {
     if (['DaemonSet', 'Deployment', 'StatefulSet'].includes(object.kind)) {
-      object.addJsonPatch(JsonPatch.replace(TERMS_PATH, terms.map((matchExpressions) => ({ matchExpressions }))));
+      object.addJsonPatch(
+        JsonPatch.replace(
+          TERMS_PATH,
+          terms.map((matchExpressions) => ({ matchExpressions })),
+        ),
+      );
     }
   }
 }
@@ -305,11 +336,19 @@ function labelProblems(selector: Selector): string[] {
     const slash = key.lastIndexOf('/');
     const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
     const name = slash >= 0 ? key.slice(slash + 1) : key;
-    if ((prefix !== undefined && (!LABEL_PREFIX.test(prefix) || prefix.length > 253)) || !LABEL_NAME.test(name) || name.length > 63) {
-      problems.push(`"${key}" is not a valid label key: an optional DNS prefix and '/', then at most 63 letters, digits, '-', '_' or '.'`);
+    if (
+      (prefix !== undefined && (!LABEL_PREFIX.test(prefix) || prefix.length > 253)) ||
+      !LABEL_NAME.test(name) ||
+      name.length > 63
+    ) {
+      problems.push(
+        `"${key}" is not a valid label key: an optional DNS prefix and '/', then at most 63 letters, digits, '-', '_' or '.'`,
+      );
     }
     if (value !== '' && (!LABEL_NAME.test(value) || value.length > 63)) {
-      problems.push(`label value "${value}" of ${key} is not valid: at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric`);
+      problems.push(
+        `label value "${value}" of ${key} is not valid: at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric`,
+      );
     }
   }
   return problems;
@@ -320,11 +359,18 @@ function sameValue(a: OsloValue, b: OsloValue): boolean {
 }
 
 function sortedRecord(record: Selector): Record<string, string> {
-  return Object.fromEntries(Object.keys(record).sort().map((k) => [k, record[k]]));
+  return Object.fromEntries(
+    Object.keys(record)
+      .sort()
+      .map((k) => [k, record[k]]),
+  );
 }
 
 function selectorHash(selector: Selector): string {
-  return createHash('sha256').update(JSON.stringify(sortedRecord(selector))).digest('hex').slice(0, 6);
+  return createHash('sha256')
+    .update(JSON.stringify(sortedRecord(selector)))
+    .digest('hex')
+    .slice(0, 6);
 }
 
 /**

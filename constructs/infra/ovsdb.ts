@@ -70,8 +70,14 @@ export class OvsdbDatabase extends Component {
    */
   readonly connection: string;
 
-  constructor(scope: Construct, schema: OvsdbSchema, props: { replicas: number; image: string; storageSize: string; storageClassName?: string }) {
-    super(scope, schema.id, { placement: placement(SchedulingKey.INFRA_OVSDB_CLUSTER, SchedulingKey.ANY_INFRA) });
+  constructor(
+    scope: Construct,
+    schema: OvsdbSchema,
+    props: { replicas: number; image: string; storageSize: string; storageClassName?: string },
+  ) {
+    super(scope, schema.id, {
+      placement: placement(SchedulingKey.INFRA_OVSDB_CLUSTER, SchedulingKey.ANY_INFRA),
+    });
     const name = this.componentName;
     const peers = `${name}-peers`;
     this.dbName = schema.dbName;
@@ -115,7 +121,13 @@ export class OvsdbDatabase extends Component {
         `--pidfile=/var/run/ovn/${schema.fileStem}.pid -vconsole:info -vfile:off`,
     ].join('\n');
     const readiness: k8s.Probe = {
-      exec: { command: ['/bin/sh', '-c', `ovs-appctl -t ${control} cluster/status ${schema.dbName} | grep -q 'Status: cluster member'`] },
+      exec: {
+        command: [
+          '/bin/sh',
+          '-c',
+          `ovs-appctl -t ${control} cluster/status ${schema.dbName} | grep -q 'Status: cluster member'`,
+        ],
+      },
       initialDelaySeconds: 5,
       periodSeconds: 10,
       timeoutSeconds: 5,
@@ -206,7 +218,11 @@ export class OvsdbCluster extends Service {
     const replicas = props.replicas ?? 3;
     addCheck(this, () => [
       ...rangeProblems('replicas', replicas, { min: 1, max: 7 }),
-      ...(replicas % 2 === 0 ? [`replicas must be odd so a raft majority survives a partition, got ${replicas}; use ${replicas + 1}`] : []),
+      ...(replicas % 2 === 0
+        ? [
+            `replicas must be odd so a raft majority survives a partition, got ${replicas}; use ${replicas + 1}`,
+          ]
+        : []),
     ]);
     const options = {
       replicas,

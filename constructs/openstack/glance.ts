@@ -5,7 +5,11 @@ import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { JobComponent } from '../common/job-component';
-import { KEYSTONE_AUTHTOKEN_SCHEMA, keystoneAuthtokenConfig, keystoneAuthtokenEnv } from '../common/keystone-authtoken';
+import {
+  KEYSTONE_AUTHTOKEN_SCHEMA,
+  keystoneAuthtokenConfig,
+  keystoneAuthtokenEnv,
+} from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import { mergeOslo, OsloSchema, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
 import { requireInputs } from '../common/required-inputs';
@@ -130,7 +134,9 @@ export class Glance extends Service {
       ...osloProblems('glance-api.conf', GLANCE_API_CONF_SCHEMA, props.config ?? {}),
       ...rangeProblems('replicas', replicas, { min: 1, max: 20 }),
       ...(storage.type === 'pvc' && storage.accessMode === 'ReadWriteOnce' && replicas > 1
-        ? [`storage.accessMode ReadWriteOnce allows one API pod, got replicas ${replicas}; use accessMode 'ReadWriteMany' or replicas 1`]
+        ? [
+            `storage.accessMode ReadWriteOnce allows one API pod, got replicas ${replicas}; use accessMode 'ReadWriteMany' or replicas 1`,
+          ]
         : []),
     ]);
 
@@ -140,7 +146,9 @@ export class Glance extends Service {
       image,
       syncCommand: ['glance-manage', 'db_sync'],
     });
-    const messaging = props.messaging ? new ServiceMessaging(this, 'mq', { messaging: props.messaging, operatorKey }) : undefined;
+    const messaging = props.messaging
+      ? new ServiceMessaging(this, 'mq', { messaging: props.messaging, operatorKey })
+      : undefined;
     this.registration = new KeystoneRegistration(this, 'ks-register', {
       keystone: props.keystone,
       operatorKey,
@@ -181,7 +189,12 @@ export class Glance extends Service {
 
     const conf = mergeOslo(
       {
-        DEFAULT: { debug: false, use_stderr: true, enabled_backends: 'file:file', show_image_direct_url: false },
+        DEFAULT: {
+          debug: false,
+          use_stderr: true,
+          enabled_backends: 'file:file',
+          show_image_direct_url: false,
+        },
         glance_store: { default_backend: 'file' },
         file: { filesystem_store_datadir: `${DATA_DIR}/images` },
         os_glance_staging_store: { filesystem_store_datadir: `${DATA_DIR}/staging` },

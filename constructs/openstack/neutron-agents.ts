@@ -15,7 +15,12 @@ export interface NeutronAgentOptions {
 
 /** l3_agent.ini options Stackwright knows. */
 export const L3_AGENT_SCHEMA: OsloSchema = {
-  DEFAULT: { debug: 'bool', interface_driver: 'string', agent_mode: 'string', ha_vrrp_health_check_interval: 'int' },
+  DEFAULT: {
+    debug: 'bool',
+    interface_driver: 'string',
+    agent_mode: 'string',
+    ha_vrrp_health_check_interval: 'int',
+  },
   agent: { extensions: 'list' },
 };
 
@@ -89,7 +94,9 @@ function specOf(wiring: NeutronAgentWiring): AgentSpec {
         command: ['neutron-dhcp-agent'],
         file: 'dhcp_agent.ini',
         schema: DHCP_AGENT_SCHEMA,
-        defaults: { DEFAULT: { debug: false, interface_driver: 'openvswitch', enable_isolated_metadata: true } },
+        defaults: {
+          DEFAULT: { debug: false, interface_driver: 'openvswitch', enable_isolated_metadata: true },
+        },
       };
     case 'bgp':
       return {
@@ -100,7 +107,12 @@ function specOf(wiring: NeutronAgentWiring): AgentSpec {
         file: 'bgp-agent.conf',
         schema: BGP_AGENT_SCHEMA,
         defaults: {
-          DEFAULT: { debug: false, driver: 'ovn_bgp_driver', exposing_method: 'underlay', reconcile_interval: 300 },
+          DEFAULT: {
+            debug: false,
+            driver: 'ovn_bgp_driver',
+            exposing_method: 'underlay',
+            reconcile_interval: 300,
+          },
           ovn: { ovn_sb_connection: wiring.sbConnection, ovn_nb_connection: wiring.nbConnection },
         },
       };
@@ -108,7 +120,9 @@ function specOf(wiring: NeutronAgentWiring): AgentSpec {
 }
 
 /** Problems with an agent's `config` (its templates are checked by the agent itself). */
-export function neutronAgentConfigProblems(wiring: Pick<NeutronAgentWiring, 'kind' | 'options' | 'sbConnection' | 'nbConnection'>): string[] {
+export function neutronAgentConfigProblems(
+  wiring: Pick<NeutronAgentWiring, 'kind' | 'options' | 'sbConnection' | 'nbConnection'>,
+): string[] {
   const spec = specOf({ ...wiring, image: '', env: [], connectedTo: [] });
   return osloProblems(`${wiring.kind}Agent ${spec.file}`, spec.schema, wiring.options.config ?? {});
 }
@@ -125,7 +139,9 @@ export function neutronAgent(scope: Construct, id: string, wiring: NeutronAgentW
   const fileName = spec.file.replace(/\.ini$/, '.conf');
   const hostDirectories: [string, string][] = [
     ['run-openvswitch', '/run/openvswitch'],
-    ...(wiring.kind === 'bgp' ? ([['run-frr', '/run/frr']] as [string, string][]) : ([['run-netns', '/run/netns']] as [string, string][])),
+    ...(wiring.kind === 'bgp'
+      ? ([['run-frr', '/run/frr']] as [string, string][])
+      : ([['run-netns', '/run/netns']] as [string, string][])),
   ];
   return new NodeConfiguredAgent(scope, id, {
     placement: spec.placement,
@@ -143,8 +159,14 @@ export function neutronAgent(scope: Construct, id: string, wiring: NeutronAgentW
         hostAgent: true,
         connectedTo: wiring.connectedTo,
         env: wiring.env,
-        config: { mountPath: configDir, files: { [fileName]: renderOslo(mergeOslo(base, nodeClass.config)) } },
-        volumes: hostDirectories.map(([name, path]) => ({ name, hostPath: { path, type: 'DirectoryOrCreate' } })),
+        config: {
+          mountPath: configDir,
+          files: { [fileName]: renderOslo(mergeOslo(base, nodeClass.config)) },
+        },
+        volumes: hostDirectories.map(([name, path]) => ({
+          name,
+          hostPath: { path, type: 'DirectoryOrCreate' },
+        })),
         volumeMounts: hostDirectories.map(([name, path]) => ({
           name,
           mountPath: path,

@@ -94,8 +94,12 @@ export function neutronOvnAgent(scope: Construct, id: string, wiring: OvnAgentWi
     build: (classScope, classId, nodeClass) => {
       const component = new Component(classScope, classId, { placement: nodeClass.placement });
       const ovn = mergeOslo(base, nodeClass.config).ovn ?? {};
-      const files: Record<string, string> = { external_ids: renderExternalIds(ovn), bridges: renderBridges(ovn) };
-      if (metadata) files['metadata-agent.conf'] = renderOslo(metadataAgentConf(options, wiring.sbConnection));
+      const files: Record<string, string> = {
+        external_ids: renderExternalIds(ovn),
+        bridges: renderBridges(ovn),
+      };
+      if (metadata)
+        files['metadata-agent.conf'] = renderOslo(metadataAgentConf(options, wiring.sbConnection));
       const config = configFiles(component, '/etc/ovn-agent', files);
       ovnAgentDaemonSet(component, wiring, config, metadata);
       return component;
@@ -109,9 +113,20 @@ function ovnAgentDaemonSet(
   config: ReturnType<typeof configFiles>,
   metadata: boolean,
 ): void {
-  const host = (name: string, path: string, type = 'DirectoryOrCreate'): k8s.Volume => ({ name, hostPath: { path, type } });
-  const mount = (name: string, mountPath: string, extra: Partial<k8s.VolumeMount> = {}): k8s.VolumeMount => ({ name, mountPath, ...extra });
-  const ovsMounts = [mount('run-openvswitch', '/run/openvswitch'), mount('etc-openvswitch', '/etc/openvswitch'), mount('var-lib-openvswitch', '/var/lib/openvswitch')];
+  const host = (name: string, path: string, type = 'DirectoryOrCreate'): k8s.Volume => ({
+    name,
+    hostPath: { path, type },
+  });
+  const mount = (name: string, mountPath: string, extra: Partial<k8s.VolumeMount> = {}): k8s.VolumeMount => ({
+    name,
+    mountPath,
+    ...extra,
+  });
+  const ovsMounts = [
+    mount('run-openvswitch', '/run/openvswitch'),
+    mount('etc-openvswitch', '/etc/openvswitch'),
+    mount('var-lib-openvswitch', '/var/lib/openvswitch'),
+  ];
   const requests = (cpu: string, memory: string, limit: string): k8s.ResourceRequirements => ({
     requests: { cpu: k8s.Quantity.fromString(cpu), memory: k8s.Quantity.fromString(memory) },
     limits: { memory: k8s.Quantity.fromString(limit) },
@@ -178,7 +193,11 @@ function ovnAgentDaemonSet(
           'exec ovn-controller unix:/run/openvswitch/db.sock --pidfile=/run/ovn/ovn-controller.pid -vconsole:info -vfile:off',
         ].join('\n'),
       ],
-      volumeMounts: [...ovsMounts, mount('run-ovn', '/run/ovn'), { ...config.mount, mountPath: '/etc/ovn-agent' }],
+      volumeMounts: [
+        ...ovsMounts,
+        mount('run-ovn', '/run/ovn'),
+        { ...config.mount, mountPath: '/etc/ovn-agent' },
+      ],
       // Ready once connected to the southbound database: before that the node has no flows.
       readinessProbe: exec('ovn-appctl -t ovn-controller connection-status | grep -q "^connected"', 10),
       livenessProbe: exec('ovn-appctl -t ovn-controller version >/dev/null', 30, 6),
@@ -190,7 +209,9 @@ function ovnAgentDaemonSet(
       name: 'metadata-agent',
       image: wiring.neutronImage,
       command: ['neutron-ovn-metadata-agent'],
-      env: [envFromSecret(osloEnvName('DEFAULT', 'metadata_proxy_shared_secret'), wiring.metadataProxySecret)],
+      env: [
+        envFromSecret(osloEnvName('DEFAULT', 'metadata_proxy_shared_secret'), wiring.metadataProxySecret),
+      ],
       volumeMounts: [
         mount('run-openvswitch', '/run/openvswitch'),
         // Instances' metadata is served from a namespace per network; the host must see them.
@@ -208,7 +229,10 @@ function ovnAgentDaemonSet(
     spec: {
       selector: { matchLabels: component.selectorLabels },
       // One node at a time: a node's pod restart interrupts its instances' traffic briefly.
-      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: k8s.IntOrString.fromNumber(1) } },
+      updateStrategy: {
+        type: 'RollingUpdate',
+        rollingUpdate: { maxUnavailable: k8s.IntOrString.fromNumber(1) },
+      },
       template: podTemplate(component, {
         // Open vSwitch programs the host kernel's datapath and network devices, ovn-controller
         // configures the host's bridges, and the metadata agent creates network namespaces on the

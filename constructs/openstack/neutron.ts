@@ -4,10 +4,21 @@ import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { GeneratedSecret } from '../common/generated-secret';
-import { KEYSTONE_AUTHTOKEN_SCHEMA, keystoneAuthtokenConfig, keystoneAuthtokenEnv } from '../common/keystone-authtoken';
+import {
+  KEYSTONE_AUTHTOKEN_SCHEMA,
+  keystoneAuthtokenConfig,
+  keystoneAuthtokenEnv,
+} from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import { NodeConfiguredAgent } from '../common/node-config-templates';
-import { mergeOslo, OsloSchema, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
+import {
+  mergeOslo,
+  OsloSchema,
+  OsloValues,
+  osloEnvName,
+  osloProblems,
+  renderOslo,
+} from '../common/oslo-config';
 import { requireInputs } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
 import { ServiceDatabase } from '../common/service-database';
@@ -15,7 +26,12 @@ import { ServiceMessaging } from '../common/service-messaging';
 import { WorkerService } from '../common/worker-service';
 import { OVN_IMAGE_TAG, OvsdbCluster } from '../infra/ovsdb';
 import { Keystone } from './keystone';
-import { NeutronAgentKind, NeutronAgentOptions, neutronAgent, neutronAgentConfigProblems } from './neutron-agents';
+import {
+  NeutronAgentKind,
+  NeutronAgentOptions,
+  neutronAgent,
+  neutronAgentConfigProblems,
+} from './neutron-agents';
 import { NeutronOvnAgentOptions, neutronOvnAgent, OVN_AGENT_SCHEMA } from './neutron-ovn-agent';
 
 export interface NeutronProps {
@@ -79,7 +95,14 @@ export const NEUTRON_CONF_SCHEMA: OsloSchema = {
     region_name: 'string',
     endpoint_type: 'string',
   },
-  ml2: { type_drivers: 'list', tenant_network_types: 'list', mechanism_drivers: 'list', extension_drivers: 'list', overlay_ip_version: 'int', path_mtu: 'int' },
+  ml2: {
+    type_drivers: 'list',
+    tenant_network_types: 'list',
+    mechanism_drivers: 'list',
+    extension_drivers: 'list',
+    overlay_ip_version: 'int',
+    path_mtu: 'int',
+  },
   ml2_type_geneve: { vni_ranges: 'list', max_header_size: 'int' },
   ml2_type_vlan: { network_vlan_ranges: 'list' },
   ml2_type_flat: { flat_networks: 'list' },
@@ -186,7 +209,10 @@ export class Neutron extends Service {
       catalogName: 'neutron',
       endpointUrl: `http://${this.serviceName}-api:${PORT}`,
     });
-    this.metadataProxySecret = new GeneratedSecret(this, 'metadata-secret', { operatorKey, keys: ['secret'] });
+    this.metadataProxySecret = new GeneratedSecret(this, 'metadata-secret', {
+      operatorKey,
+      keys: ['secret'],
+    });
 
     const conf = mergeOslo(
       {
@@ -277,7 +303,10 @@ export class Neutron extends Service {
     this.northd.dependsOn(ovsdb.nb, 'ready').dependsOn(ovsdb.sb, 'ready');
 
     this.ovnAgentDependantKeys = [
-      ...new Set([...(ovnOptions.dependantKeys ?? [SchedulingKey.COMPUTE_HYPERVISOR]), ...(props.bgpAgent ? [SchedulingKey.NETWORK_NEUTRON_BGP_AGENT] : [])]),
+      ...new Set([
+        ...(ovnOptions.dependantKeys ?? [SchedulingKey.COMPUTE_HYPERVISOR]),
+        ...(props.bgpAgent ? [SchedulingKey.NETWORK_NEUTRON_BGP_AGENT] : []),
+      ]),
     ];
     this.ovnAgent = neutronOvnAgent(this, 'ovn-agent', {
       options: ovnOptions,
@@ -301,7 +330,10 @@ export class Neutron extends Service {
         connectedTo: [props.messaging.port],
       });
       for (const component of agent.components) {
-        component.dependsOn(props.messaging, 'ready').dependsOn(this.messaging.init, 'completed').dependsOn(this.api, 'ready');
+        component
+          .dependsOn(props.messaging, 'ready')
+          .dependsOn(this.messaging.init, 'completed')
+          .dependsOn(this.api, 'ready');
       }
       return agent;
     };

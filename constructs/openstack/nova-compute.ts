@@ -31,7 +31,10 @@ export function hypervisorPlacement(): Placement {
   return requiringNoOvnMaintenance(placement(SchedulingKey.COMPUTE_HYPERVISOR));
 }
 
-const host = (name: string, path: string, type = 'DirectoryOrCreate'): k8s.Volume => ({ name, hostPath: { path, type } });
+const host = (name: string, path: string, type = 'DirectoryOrCreate'): k8s.Volume => ({
+  name,
+  hostPath: { path, type },
+});
 
 /** Host directories nova-compute and libvirt share: instances, libvirt's state and sockets. */
 const SHARED_HOST_DIRECTORIES: readonly [string, string][] = [
@@ -41,7 +44,11 @@ const SHARED_HOST_DIRECTORIES: readonly [string, string][] = [
 ];
 
 /** libvirtd on every hypervisor (`<nova>-libvirt`), one DaemonSet whatever the per-node configuration. */
-export function libvirtDaemon(scope: Construct, id: string, props: { image: string; forcedDownscale: boolean }): Component {
+export function libvirtDaemon(
+  scope: Construct,
+  id: string,
+  props: { image: string; forcedDownscale: boolean },
+): Component {
   const component = new Component(scope, id, { placement: hypervisorPlacement() });
   const probe = (initialDelaySeconds: number): k8s.Probe => ({
     exec: { command: ['virsh', '-c', 'qemu:///system', 'version'] },
@@ -55,7 +62,10 @@ export function libvirtDaemon(scope: Construct, id: string, props: { image: stri
     spec: {
       selector: { matchLabels: component.selectorLabels },
       // One node at a time; running instances survive a libvirtd restart.
-      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: k8s.IntOrString.fromNumber(1) } },
+      updateStrategy: {
+        type: 'RollingUpdate',
+        rollingUpdate: { maxUnavailable: k8s.IntOrString.fromNumber(1) },
+      },
       template: podTemplate(component, {
         // libvirtd starts QEMU processes that must outlive the pod, uses /dev/kvm, cgroups and the
         // host's network devices: it needs the host's PID and network namespaces and privileges.
@@ -127,8 +137,14 @@ export function novaCompute(scope: Construct, id: string, wiring: NovaComputeWir
         forcedDownscale: wiring.options.forcedDownscale,
         connectedTo: [wiring.messagingPort],
         // The address instances' consoles and migrations use: the node's, read when the pod starts.
-        env: [{ name: osloEnvName('DEFAULT', 'my_ip'), valueFrom: { fieldRef: { fieldPath: 'status.hostIP' } } }, ...wiring.env],
-        config: { mountPath: '/etc/nova/nova.conf.d', files: { 'nova.conf': renderOslo(mergeOslo(wiring.config, nodeClass.config)) } },
+        env: [
+          { name: osloEnvName('DEFAULT', 'my_ip'), valueFrom: { fieldRef: { fieldPath: 'status.hostIP' } } },
+          ...wiring.env,
+        ],
+        config: {
+          mountPath: '/etc/nova/nova.conf.d',
+          files: { 'nova.conf': renderOslo(mergeOslo(wiring.config, nodeClass.config)) },
+        },
         volumes: [
           ...SHARED_HOST_DIRECTORIES.map(([name, path]) => host(name, path)),
           host('run-openvswitch', '/run/openvswitch'),

@@ -5,10 +5,21 @@ import { placement, reservedNodeLabelProblems, SchedulingKey } from '../../lib/s
 import { ApiService } from '../common/api-service';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { JobComponent } from '../common/job-component';
-import { KEYSTONE_AUTHTOKEN_SCHEMA, keystoneAuthtokenConfig, keystoneAuthtokenEnv } from '../common/keystone-authtoken';
+import {
+  KEYSTONE_AUTHTOKEN_SCHEMA,
+  keystoneAuthtokenConfig,
+  keystoneAuthtokenEnv,
+} from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import { NodeConfiguredAgent, NodeScope } from '../common/node-config-templates';
-import { mergeOslo, OsloSchema, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
+import {
+  mergeOslo,
+  OsloSchema,
+  OsloValues,
+  osloEnvName,
+  osloProblems,
+  renderOslo,
+} from '../common/oslo-config';
 import { requireInputs } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
 import { ServiceDatabase } from '../common/service-database';
@@ -99,7 +110,12 @@ export const NOVA_CONF_SCHEMA: OsloSchema = {
   database: { connection: 'secret', max_pool_size: 'int', connection_recycle_time: 'int' },
   cache: { enabled: 'bool', backend: 'string', memcache_servers: 'list' },
   cinder: { catalog_info: 'string', os_region_name: 'string', cross_az_attach: 'bool' },
-  compute: { cpu_shared_set: 'string', cpu_dedicated_set: 'string', max_concurrent_builds: 'int', live_migration_wait_for_vif_plug: 'bool' },
+  compute: {
+    cpu_shared_set: 'string',
+    cpu_dedicated_set: 'string',
+    max_concurrent_builds: 'int',
+    live_migration_wait_for_vif_plug: 'bool',
+  },
   conductor: { workers: 'int' },
   filter_scheduler: { enabled_filters: 'list', available_filters: 'list', host_subset_size: 'int' },
   glance: { valid_interfaces: 'list', num_retries: 'int' },
@@ -146,7 +162,12 @@ export const NOVA_CONF_SCHEMA: OsloSchema = {
   },
   quota: { instances: 'int', cores: 'int', ram: 'int' },
   scheduler: { discover_hosts_in_cells_interval: 'int', workers: 'int', max_attempts: 'int' },
-  vnc: { enabled: 'bool', server_listen: 'string', server_proxyclient_address: 'string', novncproxy_base_url: 'string' },
+  vnc: {
+    enabled: 'bool',
+    server_listen: 'string',
+    server_proxyclient_address: 'string',
+    novncproxy_base_url: 'string',
+  },
   workarounds: { skip_cpu_compare_on_dest: 'bool', disable_compute_service_check_for_ffu: 'bool' },
   ...KEYSTONE_AUTHTOKEN_SCHEMA,
 };
@@ -219,7 +240,9 @@ export class Nova extends Service {
     const operatorKey = SchedulingKey.OPERATOR_NOVA;
     const compute = props.compute ?? {};
     const cellOptions: readonly NovaCellOptions[] =
-      typeof props.cells === 'number' ? Array.from({ length: Math.max(1, Math.min(MAX_CELLS, Math.trunc(props.cells))) }, () => ({})) : (props.cells ?? [{}]);
+      typeof props.cells === 'number'
+        ? Array.from({ length: Math.max(1, Math.min(MAX_CELLS, Math.trunc(props.cells))) }, () => ({}))
+        : (props.cells ?? [{}]);
     const cellNodeLabel = props.cellNodeLabel ?? 'nova.stackwright.io/cell';
     const neutron = props.neutron;
     addCheck(this, () => [
@@ -228,7 +251,9 @@ export class Nova extends Service {
       ...cellProblems(props.cells),
       ...rangeProblems('schedulerReplicas', props.schedulerReplicas, { min: 1, max: 20 }),
       ...rangeProblems('conductorReplicas', props.conductorReplicas, { min: 1, max: 20 }),
-      ...cellOptions.flatMap((c, i) => rangeProblems(`cells[${i}].conductorReplicas`, c.conductorReplicas, { min: 1, max: 20 })),
+      ...cellOptions.flatMap((c, i) =>
+        rangeProblems(`cells[${i}].conductorReplicas`, c.conductorReplicas, { min: 1, max: 20 }),
+      ),
       ...reservedNodeLabelProblems([cellNodeLabel], 'cellNodeLabel'),
       ...(neutron.ovnAgentDependantKeys.includes(SchedulingKey.COMPUTE_HYPERVISOR)
         ? []
@@ -274,11 +299,16 @@ export class Nova extends Service {
       envFromSecret(osloEnvName('placement', 'password'), this.registration.password),
       envFromSecret(osloEnvName('neutron', 'password'), this.registration.password),
     ];
-    const vncUrl = (cellIndex: number) => `http://${this.serviceName}-${cellIndex === 0 ? '' : `cell${cellIndex + 1}-`}vnc:${VNC_PORT}/vnc_lite.html`;
+    const vncUrl = (cellIndex: number) =>
+      `http://${this.serviceName}-${cellIndex === 0 ? '' : `cell${cellIndex + 1}-`}vnc:${VNC_PORT}/vnc_lite.html`;
     const common: OsloValues = {
       DEFAULT: { debug: false, use_stderr: true },
       api: { auth_strategy: 'keystone' },
-      cache: { enabled: true, backend: 'oslo_cache.memcache_pool', memcache_servers: [...props.cache.servers] },
+      cache: {
+        enabled: true,
+        backend: 'oslo_cache.memcache_pool',
+        memcache_servers: [...props.cache.servers],
+      },
       cinder: { os_region_name: props.keystone.region },
       glance: { valid_interfaces: ['internal'] },
       oslo_concurrency: { lock_path: '/tmp/nova' },
@@ -302,7 +332,11 @@ export class Nova extends Service {
     // Cells: database chain, vhost, conductor, VNC proxy, nova-compute.
     const extraCellLabels = cellOptions.slice(1).map((_, i) => ({ [cellNodeLabel]: `cell${i + 2}` }));
     const cellNodes = (index: number): NodeScope =>
-      cellOptions.length === 1 ? {} : index === 0 ? { excluded: extraCellLabels } : { required: extraCellLabels[index - 1] };
+      cellOptions.length === 1
+        ? {}
+        : index === 0
+          ? { excluded: extraCellLabels }
+          : { required: extraCellLabels[index - 1] };
     this.libvirt = libvirtDaemon(this, 'libvirt', {
       image: compute.libvirtImage ?? cloud.image('libvirt'),
       forcedDownscale: compute.forcedDownscale ?? false,
@@ -314,7 +348,11 @@ export class Nova extends Service {
       const dbEndpoint = options.database ?? props.database;
       const mqEndpoint = options.messaging ?? props.messaging;
       const database = databaseChain(`${name}-db`, `nova_${name}`, dbEndpoint);
-      const messaging = new ServiceMessaging(this, `${name}-mq`, { messaging: mqEndpoint, operatorKey, vhost: `${this.serviceName}-${name}` });
+      const messaging = new ServiceMessaging(this, `${name}-mq`, {
+        messaging: mqEndpoint,
+        operatorKey,
+        vhost: `${this.serviceName}-${name}`,
+      });
       return { name, prefix, index, options, dbEndpoint, mqEndpoint, database, messaging };
     });
     const first = cellParts[0];
@@ -338,12 +376,22 @@ export class Nova extends Service {
         }),
       ],
     });
-    this.cellMapping.dependsOn(this.apiDatabase.sync, 'completed').dependsOn(this.cell0Database.init, 'completed');
-    for (const c of cellParts) this.cellMapping.dependsOn(c.database.init, 'completed').dependsOn(c.messaging.init, 'completed');
+    this.cellMapping
+      .dependsOn(this.apiDatabase.sync, 'completed')
+      .dependsOn(this.cell0Database.init, 'completed');
+    for (const c of cellParts)
+      this.cellMapping.dependsOn(c.database.init, 'completed').dependsOn(c.messaging.init, 'completed');
 
-    const allSyncs = [this.apiDatabase.sync, this.cell0Database.sync, ...cellParts.map((c) => c.database.sync)];
+    const allSyncs = [
+      this.apiDatabase.sync,
+      this.cell0Database.sync,
+      ...cellParts.map((c) => c.database.sync),
+    ];
     const runtimePeers = (component: Component) => {
-      component.dependsOn(props.placement, 'runtime').dependsOn(props.glance, 'runtime').dependsOn(neutron, 'runtime');
+      component
+        .dependsOn(props.placement, 'runtime')
+        .dependsOn(props.glance, 'runtime')
+        .dependsOn(neutron, 'runtime');
       if (props.cinder) component.dependsOn(props.cinder, 'runtime');
       return component;
     };
@@ -359,7 +407,10 @@ export class Nova extends Service {
       for (const sync of allSyncs) component.dependsOn(sync, 'completed');
       return component;
     };
-    const apiEnv = [...this.apiDatabase.connectionEnv('API_DB_PASSWORD'), ...first.messaging.transportUrlEnv()];
+    const apiEnv = [
+      ...this.apiDatabase.connectionEnv('API_DB_PASSWORD'),
+      ...first.messaging.transportUrlEnv(),
+    ];
 
     this.api = new ApiService(this, 'api', {
       placement: placement(SchedulingKey.COMPUTE_API, SchedulingKey.ANY_API),
@@ -385,7 +436,10 @@ export class Nova extends Service {
         ...apiEnv,
         ...keystoneAuthtokenEnv(this.registration),
         ...servicePasswords,
-        envFromSecret(osloEnvName('neutron', 'metadata_proxy_shared_secret'), neutron.metadataProxySecret.ref('secret')),
+        envFromSecret(
+          osloEnvName('neutron', 'metadata_proxy_shared_secret'),
+          neutron.metadataProxySecret.ref('secret'),
+        ),
       ],
       config: controlFiles,
     });
@@ -451,7 +505,12 @@ export class Nova extends Service {
           DEFAULT: { compute_driver: 'libvirt.LibvirtDriver', instances_path: '/var/lib/nova/instances' },
           libvirt: { virt_type: 'kvm' },
           oslo_concurrency: { lock_path: '/var/lib/nova/tmp' },
-          vnc: { enabled: true, server_listen: '0.0.0.0', server_proxyclient_address: '$my_ip', novncproxy_base_url: vncUrl(c.index) },
+          vnc: {
+            enabled: true,
+            server_listen: '0.0.0.0',
+            server_proxyclient_address: '$my_ip',
+            novncproxy_base_url: vncUrl(c.index),
+          },
         }),
         compute.config,
       );
@@ -477,7 +536,14 @@ export class Nova extends Service {
           .dependsOn(neutron, 'runtime');
         if (props.cinder) component.dependsOn(props.cinder, 'runtime');
       }
-      return { name: c.name, database: c.database, messaging: c.messaging, conductor, vncProxy, compute: cellCompute };
+      return {
+        name: c.name,
+        database: c.database,
+        messaging: c.messaging,
+        conductor,
+        vncProxy,
+        compute: cellCompute,
+      };
     });
     this.compute = this.cells.map((c) => c.compute);
 
@@ -521,7 +587,9 @@ export class Nova extends Service {
 function cellProblems(cells: NovaProps['cells']): string[] {
   if (cells === undefined) return [];
   if (typeof cells === 'number') return rangeProblems('cells', cells, { min: 1, max: MAX_CELLS });
-  return cells.length >= 1 && cells.length <= MAX_CELLS ? [] : [`cells must list between 1 and ${MAX_CELLS} cells, got ${cells.length}`];
+  return cells.length >= 1 && cells.length <= MAX_CELLS
+    ? []
+    : [`cells must list between 1 and ${MAX_CELLS} cells, got ${cells.length}`];
 }
 
 /**

@@ -3,7 +3,11 @@ import { addCheck, Cloud, Component, Service } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { CacheEndpoint, DatabaseEndpoint } from '../common/endpoints';
-import { KEYSTONE_AUTHTOKEN_SCHEMA, keystoneAuthtokenConfig, keystoneAuthtokenEnv } from '../common/keystone-authtoken';
+import {
+  KEYSTONE_AUTHTOKEN_SCHEMA,
+  keystoneAuthtokenConfig,
+  keystoneAuthtokenEnv,
+} from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import { mergeOslo, OsloSchema, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
 import { requireInputs } from '../common/required-inputs';
@@ -27,8 +31,17 @@ export interface PlacementServiceProps {
 export const PLACEMENT_CONF_SCHEMA: OsloSchema = {
   DEFAULT: { debug: 'bool', use_stderr: 'bool' },
   api: { auth_strategy: 'string' },
-  placement: { randomize_allocation_candidates: 'bool', max_allocation_candidates: 'int', allocation_conflict_retry_count: 'int' },
-  placement_database: { connection: 'secret', max_pool_size: 'int', connection_recycle_time: 'int', sync_on_startup: 'bool' },
+  placement: {
+    randomize_allocation_candidates: 'bool',
+    max_allocation_candidates: 'int',
+    allocation_conflict_retry_count: 'int',
+  },
+  placement_database: {
+    connection: 'secret',
+    max_pool_size: 'int',
+    connection_recycle_time: 'int',
+    sync_on_startup: 'bool',
+  },
   oslo_middleware: { enable_proxy_headers_parsing: 'bool' },
   ...KEYSTONE_AUTHTOKEN_SCHEMA,
 };

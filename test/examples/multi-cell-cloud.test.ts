@@ -5,7 +5,11 @@ import { findCycle } from '../../lib/graph';
 import { edgesOf, findObject, podSpecOf, synthGraph, synthObjects } from '../../lib/testing';
 import { envOf, termsOf, tolerationsOf } from '../constructs/support/compute-network-fixture';
 
-const NO_OVN_MAINTENANCE = { key: 'maintenance.yaook.cloud/ovn-maintenance', operator: 'In', values: ['not-required'] };
+const NO_OVN_MAINTENANCE = {
+  key: 'maintenance.yaook.cloud/ovn-maintenance',
+  operator: 'In',
+  values: ['not-required'],
+};
 
 describe('examples/multi-cell-cloud', () => {
   // GIVEN the example cloud
@@ -18,7 +22,9 @@ describe('examples/multi-cell-cloud', () => {
   test('matches the snapshot (objects and graph)', () => {
     // THEN
     expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).toMatchSnapshot('objects');
-    expect(graph.components.map((c) => ({ name: c.name, edges: c.edges.map((e) => `${e.to}:${e.kind}`) }))).toMatchSnapshot('graph');
+    expect(
+      graph.components.map((c) => ({ name: c.name, edges: c.edges.map((e) => `${e.to}:${e.kind}`) })),
+    ).toMatchSnapshot('graph');
   });
 
   test('has two cells, the second on its own RabbitMQ', () => {
@@ -32,12 +38,16 @@ describe('examples/multi-cell-cloud', () => {
       to: 'mq-cell2',
       kind: 'ready',
     });
-    expect((findObject(objects, 'Deployment', 'nova-cell2-conductor').spec as { replicas: number }).replicas).toBe(3);
+    expect(
+      (findObject(objects, 'Deployment', 'nova-cell2-conductor').spec as { replicas: number }).replicas,
+    ).toBe(3);
   });
 
   test('every nova-compute DaemonSet belongs to one cell and requires no OVN maintenance in every term', () => {
     // THEN
-    const computes = objects.filter((o) => o.kind === 'DaemonSet' && /^nova-(cell2-)?compute/.test(o.metadata.name));
+    const computes = objects.filter(
+      (o) => o.kind === 'DaemonSet' && /^nova-(cell2-)?compute/.test(o.metadata.name),
+    );
     // 4 classes (none, gpu, qemu, both) in each of the 2 cells
     expect(computes).toHaveLength(8);
     for (const daemonSet of computes) {
@@ -45,11 +55,21 @@ describe('examples/multi-cell-cloud', () => {
       for (const term of termsOf(daemonSet)) {
         expect(term).toContainEqual(NO_OVN_MAINTENANCE);
         expect(term).toContainEqual(
-          cell2 ? { key: CELL_LABEL, operator: 'In', values: ['cell2'] } : { key: CELL_LABEL, operator: 'NotIn', values: ['cell2'] },
+          cell2
+            ? { key: CELL_LABEL, operator: 'In', values: ['cell2'] }
+            : { key: CELL_LABEL, operator: 'NotIn', values: ['cell2'] },
         );
       }
-      expect(tolerationsOf(daemonSet)).toEqual(['compute.yaook.cloud/hypervisor:Exists:NoSchedule', 'compute.yaook.cloud/hypervisor:Exists:NoExecute']);
-      expect(edgesOf(daemonSet).filter((e) => e.kind === 'same-node').map((e) => e.to).sort()).toEqual([
+      expect(tolerationsOf(daemonSet)).toEqual([
+        'compute.yaook.cloud/hypervisor:Exists:NoSchedule',
+        'compute.yaook.cloud/hypervisor:Exists:NoExecute',
+      ]);
+      expect(
+        edgesOf(daemonSet)
+          .filter((e) => e.kind === 'same-node')
+          .map((e) => e.to)
+          .sort(),
+      ).toEqual([
         'neutron-ovn-agent',
         expect.stringMatching(/^neutron-ovn-agent-[0-9a-f]{6}$/),
         'nova-libvirt',
@@ -59,20 +79,35 @@ describe('examples/multi-cell-cloud', () => {
 
   test('the OVN agent follows the union rule, a gateway class included', () => {
     // THEN
-    const agents = objects.filter((o) => o.kind === 'DaemonSet' && o.metadata.name.startsWith('neutron-ovn-agent'));
+    const agents = objects.filter(
+      (o) => o.kind === 'DaemonSet' && o.metadata.name.startsWith('neutron-ovn-agent'),
+    );
     expect(agents).toHaveLength(2);
     for (const agent of agents) {
-      expect(termsOf(agent).map((t) => t[0].key)).toEqual(['network.yaook.cloud/neutron-ovn-agent', 'compute.yaook.cloud/hypervisor']);
+      expect(termsOf(agent).map((t) => t[0].key)).toEqual([
+        'network.yaook.cloud/neutron-ovn-agent',
+        'compute.yaook.cloud/hypervisor',
+      ]);
       expect(podSpecOf(agent).hostNetwork).toBe(true);
     }
   });
 
   test('the graph is acyclic and discover_hosts runs after every nova-compute', () => {
     // THEN
-    expect(findCycle(graph.components.map((c) => c.name), graph.edges)).toBeUndefined();
+    expect(
+      findCycle(
+        graph.components.map((c) => c.name),
+        graph.edges,
+      ),
+    ).toBeUndefined();
     const setup = graph.components.find((c) => c.name === 'nova-cell-setup');
     const computes = graph.components.filter((c) => /^nova-(cell2-)?compute/.test(c.name)).map((c) => c.name);
-    expect(setup?.edges.filter((e) => e.kind === 'ready').map((e) => e.to).sort()).toEqual(['nova-api', ...computes].sort());
+    expect(
+      setup?.edges
+        .filter((e) => e.kind === 'ready')
+        .map((e) => e.to)
+        .sort(),
+    ).toEqual(['nova-api', ...computes].sort());
   });
 
   test('no Secret or config carries a literal credential', () => {

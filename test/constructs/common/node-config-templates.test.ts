@@ -16,12 +16,24 @@ import { placement, requiringNoOvnMaintenance, SchedulingKey } from '../../../li
 import { findObject, synthObjects } from '../../../lib/testing';
 import { errorOf, fileOf, termsOf } from '../support/compute-network-fixture';
 
-const SCHEMA: OsloSchema = { DEFAULT: { cpu_allocation_ratio: 'float', reserved_host_memory_mb: 'int' }, libvirt: { virt_type: 'string' } };
+const SCHEMA: OsloSchema = {
+  DEFAULT: { cpu_allocation_ratio: 'float', reserved_host_memory_mb: 'int' },
+  libvirt: { virt_type: 'string' },
+};
 const HYPERVISOR = 'compute.yaook.cloud/hypervisor';
 
-const gpu: NodeConfigTemplate = { nodeSelector: { 'example.com/gpu': 'true' }, config: { DEFAULT: { reserved_host_memory_mb: 4096 } } };
-const zoneA: NodeConfigTemplate = { nodeSelector: { 'topology.kubernetes.io/zone': 'a' }, config: { DEFAULT: { cpu_allocation_ratio: 4 } } };
-const zoneB: NodeConfigTemplate = { nodeSelector: { 'topology.kubernetes.io/zone': 'b' }, config: { DEFAULT: { cpu_allocation_ratio: 8 } } };
+const gpu: NodeConfigTemplate = {
+  nodeSelector: { 'example.com/gpu': 'true' },
+  config: { DEFAULT: { reserved_host_memory_mb: 4096 } },
+};
+const zoneA: NodeConfigTemplate = {
+  nodeSelector: { 'topology.kubernetes.io/zone': 'a' },
+  config: { DEFAULT: { cpu_allocation_ratio: 4 } },
+};
+const zoneB: NodeConfigTemplate = {
+  nodeSelector: { 'topology.kubernetes.io/zone': 'b' },
+  config: { DEFAULT: { cpu_allocation_ratio: 8 } },
+};
 
 describe('selectorsCanOverlap', () => {
   test.each([
@@ -102,9 +114,12 @@ describe('nodeConfigClasses', () => {
     // WHEN
     const backward = nodeConfigClasses([zoneB, changed, gpu]);
     // THEN
-    const bySuffix = (classes: typeof forward) => classes.map((c) => `${c.suffix}=${JSON.stringify(c.nodeSelector)}`).sort();
+    const bySuffix = (classes: typeof forward) =>
+      classes.map((c) => `${c.suffix}=${JSON.stringify(c.nodeSelector)}`).sort();
     expect(bySuffix(backward)).toEqual(bySuffix(forward));
-    expect(forward.map((c) => c.suffix).filter((s) => s !== '')).toEqual(forward.slice(1).map((c) => c.suffix));
+    expect(forward.map((c) => c.suffix).filter((s) => s !== '')).toEqual(
+      forward.slice(1).map((c) => c.suffix),
+    );
     expect(new Set(forward.map((c) => c.suffix)).size).toBe(forward.length);
     expect(forward.every((c) => /^([0-9a-f]{6})?$/.test(c.suffix))).toBe(true);
   });
@@ -130,7 +145,10 @@ describe('nodeConfigClasses', () => {
 describe('nodeConfigTemplateProblems', () => {
   test('overlapping templates that set one option differently: an error naming both and the option', () => {
     // GIVEN
-    const dense: NodeConfigTemplate = { nodeSelector: { 'example.com/gpu': 'true' }, config: { DEFAULT: { cpu_allocation_ratio: 1 } } };
+    const dense: NodeConfigTemplate = {
+      nodeSelector: { 'example.com/gpu': 'true' },
+      config: { DEFAULT: { cpu_allocation_ratio: 1 } },
+    };
     // WHEN
     const problems = nodeConfigTemplateProblems([zoneA, zoneB, dense], SCHEMA, 'nova.conf');
     // THEN zone a and zone b never meet; gpu meets both
@@ -146,16 +164,31 @@ describe('nodeConfigTemplateProblems', () => {
 
   test('equal values and exclusive selectors are fine', () => {
     // GIVEN
-    const same: NodeConfigTemplate = { nodeSelector: { 'example.com/gpu': 'true' }, config: { DEFAULT: { cpu_allocation_ratio: 4 } } };
+    const same: NodeConfigTemplate = {
+      nodeSelector: { 'example.com/gpu': 'true' },
+      config: { DEFAULT: { cpu_allocation_ratio: 4 } },
+    };
     // WHEN / THEN
-    expect(nodeConfigTemplateProblems([zoneA, zoneB, { ...same, nodeSelector: { 'topology.kubernetes.io/zone': 'c' } }], SCHEMA, 'nova.conf')).toEqual([]);
+    expect(
+      nodeConfigTemplateProblems(
+        [zoneA, zoneB, { ...same, nodeSelector: { 'topology.kubernetes.io/zone': 'c' } }],
+        SCHEMA,
+        'nova.conf',
+      ),
+    ).toEqual([]);
     expect(nodeConfigTemplateProblems([zoneA, same], SCHEMA, 'nova.conf')).toEqual([]);
   });
 
   test('the forced-downscale label, bad labels and unknown options name the template', () => {
     // GIVEN
-    const reserved: NodeConfigTemplate = { nodeSelector: { 'state.yaook.cloud/forced-downscale': 'true' }, config: {} };
-    const badLabel: NodeConfigTemplate = { nodeSelector: { 'bad key!': 'x' }, config: { DEFAULT: { cpu_ratio: 2 } } };
+    const reserved: NodeConfigTemplate = {
+      nodeSelector: { 'state.yaook.cloud/forced-downscale': 'true' },
+      config: {},
+    };
+    const badLabel: NodeConfigTemplate = {
+      nodeSelector: { 'bad key!': 'x' },
+      config: { DEFAULT: { cpu_ratio: 2 } },
+    };
     // WHEN
     const problems = nodeConfigTemplateProblems([reserved, badLabel], SCHEMA, 'nova.conf');
     // THEN
@@ -165,14 +198,22 @@ describe('nodeConfigTemplateProblems', () => {
     expect(problems).toContain(
       'configTemplates[1] (nodeSelector {"bad key!":"x"}): nova.conf: unknown option "cpu_ratio" in [DEFAULT]; known options: cpu_allocation_ratio, reserved_host_memory_mb',
     );
-    expect(problems.some((p) => p.startsWith('configTemplates[1] (nodeSelector {"bad key!":"x"}): "bad key!" is not a valid label key'))).toBe(true);
+    expect(
+      problems.some((p) =>
+        p.startsWith(
+          'configTemplates[1] (nodeSelector {"bad key!":"x"}): "bad key!" is not a valid label key',
+        ),
+      ),
+    ).toBe(true);
   });
 });
 
 describe('excludingTerms', () => {
   test('single-label exclusions fold into one NotIn; multi-label ones multiply the terms out', () => {
     // GIVEN a placement with a key, a group key and a required label
-    const where = requiringNoOvnMaintenance(placement(SchedulingKey.COMPUTE_HYPERVISOR, SchedulingKey.ANY_INFRA));
+    const where = requiringNoOvnMaintenance(
+      placement(SchedulingKey.COMPUTE_HYPERVISOR, SchedulingKey.ANY_INFRA),
+    );
     // WHEN
     const terms = excludingTerms(where, [{ cell: 'c2' }, { cell: 'c3' }, { a: '1', b: '2' }]);
     // THEN
@@ -183,8 +224,16 @@ describe('excludingTerms', () => {
     expect(terms).toEqual([
       [{ key: HYPERVISOR, operator: 'Exists' }, ...keep, { key: 'a', operator: 'NotIn', values: ['1'] }],
       [{ key: HYPERVISOR, operator: 'Exists' }, ...keep, { key: 'b', operator: 'NotIn', values: ['2'] }],
-      [{ key: 'infra.yaook.cloud/any', operator: 'Exists' }, ...keep, { key: 'a', operator: 'NotIn', values: ['1'] }],
-      [{ key: 'infra.yaook.cloud/any', operator: 'Exists' }, ...keep, { key: 'b', operator: 'NotIn', values: ['2'] }],
+      [
+        { key: 'infra.yaook.cloud/any', operator: 'Exists' },
+        ...keep,
+        { key: 'a', operator: 'NotIn', values: ['1'] },
+      ],
+      [
+        { key: 'infra.yaook.cloud/any', operator: 'Exists' },
+        ...keep,
+        { key: 'b', operator: 'NotIn', values: ['2'] },
+      ],
     ]);
   });
 });
@@ -205,7 +254,14 @@ class AgentService extends Service {
           image: 'example/agent:1',
           workload: 'DaemonSet',
           connectedTo: [5672],
-          config: { mountPath: '/etc/agent', files: { 'agent.conf': renderOslo(mergeOslo({ DEFAULT: { cpu_allocation_ratio: 16 } }, nodeClass.config)) } },
+          config: {
+            mountPath: '/etc/agent',
+            files: {
+              'agent.conf': renderOslo(
+                mergeOslo({ DEFAULT: { cpu_allocation_ratio: 16 } }, nodeClass.config),
+              ),
+            },
+          },
         }),
     });
   }
@@ -227,12 +283,24 @@ describe('NodeConfiguredAgent', () => {
     // WHEN
     const objects = synthObjects(cloud);
     // THEN four DaemonSets: no template, gpu only, zone a only, both
-    const [plain, gpuOnly, zoneOnly, both] = service.agent.classes.map((c) => (c.suffix ? `hv-agent-${c.suffix}` : 'hv-agent'));
-    expect(objects.filter((o) => o.kind === 'DaemonSet').map((o) => o.metadata.name).sort()).toEqual([plain, gpuOnly, zoneOnly, both].sort());
+    const [plain, gpuOnly, zoneOnly, both] = service.agent.classes.map((c) =>
+      c.suffix ? `hv-agent-${c.suffix}` : 'hv-agent',
+    );
+    expect(
+      objects
+        .filter((o) => o.kind === 'DaemonSet')
+        .map((o) => o.metadata.name)
+        .sort(),
+    ).toEqual([plain, gpuOnly, zoneOnly, both].sort());
     const ovn = { key: 'maintenance.yaook.cloud/ovn-maintenance', operator: 'In', values: ['not-required'] };
     const exists = { key: HYPERVISOR, operator: 'Exists' };
     expect(termsOf(findObject(objects, 'DaemonSet', plain))).toEqual([
-      [exists, ovn, { key: 'example.com/gpu', operator: 'NotIn', values: ['true'] }, { key: 'topology.kubernetes.io/zone', operator: 'NotIn', values: ['a'] }],
+      [
+        exists,
+        ovn,
+        { key: 'example.com/gpu', operator: 'NotIn', values: ['true'] },
+        { key: 'topology.kubernetes.io/zone', operator: 'NotIn', values: ['a'] },
+      ],
     ]);
     expect(termsOf(findObject(objects, 'DaemonSet', gpuOnly))).toEqual([
       [
@@ -243,16 +311,31 @@ describe('NodeConfiguredAgent', () => {
       ],
     ]);
     expect(termsOf(findObject(objects, 'DaemonSet', both))).toEqual([
-      [exists, { key: 'example.com/gpu', operator: 'In', values: ['true'] }, ovn, { key: 'topology.kubernetes.io/zone', operator: 'In', values: ['a'] }],
+      [
+        exists,
+        { key: 'example.com/gpu', operator: 'In', values: ['true'] },
+        ovn,
+        { key: 'topology.kubernetes.io/zone', operator: 'In', values: ['a'] },
+      ],
     ]);
-    expect(fileOf(objects, `${both}-config`, 'agent.conf')).toBe('[DEFAULT]\ncpu_allocation_ratio = 4\nreserved_host_memory_mb = 4096\n');
+    expect(fileOf(objects, `${both}-config`, 'agent.conf')).toBe(
+      '[DEFAULT]\ncpu_allocation_ratio = 4\nreserved_host_memory_mb = 4096\n',
+    );
     expect(fileOf(objects, `${plain}-config`, 'agent.conf')).toBe('[DEFAULT]\ncpu_allocation_ratio = 16\n');
-    expect(service.agent.dependencyTargets.map((c) => c.componentName)).toEqual([plain, gpuOnly, zoneOnly, both]);
+    expect(service.agent.dependencyTargets.map((c) => c.componentName)).toEqual([
+      plain,
+      gpuOnly,
+      zoneOnly,
+      both,
+    ]);
   });
 
   test('conflicting templates fail synthesis with the agent path, both templates and the option', () => {
     // GIVEN
-    const { cloud } = agentCloud([zoneA, { nodeSelector: { 'example.com/gpu': 'true' }, config: { DEFAULT: { cpu_allocation_ratio: 1 } } }]);
+    const { cloud } = agentCloud([
+      zoneA,
+      { nodeSelector: { 'example.com/gpu': 'true' }, config: { DEFAULT: { cpu_allocation_ratio: 1 } } },
+    ]);
     // WHEN
     const message = errorOf(() => synthObjects(cloud));
     // THEN
@@ -263,7 +346,9 @@ describe('NodeConfiguredAgent', () => {
 
   test('a template selecting the forced-downscale label fails naming the template, and is not synthesised', () => {
     // GIVEN
-    const { cloud, service } = agentCloud([{ nodeSelector: { 'state.yaook.cloud/forced-downscale': 'true' }, config: {} }]);
+    const { cloud, service } = agentCloud([
+      { nodeSelector: { 'state.yaook.cloud/forced-downscale': 'true' }, config: {} },
+    ]);
     // WHEN
     const message = errorOf(() => synthObjects(cloud));
     // THEN

@@ -2,7 +2,13 @@ import { App } from 'cdk8s';
 import { OvsdbCluster } from '../../../constructs/infra';
 import { Cloud } from '../../../lib/model';
 import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
-import { errorOf, keyTerms, keyTolerations, termsOf, tolerationsOf } from '../support/compute-network-fixture';
+import {
+  errorOf,
+  keyTerms,
+  keyTolerations,
+  termsOf,
+  tolerationsOf,
+} from '../support/compute-network-fixture';
 
 function ovsdbCloud(props: ConstructorParameters<typeof OvsdbCluster>[2] = {}) {
   const cloud = new Cloud(new App(), 'prod', { namespace: 'openstack' });
@@ -18,40 +24,58 @@ describe('OvsdbCluster', () => {
 
   test('matches the snapshot', () => {
     // THEN
-    expect(objects.filter((o) => o.metadata.annotations?.['stackwright.io/service'] === 'ovsdb')).toMatchSnapshot();
+    expect(
+      objects.filter((o) => o.metadata.annotations?.['stackwright.io/service'] === 'ovsdb'),
+    ).toMatchSnapshot();
   });
 
   test.each([
     ['ovsdb-nb', 6641, 6643, 'OVN_Northbound'],
     ['ovsdb-sb', 6642, 6644, 'OVN_Southbound'],
-  ])('%s is a 3-member raft StatefulSet with headless and client Services and a PDB', (name, client, raft, db) => {
-    // THEN
-    const sts = findObject(objects, 'StatefulSet', name);
-    const spec = sts.spec as { replicas: number; serviceName: string; podManagementPolicy: string };
-    expect(spec.replicas).toBe(3);
-    expect(spec.serviceName).toBe(`${name}-peers`);
-    expect(spec.podManagementPolicy).toBe('Parallel');
-    const headless = findObject(objects, 'Service', `${name}-peers`).spec as Record<string, unknown>;
-    expect(headless.clusterIP).toBe('None');
-    expect(headless.publishNotReadyAddresses).toBe(true);
-    expect(headless.ports).toEqual([
-      { name: 'ovsdb', port: client },
-      { name: 'raft', port: raft },
-    ]);
-    expect((findObject(objects, 'Service', name).spec as { ports: unknown }).ports).toEqual([{ name: 'ovsdb', port: client }]);
-    expect((findObject(objects, 'PodDisruptionBudget', name).spec as { maxUnavailable: number }).maxUnavailable).toBe(1);
-    const container = (podSpecOf(sts).containers as { command: string[]; readinessProbe: { exec: { command: string[] } } }[])[0];
-    expect(container.command[2]).toContain(`ovsdb-tool join-cluster /var/lib/ovn/${name === 'ovsdb-nb' ? 'ovnnb_db' : 'ovnsb_db'}.db ${db}`);
-    expect(container.readinessProbe.exec.command[2]).toContain(`cluster/status ${db}`);
-  });
+  ])(
+    '%s is a 3-member raft StatefulSet with headless and client Services and a PDB',
+    (name, client, raft, db) => {
+      // THEN
+      const sts = findObject(objects, 'StatefulSet', name);
+      const spec = sts.spec as { replicas: number; serviceName: string; podManagementPolicy: string };
+      expect(spec.replicas).toBe(3);
+      expect(spec.serviceName).toBe(`${name}-peers`);
+      expect(spec.podManagementPolicy).toBe('Parallel');
+      const headless = findObject(objects, 'Service', `${name}-peers`).spec as Record<string, unknown>;
+      expect(headless.clusterIP).toBe('None');
+      expect(headless.publishNotReadyAddresses).toBe(true);
+      expect(headless.ports).toEqual([
+        { name: 'ovsdb', port: client },
+        { name: 'raft', port: raft },
+      ]);
+      expect((findObject(objects, 'Service', name).spec as { ports: unknown }).ports).toEqual([
+        { name: 'ovsdb', port: client },
+      ]);
+      expect(
+        (findObject(objects, 'PodDisruptionBudget', name).spec as { maxUnavailable: number }).maxUnavailable,
+      ).toBe(1);
+      const container = (
+        podSpecOf(sts).containers as { command: string[]; readinessProbe: { exec: { command: string[] } } }[]
+      )[0];
+      expect(container.command[2]).toContain(
+        `ovsdb-tool join-cluster /var/lib/ovn/${name === 'ovsdb-nb' ? 'ovnnb_db' : 'ovnsb_db'}.db ${db}`,
+      );
+      expect(container.readinessProbe.exec.command[2]).toContain(`cluster/status ${db}`);
+    },
+  );
 
-  test.each(['ovsdb-nb', 'ovsdb-sb'])('%s runs on the OVSDB cluster key or the infra group, non-root', (name) => {
-    // THEN
-    const sts = findObject(objects, 'StatefulSet', name);
-    expect(termsOf(sts)).toEqual(keyTerms(['infra.yaook.cloud/ovsdbcluster', 'infra.yaook.cloud/any']));
-    expect(tolerationsOf(sts)).toEqual(keyTolerations(['infra.yaook.cloud/ovsdbcluster', 'infra.yaook.cloud/any']));
-    expect((podSpecOf(sts).securityContext as { runAsNonRoot: boolean }).runAsNonRoot).toBe(true);
-  });
+  test.each(['ovsdb-nb', 'ovsdb-sb'])(
+    '%s runs on the OVSDB cluster key or the infra group, non-root',
+    (name) => {
+      // THEN
+      const sts = findObject(objects, 'StatefulSet', name);
+      expect(termsOf(sts)).toEqual(keyTerms(['infra.yaook.cloud/ovsdbcluster', 'infra.yaook.cloud/any']));
+      expect(tolerationsOf(sts)).toEqual(
+        keyTolerations(['infra.yaook.cloud/ovsdbcluster', 'infra.yaook.cloud/any']),
+      );
+      expect((podSpecOf(sts).securityContext as { runAsNonRoot: boolean }).runAsNonRoot).toBe(true);
+    },
+  );
 
   test('clients get every member of each database', () => {
     // THEN

@@ -1,10 +1,25 @@
 import { Glance, GlanceProps } from '../../../constructs/openstack/glance';
 import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
-import { baseCloud, envOf, errorOf, fileOf, keyTerms, keyTolerations, objectsOfService, termsOf, tolerationsOf } from '../support/compute-network-fixture';
+import {
+  baseCloud,
+  envOf,
+  errorOf,
+  fileOf,
+  keyTerms,
+  keyTolerations,
+  objectsOfService,
+  termsOf,
+  tolerationsOf,
+} from '../support/compute-network-fixture';
 
 function glanceCloud(props: Partial<GlanceProps> = {}) {
   const base = baseCloud();
-  const glance = new Glance(base.cloud, 'glance', { keystone: base.keystone, database: base.database, cache: base.cache, ...props });
+  const glance = new Glance(base.cloud, 'glance', {
+    keystone: base.keystone,
+    database: base.database,
+    cache: base.cache,
+    ...props,
+  });
   return { ...base, glance };
 }
 
@@ -27,10 +42,15 @@ describe('Glance', () => {
     expect((podSpecOf(api).securityContext as { runAsNonRoot: boolean }).runAsNonRoot).toBe(true);
   });
 
-  test.each(['glance-db-init', 'glance-db-sync', 'glance-ks-register', 'glance-storage-init'])('Job %s runs on the Glance operator key', (name) => {
-    // THEN
-    expect(termsOf(findObject(objects, 'Job', name))).toEqual(keyTerms(['operator.yaook.cloud/glance', 'operator.yaook.cloud/any']));
-  });
+  test.each(['glance-db-init', 'glance-db-sync', 'glance-ks-register', 'glance-storage-init'])(
+    'Job %s runs on the Glance operator key',
+    (name) => {
+      // THEN
+      expect(termsOf(findObject(objects, 'Job', name))).toEqual(
+        keyTerms(['operator.yaook.cloud/glance', 'operator.yaook.cloud/any']),
+      );
+    },
+  );
 
   test('glance-api carries the canonical edges: keystone, mariadb, memcached ready; db-sync, registration, storage-init completed', () => {
     // THEN
@@ -54,8 +74,14 @@ describe('Glance', () => {
     const claim = findObject(objects, 'PersistentVolumeClaim', 'glance-images');
     expect(claim.metadata.annotations?.['stackwright.io/component']).toBe('glance-storage-init');
     expect((claim.spec as { accessModes: string[] }).accessModes).toEqual(['ReadWriteMany']);
-    for (const workload of [findObject(objects, 'Deployment', 'glance-api'), findObject(objects, 'Job', 'glance-storage-init')]) {
-      expect(podSpecOf(workload).volumes).toContainEqual({ name: 'images', persistentVolumeClaim: { claimName: 'glance-images' } });
+    for (const workload of [
+      findObject(objects, 'Deployment', 'glance-api'),
+      findObject(objects, 'Job', 'glance-storage-init'),
+    ]) {
+      expect(podSpecOf(workload).volumes).toContainEqual({
+        name: 'images',
+        persistentVolumeClaim: { claimName: 'glance-images' },
+      });
     }
   });
 
@@ -76,7 +102,12 @@ describe('Glance', () => {
   test('with RabbitMQ, notifications get a vhost and only runtime edges', () => {
     // GIVEN
     const withMq = glanceCloud();
-    new Glance(withMq.cloud, 'glance2', { keystone: withMq.keystone, database: withMq.database, cache: withMq.cache, messaging: withMq.messaging });
+    new Glance(withMq.cloud, 'glance2', {
+      keystone: withMq.keystone,
+      database: withMq.database,
+      cache: withMq.cache,
+      messaging: withMq.messaging,
+    });
     // WHEN
     const synthesised = synthObjects(withMq.cloud);
     // THEN
@@ -88,7 +119,9 @@ describe('Glance', () => {
 
   test('a file store mounts the given volume and creates no claim', () => {
     // GIVEN
-    const { cloud: fileCloud } = glanceCloud({ storage: { type: 'file', volume: { name: 'x', nfs: { server: 'nfs.example.com', path: '/glance' } } } });
+    const { cloud: fileCloud } = glanceCloud({
+      storage: { type: 'file', volume: { name: 'x', nfs: { server: 'nfs.example.com', path: '/glance' } } },
+    });
     // WHEN
     const synthesised = synthObjects(fileCloud);
     // THEN
@@ -121,8 +154,14 @@ describe('Glance', () => {
     // GIVEN
     const base = baseCloud();
     // WHEN / THEN
-    expect(errorOf(() => new Glance(base.cloud, 'glance', { database: base.database, cache: base.cache } as unknown as GlanceProps))).toContain(
-      '[prod/glance] missing required input "keystone": pass the Keystone service as `keystone`',
-    );
+    expect(
+      errorOf(
+        () =>
+          new Glance(base.cloud, 'glance', {
+            database: base.database,
+            cache: base.cache,
+          } as unknown as GlanceProps),
+      ),
+    ).toContain('[prod/glance] missing required input "keystone": pass the Keystone service as `keystone`');
   });
 });

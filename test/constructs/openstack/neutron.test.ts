@@ -16,7 +16,11 @@ import {
 const OVN_AGENT = 'network.yaook.cloud/neutron-ovn-agent';
 const HYPERVISOR = 'compute.yaook.cloud/hypervisor';
 const BGP = 'network.yaook.cloud/neutron-bgp-agent';
-const NO_OVN_MAINTENANCE = { key: 'maintenance.yaook.cloud/ovn-maintenance', operator: 'In', values: ['not-required'] };
+const NO_OVN_MAINTENANCE = {
+  key: 'maintenance.yaook.cloud/ovn-maintenance',
+  operator: 'In',
+  values: ['not-required'],
+};
 
 function neutronCloud(props: Partial<NeutronProps> = {}) {
   const base = baseCloud();
@@ -90,12 +94,20 @@ describe('Neutron', () => {
     expect(spec.hostNetwork).toBe(true);
     expect(spec.hostPID).toBe(true);
     const containers = spec.containers as { name: string; securityContext: { privileged: boolean } }[];
-    expect(containers.map((c) => c.name)).toEqual(['ovsdb-server', 'ovs-vswitchd', 'ovn-controller', 'metadata-agent']);
+    expect(containers.map((c) => c.name)).toEqual([
+      'ovsdb-server',
+      'ovs-vswitchd',
+      'ovn-controller',
+      'metadata-agent',
+    ]);
     expect(containers.every((c) => c.securityContext.privileged)).toBe(true);
     expect(envOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'), 'ovn-controller').OVN_SB).toBe(
       'tcp:ovsdb-sb-0.ovsdb-sb-peers:6642,tcp:ovsdb-sb-1.ovsdb-sb-peers:6642,tcp:ovsdb-sb-2.ovsdb-sb-peers:6642',
     );
-    expect(envOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'), 'metadata-agent').OS_DEFAULT__METADATA_PROXY_SHARED_SECRET).toEqual({
+    expect(
+      envOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'), 'metadata-agent')
+        .OS_DEFAULT__METADATA_PROXY_SHARED_SECRET,
+    ).toEqual({
       secretKeyRef: { name: 'neutron-metadata-secret', key: 'secret' },
     });
   });
@@ -117,19 +129,27 @@ describe('Neutron', () => {
     expect(conf).toContain('[nova]\nauth_type = password\nauth_url = http://keystone-api:5000/v3');
     expect(conf).not.toMatch(/^(password|connection|transport_url)\s*=/m);
     const env = envOf(findObject(objects, 'Deployment', 'neutron-api'));
-    expect(env.OS_NOVA__PASSWORD).toEqual({ secretKeyRef: { name: 'neutron-keystone-user', key: 'password' } });
+    expect(env.OS_NOVA__PASSWORD).toEqual({
+      secretKeyRef: { name: 'neutron-keystone-user', key: 'password' },
+    });
     expect(env.OS_DEFAULT__TRANSPORT_URL).toBe('rabbit://neutron:$(MQ_PASSWORD)@mq:5672/neutron');
   });
 
   test('no optional agent without its options', () => {
     // THEN
-    expect(objects.filter((o) => o.kind === 'DaemonSet').map((o) => o.metadata.name)).toEqual(['neutron-ovn-agent']);
+    expect(objects.filter((o) => o.kind === 'DaemonSet').map((o) => o.metadata.name)).toEqual([
+      'neutron-ovn-agent',
+    ]);
   });
 });
 
 describe('Neutron with the BGP, L3 and DHCP agents', () => {
   // GIVEN
-  const { cloud } = neutronCloud({ bgpAgent: { config: { DEFAULT: { bgp_AS: '64999' } } }, l3Agent: {}, dhcpAgent: {} });
+  const { cloud } = neutronCloud({
+    bgpAgent: { config: { DEFAULT: { bgp_AS: '64999' } } },
+    l3Agent: {},
+    dhcpAgent: {},
+  });
   // WHEN
   const objects = synthObjects(cloud);
 
@@ -176,7 +196,13 @@ describe('Neutron OVN agent per-node configuration', () => {
         configTemplates: [
           {
             nodeSelector: { 'example.com/gateway': 'true' },
-            config: { ovn: { bridges: ['br-ex:eth1'], bridge_mappings: ['physnet1:br-ex'], cms_options: ['enable-chassis-as-gw'] } },
+            config: {
+              ovn: {
+                bridges: ['br-ex:eth1'],
+                bridge_mappings: ['physnet1:br-ex'],
+                cms_options: ['enable-chassis-as-gw'],
+              },
+            },
           },
         ],
       },
@@ -193,7 +219,9 @@ describe('Neutron OVN agent per-node configuration', () => {
     expect(fileOf(objects, `${gateway}-config`, 'bridges')).toBe('br-ex:eth1\n');
     expect(fileOf(objects, `${plain}-config`, 'external_ids')).toBe('ovn-encap-type=geneve\n');
     const notGateway = { key: 'example.com/gateway', operator: 'NotIn', values: ['true'] };
-    expect(termsOf(findObject(objects, 'DaemonSet', plain))).toEqual(keyTerms([OVN_AGENT, HYPERVISOR], [notGateway]));
+    expect(termsOf(findObject(objects, 'DaemonSet', plain))).toEqual(
+      keyTerms([OVN_AGENT, HYPERVISOR], [notGateway]),
+    );
     expect(termsOf(findObject(objects, 'DaemonSet', gateway))).toEqual(
       keyTerms([OVN_AGENT, HYPERVISOR], [{ key: 'example.com/gateway', operator: 'In', values: ['true'] }]),
     );
@@ -205,16 +233,23 @@ describe('Neutron validation', () => {
     // GIVEN
     const { cloud } = neutronCloud({ l3Agent: { config: { DEFAULT: { agent_mod: 'dvr' } } } });
     // WHEN / THEN
-    expect(errorOf(() => synthObjects(cloud))).toContain('[prod/neutron] l3Agent l3_agent.ini: unknown option "agent_mod" in [DEFAULT]');
+    expect(errorOf(() => synthObjects(cloud))).toContain(
+      '[prod/neutron] l3Agent l3_agent.ini: unknown option "agent_mod" in [DEFAULT]',
+    );
   });
 
   test('a Neutron without the OVSDB clusters fails for JavaScript users with the path and the fix', () => {
     // GIVEN
     const base = baseCloud();
-    const props = { keystone: base.keystone, database: base.database, messaging: base.messaging, cache: base.cache };
+    const props = {
+      keystone: base.keystone,
+      database: base.database,
+      messaging: base.messaging,
+      cache: base.cache,
+    };
     // WHEN / THEN
     expect(errorOf(() => new Neutron(base.cloud, 'neutron', props as unknown as NeutronProps))).toContain(
-      "[prod/neutron] missing required input \"ovsdb\": pass the OVN databases (new OvsdbCluster(cloud, 'ovsdb'))",
+      '[prod/neutron] missing required input "ovsdb": pass the OVN databases (new OvsdbCluster(cloud, \'ovsdb\'))',
     );
   });
 });

@@ -20,21 +20,45 @@ import {
 } from '../support/compute-network-fixture';
 
 const HYPERVISOR = 'compute.yaook.cloud/hypervisor';
-const NO_OVN_MAINTENANCE = { key: 'maintenance.yaook.cloud/ovn-maintenance', operator: 'In', values: ['not-required'] };
+const NO_OVN_MAINTENANCE = {
+  key: 'maintenance.yaook.cloud/ovn-maintenance',
+  operator: 'In',
+  values: ['not-required'],
+};
 
-function novaCloud(props: Partial<NovaProps> | ((base: ReturnType<typeof baseCloud>) => Partial<NovaProps>) = {}, neutronProps: Partial<NeutronProps> = {}) {
+function novaCloud(
+  props: Partial<NovaProps> | ((base: ReturnType<typeof baseCloud>) => Partial<NovaProps>) = {},
+  neutronProps: Partial<NeutronProps> = {},
+) {
   const base = baseCloud();
   const { cloud, keystone, database, messaging, cache } = base;
   const ovsdb = new OvsdbCluster(cloud, 'ovsdb');
-  const neutron = new Neutron(cloud, 'neutron', { keystone, database, messaging, cache, ovsdb, ...neutronProps });
+  const neutron = new Neutron(cloud, 'neutron', {
+    keystone,
+    database,
+    messaging,
+    cache,
+    ovsdb,
+    ...neutronProps,
+  });
   const placement = new PlacementService(cloud, 'placement', { keystone, database, cache });
   const glance = new Glance(cloud, 'glance', { keystone, database, cache });
   const extra = typeof props === 'function' ? props(base) : props;
-  const nova = new Nova(cloud, 'nova', { keystone, database, messaging, cache, placement, glance, neutron, ...extra });
+  const nova = new Nova(cloud, 'nova', {
+    keystone,
+    database,
+    messaging,
+    cache,
+    placement,
+    glance,
+    neutron,
+    ...extra,
+  });
   return { ...base, ovsdb, neutron, placement, glance, nova };
 }
 
-const workloads = (objects: readonly KubeObject[]) => objects.filter((o) => ['Deployment', 'StatefulSet', 'DaemonSet', 'Job'].includes(o.kind));
+const workloads = (objects: readonly KubeObject[]) =>
+  objects.filter((o) => ['Deployment', 'StatefulSet', 'DaemonSet', 'Job'].includes(o.kind));
 
 describe('Nova (one cell)', () => {
   // GIVEN a cloud with Nova and the services it needs
@@ -49,7 +73,11 @@ describe('Nova (one cell)', () => {
 
   test('has the components of cells v2', () => {
     // THEN
-    expect(workloads(objectsOfService(objects, 'nova')).map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual([
+    expect(
+      workloads(objectsOfService(objects, 'nova'))
+        .map((o) => `${o.kind}/${o.metadata.name}`)
+        .sort(),
+    ).toEqual([
       'DaemonSet/nova-compute',
       'DaemonSet/nova-libvirt',
       'Deployment/nova-api',
@@ -78,8 +106,16 @@ describe('Nova (one cell)', () => {
   test.each([
     ['Deployment', 'nova-api', [SchedulingKey.COMPUTE_API, SchedulingKey.ANY_API]],
     ['Deployment', 'nova-metadata', [SchedulingKey.COMPUTE_METADATA_API, SchedulingKey.ANY_API]],
-    ['Deployment', 'nova-conductor', [SchedulingKey.COMPUTE_NOVA_CONDUCTOR, SchedulingKey.COMPUTE_NOVA_ANY_SERVICE]],
-    ['Deployment', 'nova-scheduler', [SchedulingKey.COMPUTE_NOVA_SCHEDULER, SchedulingKey.COMPUTE_NOVA_ANY_SERVICE]],
+    [
+      'Deployment',
+      'nova-conductor',
+      [SchedulingKey.COMPUTE_NOVA_CONDUCTOR, SchedulingKey.COMPUTE_NOVA_ANY_SERVICE],
+    ],
+    [
+      'Deployment',
+      'nova-scheduler',
+      [SchedulingKey.COMPUTE_NOVA_SCHEDULER, SchedulingKey.COMPUTE_NOVA_ANY_SERVICE],
+    ],
     ['Deployment', 'nova-vnc', [SchedulingKey.COMPUTE_VNC]],
     ['Job', 'nova-cell-setup', [SchedulingKey.OPERATOR_NOVA, SchedulingKey.OPERATOR_ANY]],
     ['Job', 'nova-api-db-sync', [SchedulingKey.OPERATOR_NOVA, SchedulingKey.OPERATOR_ANY]],
@@ -90,15 +126,20 @@ describe('Nova (one cell)', () => {
     expect(tolerationsOf(workload)).toEqual(keyTolerations(keys));
   });
 
-  test.each(['nova-compute', 'nova-libvirt'])('%s runs on hypervisors and requires the no-OVN-maintenance label in every term, privileged', (name) => {
-    // THEN
-    const daemonSet = findObject(objects, 'DaemonSet', name);
-    expect(termsOf(daemonSet)).toEqual(keyTerms([HYPERVISOR], [NO_OVN_MAINTENANCE]));
-    expect(tolerationsOf(daemonSet)).toEqual(keyTolerations([HYPERVISOR]));
-    const spec = podSpecOf(daemonSet);
-    expect(spec.hostNetwork).toBe(true);
-    expect((spec.containers as { securityContext: { privileged: boolean } }[])[0].securityContext.privileged).toBe(true);
-  });
+  test.each(['nova-compute', 'nova-libvirt'])(
+    '%s runs on hypervisors and requires the no-OVN-maintenance label in every term, privileged',
+    (name) => {
+      // THEN
+      const daemonSet = findObject(objects, 'DaemonSet', name);
+      expect(termsOf(daemonSet)).toEqual(keyTerms([HYPERVISOR], [NO_OVN_MAINTENANCE]));
+      expect(tolerationsOf(daemonSet)).toEqual(keyTolerations([HYPERVISOR]));
+      const spec = podSpecOf(daemonSet);
+      expect(spec.hostNetwork).toBe(true);
+      expect(
+        (spec.containers as { securityContext: { privileged: boolean } }[])[0].securityContext.privileged,
+      ).toBe(true);
+    },
+  );
 
   test('nova-compute carries the canonical edges', () => {
     // THEN
@@ -136,7 +177,11 @@ describe('Nova (one cell)', () => {
 
   test('the scheduler waits for placement', () => {
     // THEN
-    expect(edgesOf(findObject(objects, 'Deployment', 'nova-scheduler'))).toContainEqual({ from: 'nova-scheduler', to: 'placement-api', kind: 'ready' });
+    expect(edgesOf(findObject(objects, 'Deployment', 'nova-scheduler'))).toContainEqual({
+      from: 'nova-scheduler',
+      to: 'placement-api',
+      kind: 'ready',
+    });
   });
 
   test('metadata and VNC proxy wait for the database sync', () => {
@@ -164,7 +209,11 @@ describe('Nova (one cell)', () => {
 
   test('Neutron reaches Nova at run time: port events to the API, metadata to the metadata API', () => {
     // THEN
-    expect(edgesOf(findObject(objects, 'Deployment', 'neutron-api'))).toContainEqual({ from: 'neutron-api', to: 'nova-api', kind: 'runtime' });
+    expect(edgesOf(findObject(objects, 'Deployment', 'neutron-api'))).toContainEqual({
+      from: 'neutron-api',
+      to: 'nova-api',
+      kind: 'runtime',
+    });
     expect(edgesOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'))).toContainEqual({
       from: 'neutron-ovn-agent',
       to: 'nova-metadata',
@@ -175,18 +224,22 @@ describe('Nova (one cell)', () => {
   test('three databases with their own users, connections from Secrets', () => {
     // THEN
     const conductor = envOf(findObject(objects, 'Deployment', 'nova-conductor'));
-    expect(conductor.OS_API_DATABASE__CONNECTION).toBe('mysql+pymysql://nova_api:$(API_DB_PASSWORD)@db:3306/nova_api?charset=utf8');
-    expect(conductor.OS_DATABASE__CONNECTION).toBe('mysql+pymysql://nova_cell1:$(CELL_DB_PASSWORD)@db:3306/nova_cell1?charset=utf8');
+    expect(conductor.OS_API_DATABASE__CONNECTION).toBe(
+      'mysql+pymysql://nova_api:$(API_DB_PASSWORD)@db:3306/nova_api?charset=utf8',
+    );
+    expect(conductor.OS_DATABASE__CONNECTION).toBe(
+      'mysql+pymysql://nova_cell1:$(CELL_DB_PASSWORD)@db:3306/nova_cell1?charset=utf8',
+    );
     expect(conductor.OS_DEFAULT__TRANSPORT_URL).toBe('rabbit://nova-cell1:$(MQ_PASSWORD)@mq:5672/nova-cell1');
     expect(envOf(findObject(objects, 'Job', 'nova-api-db-sync')).OS_API_DATABASE__CONNECTION).toBeDefined();
-    expect((podSpecOf(findObject(objects, 'Job', 'nova-cell0-db-sync')).containers as { command: string[] }[])[0].command).toEqual([
-      'nova-manage',
-      'db',
-      'sync',
-      '--local_cell',
-    ]);
+    expect(
+      (podSpecOf(findObject(objects, 'Job', 'nova-cell0-db-sync')).containers as { command: string[] }[])[0]
+        .command,
+    ).toEqual(['nova-manage', 'db', 'sync', '--local_cell']);
     const mapping = envOf(findObject(objects, 'Job', 'nova-cell-mapping'));
-    expect(mapping.CELL1_DATABASE).toBe('mysql+pymysql://nova_cell1:$(CELL1_DB_PASSWORD)@db:3306/nova_cell1?charset=utf8');
+    expect(mapping.CELL1_DATABASE).toBe(
+      'mysql+pymysql://nova_cell1:$(CELL1_DB_PASSWORD)@db:3306/nova_cell1?charset=utf8',
+    );
     expect(mapping.CELL1_TRANSPORT).toBe('rabbit://nova-cell1:$(CELL1_MQ_PASSWORD)@mq:5672/nova-cell1');
   });
 
@@ -200,8 +253,11 @@ describe('Nova (one cell)', () => {
     expect(compute).toContain('[libvirt]\nvirt_type = kvm');
     expect(compute).toContain('novncproxy_base_url = http://nova-vnc:6080/vnc_lite.html');
     expect(compute).toContain('compute_driver = libvirt.LibvirtDriver');
-    for (const conf of [control, compute]) expect(conf).not.toMatch(/^(password|connection|transport_url|metadata_proxy_shared_secret)\s*=/m);
-    expect(envOf(findObject(objects, 'DaemonSet', 'nova-compute')).OS_DEFAULT__MY_IP).toEqual({ fieldRef: { fieldPath: 'status.hostIP' } });
+    for (const conf of [control, compute])
+      expect(conf).not.toMatch(/^(password|connection|transport_url|metadata_proxy_shared_secret)\s*=/m);
+    expect(envOf(findObject(objects, 'DaemonSet', 'nova-compute')).OS_DEFAULT__MY_IP).toEqual({
+      fieldRef: { fieldPath: 'status.hostIP' },
+    });
   });
 });
 
@@ -212,7 +268,10 @@ describe('Nova compute per-node configuration', () => {
       compute: {
         configTemplates: [
           { nodeSelector: { 'example.com/gpu': 'true' }, config: { DEFAULT: { cpu_allocation_ratio: 4 } } },
-          { nodeSelector: { 'compute.yaook.cloud/hypervisor-type': 'qemu' }, config: { libvirt: { virt_type: 'qemu' } } },
+          {
+            nodeSelector: { 'compute.yaook.cloud/hypervisor-type': 'qemu' },
+            config: { libvirt: { virt_type: 'qemu' } },
+          },
         ],
       },
     });
@@ -226,12 +285,20 @@ describe('Nova compute per-node configuration', () => {
       const terms = termsOf(findObject(objects, 'DaemonSet', name));
       expect(terms.length).toBeGreaterThan(0);
       for (const term of terms) expect(term).toContainEqual(NO_OVN_MAINTENANCE);
-      expect(edgesOf(findObject(objects, 'DaemonSet', name))).toContainEqual({ from: name, to: 'nova-libvirt', kind: 'same-node' });
+      expect(edgesOf(findObject(objects, 'DaemonSet', name))).toContainEqual({
+        from: name,
+        to: 'nova-libvirt',
+        kind: 'same-node',
+      });
     }
     const both = names[3];
     expect(fileOf(objects, `${both}-config`, 'nova.conf')).toContain('cpu_allocation_ratio = 4');
     expect(fileOf(objects, `${both}-config`, 'nova.conf')).toContain('virt_type = qemu');
-    expect(edgesOf(findObject(objects, 'Job', 'nova-cell-setup')).map((e) => e.to).sort()).toEqual(['nova-api', ...names].sort());
+    expect(
+      edgesOf(findObject(objects, 'Job', 'nova-cell-setup'))
+        .map((e) => e.to)
+        .sort(),
+    ).toEqual(['nova-api', ...names].sort());
   });
 
   test('conflicting templates fail with the compute path, both templates and the option', () => {
@@ -240,7 +307,10 @@ describe('Nova compute per-node configuration', () => {
       compute: {
         configTemplates: [
           { nodeSelector: { 'example.com/gpu': 'true' }, config: { DEFAULT: { cpu_allocation_ratio: 4 } } },
-          { nodeSelector: { 'topology.kubernetes.io/zone': 'a' }, config: { DEFAULT: { cpu_allocation_ratio: 8 } } },
+          {
+            nodeSelector: { 'topology.kubernetes.io/zone': 'a' },
+            config: { DEFAULT: { cpu_allocation_ratio: 8 } },
+          },
         ],
       },
     });
@@ -253,7 +323,11 @@ describe('Nova compute per-node configuration', () => {
 
   test('a template selecting the forced-downscale label fails naming the template', () => {
     // GIVEN
-    const { cloud } = novaCloud({ compute: { configTemplates: [{ nodeSelector: { 'state.yaook.cloud/forced-downscale': 'true' }, config: {} }] } });
+    const { cloud } = novaCloud({
+      compute: {
+        configTemplates: [{ nodeSelector: { 'state.yaook.cloud/forced-downscale': 'true' }, config: {} }],
+      },
+    });
     // WHEN / THEN
     expect(errorOf(() => synthObjects(cloud))).toContain(
       '[prod/nova/compute] configTemplates[0] (nodeSelector {"state.yaook.cloud/forced-downscale":"true"}) nodeSelector uses the reserved label',
@@ -267,7 +341,9 @@ describe('Nova compute per-node configuration', () => {
     const objects = synthObjects(cloud);
     // THEN
     for (const name of ['nova-compute', 'nova-libvirt']) {
-      expect(podSpecOf(findObject(objects, 'DaemonSet', name)).nodeSelector).toEqual({ 'state.yaook.cloud/forced-downscale': 'true' });
+      expect(podSpecOf(findObject(objects, 'DaemonSet', name)).nodeSelector).toEqual({
+        'state.yaook.cloud/forced-downscale': 'true',
+      });
     }
   });
 });
@@ -293,19 +369,29 @@ describe('Nova with two cells', () => {
     );
     expect(nova.cells.map((c) => c.name)).toEqual(['cell1', 'cell2']);
     const conductor = envOf(findObject(objects, 'Deployment', 'nova-cell2-conductor'));
-    expect(conductor.OS_DATABASE__CONNECTION).toBe('mysql+pymysql://nova_cell2:$(CELL_DB_PASSWORD)@db:3306/nova_cell2?charset=utf8');
+    expect(conductor.OS_DATABASE__CONNECTION).toBe(
+      'mysql+pymysql://nova_cell2:$(CELL_DB_PASSWORD)@db:3306/nova_cell2?charset=utf8',
+    );
     expect(conductor.OS_DEFAULT__TRANSPORT_URL).toBe('rabbit://nova-cell2:$(MQ_PASSWORD)@mq:5672/nova-cell2');
     expect(conductor.OS_API_DATABASE__CONNECTION).toBeUndefined();
-    expect(fileOf(objects, 'nova-cell2-compute-config', 'nova.conf')).toContain('novncproxy_base_url = http://nova-cell2-vnc:6080/vnc_lite.html');
+    expect(fileOf(objects, 'nova-cell2-compute-config', 'nova.conf')).toContain(
+      'novncproxy_base_url = http://nova-cell2-vnc:6080/vnc_lite.html',
+    );
   });
 
   test('hypervisors labelled cell2 go to cell 2, all others to cell 1', () => {
     // THEN
     expect(termsOf(findObject(objects, 'DaemonSet', 'nova-compute'))).toEqual(
-      keyTerms([HYPERVISOR], [NO_OVN_MAINTENANCE, { key: 'nova.stackwright.io/cell', operator: 'NotIn', values: ['cell2'] }]),
+      keyTerms(
+        [HYPERVISOR],
+        [NO_OVN_MAINTENANCE, { key: 'nova.stackwright.io/cell', operator: 'NotIn', values: ['cell2'] }],
+      ),
     );
     expect(termsOf(findObject(objects, 'DaemonSet', 'nova-cell2-compute'))).toEqual(
-      keyTerms([HYPERVISOR], [NO_OVN_MAINTENANCE, { key: 'nova.stackwright.io/cell', operator: 'In', values: ['cell2'] }]),
+      keyTerms(
+        [HYPERVISOR],
+        [NO_OVN_MAINTENANCE, { key: 'nova.stackwright.io/cell', operator: 'In', values: ['cell2'] }],
+      ),
     );
   });
 
@@ -316,10 +402,17 @@ describe('Nova with two cells', () => {
       to: 'nova-cell2-conductor',
       kind: 'ready',
     });
-    const script = (podSpecOf(findObject(objects, 'Job', 'nova-cell-mapping')).containers as { command: string[] }[])[0].command[2];
+    const script = (
+      podSpecOf(findObject(objects, 'Job', 'nova-cell-mapping')).containers as { command: string[] }[]
+    )[0].command[2];
     expect(script).toContain('create_cell --name cell1');
-    expect(script).toContain('create_cell --name cell2 --database_connection "$CELL2_DATABASE" --transport-url "$CELL2_TRANSPORT"');
-    expect(nova.compute.map((c) => c.components[0].componentName)).toEqual(['nova-compute', 'nova-cell2-compute']);
+    expect(script).toContain(
+      'create_cell --name cell2 --database_connection "$CELL2_DATABASE" --transport-url "$CELL2_TRANSPORT"',
+    );
+    expect(nova.compute.map((c) => c.components[0].componentName)).toEqual([
+      'nova-compute',
+      'nova-cell2-compute',
+    ]);
   });
 });
 
@@ -334,8 +427,16 @@ describe('Nova wiring and validation', () => {
     // WHEN
     const objects = synthObjects(cloud);
     // THEN the edge is recorded without gating, on the API, the conductor and nova-compute
-    for (const [kind, name] of [['Deployment', 'nova-api'], ['Deployment', 'nova-conductor'], ['DaemonSet', 'nova-compute']]) {
-      expect(edgesOf(findObject(objects, kind, name))).toContainEqual({ from: name, to: 'cinder-api', kind: 'runtime' });
+    for (const [kind, name] of [
+      ['Deployment', 'nova-api'],
+      ['Deployment', 'nova-conductor'],
+      ['DaemonSet', 'nova-compute'],
+    ]) {
+      expect(edgesOf(findObject(objects, kind, name))).toContainEqual({
+        from: name,
+        to: 'cinder-api',
+        kind: 'runtime',
+      });
     }
     expect(nova.compute).toHaveLength(1);
   });
@@ -373,13 +474,17 @@ describe('Nova wiring and validation', () => {
     // GIVEN
     const { cloud } = novaCloud({}, { ovnAgent: { novaMetadataHost: 'metadata' } });
     // WHEN / THEN
-    expect(errorOf(() => synthObjects(cloud))).toContain("pass ovnAgent: { novaMetadataHost: 'nova-metadata' } to Neutron");
+    expect(errorOf(() => synthObjects(cloud))).toContain(
+      "pass ovnAgent: { novaMetadataHost: 'nova-metadata' } to Neutron",
+    );
   });
 
   test('an unknown compute option fails with the path', () => {
     // GIVEN
     const { cloud } = novaCloud({ compute: { config: { libvirt: { virt: 'kvm' } } } });
     // WHEN / THEN
-    expect(errorOf(() => synthObjects(cloud))).toContain('[prod/nova] compute nova.conf: unknown option "virt" in [libvirt]');
+    expect(errorOf(() => synthObjects(cloud))).toContain(
+      '[prod/nova] compute nova.conf: unknown option "virt" in [libvirt]',
+    );
   });
 });

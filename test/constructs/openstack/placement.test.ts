@@ -1,10 +1,25 @@
 import { PlacementService, PlacementServiceProps } from '../../../constructs/openstack/placement';
 import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
-import { baseCloud, envOf, errorOf, fileOf, keyTerms, keyTolerations, objectsOfService, termsOf, tolerationsOf } from '../support/compute-network-fixture';
+import {
+  baseCloud,
+  envOf,
+  errorOf,
+  fileOf,
+  keyTerms,
+  keyTolerations,
+  objectsOfService,
+  termsOf,
+  tolerationsOf,
+} from '../support/compute-network-fixture';
 
 function placementCloud(props: Partial<PlacementServiceProps> = {}) {
   const base = baseCloud();
-  new PlacementService(base.cloud, 'placement', { keystone: base.keystone, database: base.database, cache: base.cache, ...props });
+  new PlacementService(base.cloud, 'placement', {
+    keystone: base.keystone,
+    database: base.database,
+    cache: base.cache,
+    ...props,
+  });
   return base.cloud;
 }
 
@@ -24,14 +39,18 @@ describe('PlacementService', () => {
     expect(tolerationsOf(api)).toEqual(keyTolerations(['placement.yaook.cloud/api', 'any.yaook.cloud/api']));
     expect((api.spec as { replicas: number }).replicas).toBe(2);
     expect(findObject(objects, 'PodDisruptionBudget', 'placement-api')).toBeDefined();
-    expect((podSpecOf(api).containers as { command: string[] }[])[0].command[2]).toContain('exec uwsgi --http-socket :8778');
+    expect((podSpecOf(api).containers as { command: string[] }[])[0].command[2]).toContain(
+      'exec uwsgi --http-socket :8778',
+    );
   });
 
   test.each(['placement-db-init', 'placement-db-sync', 'placement-ks-register'])(
     'Job %s runs on the Nova operator key (Yaook runs Placement with Nova)',
     (name) => {
       // THEN
-      expect(termsOf(findObject(objects, 'Job', name))).toEqual(keyTerms(['operator.yaook.cloud/nova', 'operator.yaook.cloud/any']));
+      expect(termsOf(findObject(objects, 'Job', name))).toEqual(
+        keyTerms(['operator.yaook.cloud/nova', 'operator.yaook.cloud/any']),
+      );
     },
   );
 
@@ -49,9 +68,13 @@ describe('PlacementService', () => {
   test('the connection goes to [placement_database], from the Secret', () => {
     // THEN
     const env = envOf(findObject(objects, 'Deployment', 'placement-api'));
-    expect(env.OS_PLACEMENT_DATABASE__CONNECTION).toBe('mysql+pymysql://placement:$(DB_PASSWORD)@db:3306/placement?charset=utf8');
+    expect(env.OS_PLACEMENT_DATABASE__CONNECTION).toBe(
+      'mysql+pymysql://placement:$(DB_PASSWORD)@db:3306/placement?charset=utf8',
+    );
     expect(env.DB_PASSWORD).toEqual({ secretKeyRef: { name: 'placement-db', key: 'password' } });
-    expect(envOf(findObject(objects, 'Job', 'placement-db-sync')).OS_PLACEMENT_DATABASE__CONNECTION).toBeDefined();
+    expect(
+      envOf(findObject(objects, 'Job', 'placement-db-sync')).OS_PLACEMENT_DATABASE__CONNECTION,
+    ).toBeDefined();
     const conf = fileOf(objects, 'placement-api-config', 'placement.conf');
     expect(conf).toContain('[placement_database]\nsync_on_startup = false');
     expect(conf).toContain('username = placement');
@@ -59,17 +82,23 @@ describe('PlacementService', () => {
 
   test('an unknown section fails with the path', () => {
     // GIVEN / WHEN / THEN
-    expect(errorOf(() => synthObjects(placementCloud({ config: { database: { connection_recycle_time: 5 } } })))).toContain(
-      '[prod/placement] placement.conf: unknown section [database]',
-    );
+    expect(
+      errorOf(() => synthObjects(placementCloud({ config: { database: { connection_recycle_time: 5 } } }))),
+    ).toContain('[prod/placement] placement.conf: unknown section [database]');
   });
 
   test('a Placement without a database fails for JavaScript users with the path', () => {
     // GIVEN
     const base = baseCloud();
     // WHEN / THEN
-    expect(errorOf(() => new PlacementService(base.cloud, 'placement', { keystone: base.keystone, cache: base.cache } as unknown as PlacementServiceProps))).toContain(
-      '[prod/placement] missing required input "database"',
-    );
+    expect(
+      errorOf(
+        () =>
+          new PlacementService(base.cloud, 'placement', {
+            keystone: base.keystone,
+            cache: base.cache,
+          } as unknown as PlacementServiceProps),
+      ),
+    ).toContain('[prod/placement] missing required input "database"');
   });
 });

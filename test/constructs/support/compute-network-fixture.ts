@@ -41,13 +41,15 @@ export function termsOf(object: KubeObject): Requirement[][] {
   const spec = podSpecOf(object) as {
     affinity?: {
       nodeAffinity?: {
-        requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms: { matchExpressions: Requirement[] }[] };
+        requiredDuringSchedulingIgnoredDuringExecution?: {
+          nodeSelectorTerms: { matchExpressions: Requirement[] }[];
+        };
       };
     };
   };
-  return (spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []).map(
-    (t) => t.matchExpressions,
-  );
+  return (
+    spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []
+  ).map((t) => t.matchExpressions);
 }
 
 /** The tolerations of a workload's pods as `key:operator:effect`, in order. */
@@ -76,7 +78,10 @@ export function fileOf(objects: readonly KubeObject[], configMap: string, file: 
 
 /** The environment of a workload's container (the first, or the one named), by variable name. */
 export function envOf(object: KubeObject, container?: string): Record<string, unknown> {
-  const containers = podSpecOf(object).containers as { name: string; env?: { name: string; value?: string; valueFrom?: unknown }[] }[];
+  const containers = podSpecOf(object).containers as {
+    name: string;
+    env?: { name: string; value?: string; valueFrom?: unknown }[];
+  }[];
   const chosen = container === undefined ? containers[0] : containers.find((c) => c.name === container);
   if (!chosen) throw new Error(`no container ${container} in ${object.kind}/${object.metadata.name}`);
   return Object.fromEntries((chosen.env ?? []).map((e) => [e.name, e.value ?? e.valueFrom]));
