@@ -239,10 +239,13 @@ export class Nova extends Service {
     const image = props.image ?? cloud.image('nova');
     const operatorKey = SchedulingKey.OPERATOR_NOVA;
     const compute = props.compute ?? {};
+    // Out-of-range counts are reported by the check below; build one cell so construction gets there.
+    const cellCount =
+      typeof props.cells === 'number' && Number.isFinite(props.cells) ? Math.trunc(props.cells) : 1;
     const cellOptions: readonly NovaCellOptions[] =
-      typeof props.cells === 'number'
-        ? Array.from({ length: Math.max(1, Math.min(MAX_CELLS, Math.trunc(props.cells))) }, () => ({}))
-        : (props.cells ?? [{}]);
+      typeof props.cells === 'object' && props.cells.length > 0
+        ? props.cells
+        : Array.from({ length: Math.max(1, Math.min(MAX_CELLS, cellCount)) }, () => ({}));
     const cellNodeLabel = props.cellNodeLabel ?? 'nova.stackwright.io/cell';
     const neutron = props.neutron;
     addCheck(this, () => [
