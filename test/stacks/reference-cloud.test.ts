@@ -1,29 +1,221 @@
 import { App } from 'cdk8s';
+import { Annotations, findCycle, graphFromManifests, KubeObject } from '../../lib/graph';
+import { SchedulingKey as K } from '../../lib/scheduling';
+import { podSpecOf, synthObjects } from '../../lib/testing';
 import { referenceCloud } from '../../stacks/reference-cloud';
-import { synthObjects } from '../../lib/testing';
+
+const NO_OVN_MAINTENANCE = 'maintenance.yaook.cloud/ovn-maintenance=not-required';
+
+/**
+ * Every long-running component of the reference cloud and its placement as the seed prescribes:
+ * each entry is one nodeSelectorTerm (ORed); `a&b` means both expressions in one term.
+ */
+const EXPECTED_PLACEMENT: Record<string, string[]> = {
+  db: [K.INFRA_DATABASE, K.ANY_INFRA],
+  mq: [K.INFRA_MESSAGE_QUEUE, K.ANY_INFRA],
+  memcached: [K.ANY_INFRA],
+  'ovsdb-nb': [K.INFRA_OVSDB_CLUSTER, K.ANY_INFRA],
+  'ovsdb-sb': [K.INFRA_OVSDB_CLUSTER, K.ANY_INFRA],
+  'keystone-api': [K.IDENTITY_API, K.ANY_API],
+  'glance-api': [K.IMAGE_API, K.ANY_API],
+  'placement-api': [K.PLACEMENT_API, K.ANY_API],
+  'neutron-api': [K.NETWORK_API, K.ANY_API],
+  'neutron-northd': [K.NETWORK_NEUTRON_NORTHD],
+  'neutron-ovn-agent': [K.NETWORK_NEUTRON_OVN_AGENT, K.COMPUTE_HYPERVISOR],
+  'nova-api': [K.COMPUTE_API, K.ANY_API],
+  'nova-metadata': [K.COMPUTE_METADATA_API, K.ANY_API],
+  'nova-conductor': [K.COMPUTE_NOVA_CONDUCTOR, K.COMPUTE_NOVA_ANY_SERVICE],
+  'nova-scheduler': [K.COMPUTE_NOVA_SCHEDULER, K.COMPUTE_NOVA_ANY_SERVICE],
+  'nova-vnc': [K.COMPUTE_VNC],
+  'nova-compute': [`${K.COMPUTE_HYPERVISOR}&${NO_OVN_MAINTENANCE}`],
+  'nova-libvirt': [`${K.COMPUTE_HYPERVISOR}&${NO_OVN_MAINTENANCE}`],
+  'cinder-api': [K.BLOCK_STORAGE_API, K.ANY_API],
+  'cinder-scheduler': [K.BLOCK_STORAGE_CINDER_SCHEDULER, K.BLOCK_STORAGE_CINDER_ANY_SERVICE],
+  'cinder-volume-ceph': [K.BLOCK_STORAGE_CINDER_VOLUME, K.BLOCK_STORAGE_CINDER_ANY_SERVICE],
+  'barbican-api': [K.KEY_MANAGER_API, K.ANY_API],
+  'barbican-keystone-listener': [K.KEY_MANAGER_BARBICAN_KEYSTONE_LISTENER, K.KEY_MANAGER_BARBICAN_ANY_SERVICE],
+  // The seed has no Heat keys: both components schedule by the API group key alone.
+  'heat-api': [K.ANY_API],
+  'heat-engine': [K.ANY_API],
+  'gnocchi-api': [K.GNOCCHI_API, K.ANY_API],
+  'gnocchi-metricd': [K.GNOCCHI_METRICD],
+  'ceilometer-central': [K.CEILOMETER_CENTRAL, K.CEILOMETER_ANY_SERVICE],
+  'ceilometer-notification': [K.CEILOMETER_NOTIFICATION, K.CEILOMETER_ANY_SERVICE],
+  'ceilometer-compute': [`${K.COMPUTE_HYPERVISOR}&${NO_OVN_MAINTENANCE}`],
+  'ironic-api': [K.INFRA_BARE_METAL_API, K.ANY_API],
+  'ironic-conductor': [K.INFRA_BARE_METAL_IRONIC_CONDUCTOR, K.INFRA_BARE_METAL_IRONIC_ANY_SERVICE],
+};
+
+/** The operator key of each service's Jobs (infra services run theirs on OPERATOR_ANY alone). */
+const JOB_OPERATOR_KEY: Record<string, string> = {
+  keystone: K.OPERATOR_KEYSTONE,
+  glance: K.OPERATOR_GLANCE,
+  placement: K.OPERATOR_NOVA, // Yaook deploys Placement with Nova
+  nova: K.OPERATOR_NOVA,
+  neutron: K.OPERATOR_NEUTRON,
+  cinder: K.OPERATOR_CINDER,
+  barbican: K.OPERATOR_BARBICAN,
+  heat: K.OPERATOR_HEAT,
+  gnocchi: K.OPERATOR_GNOCCHI,
+  ceilometer: K.OPERATOR_CEILOMETER,
+  ironic: K.OPERATOR_INFRA_IRONIC,
+};
+
+/** Canonical edges (reference §5) as they appear in the synthesised graph. */
+const CANONICAL_EDGES: [string, string, string][] = [
+  ['keystone-db-sync', 'keystone-db-init', 'completed'],
+  ['keystone-db-sync', 'keystone-fernet-setup', 'completed'],
+  ['keystone-db-sync', 'keystone-credential-setup', 'completed'],
+  ['keystone-api', 'keystone-db-sync', 'completed'],
+  ['keystone-api', 'db', 'ready'],
+  ['keystone-api', 'memcached', 'ready'],
+  ['keystone-api', 'mq', 'runtime'],
+  ['keystone-bootstrap', 'keystone-api', 'ready'],
+  ['glance-api', 'keystone-api', 'ready'],
+  ['glance-api', 'db', 'ready'],
+  ['glance-api', 'memcached', 'ready'],
+  ['glance-api', 'mq', 'runtime'],
+  ['glance-api', 'glance-storage-init', 'completed'],
+  ['placement-api', 'keystone-api', 'ready'],
+  ['placement-api', 'db', 'ready'],
+  ['placement-api', 'memcached', 'ready'],
+  ['neutron-northd', 'ovsdb-nb', 'ready'],
+  ['neutron-northd', 'ovsdb-sb', 'ready'],
+  ['neutron-ovn-agent', 'ovsdb-sb', 'ready'],
+  ['neutron-api', 'keystone-api', 'ready'],
+  ['neutron-api', 'ovsdb-nb', 'ready'],
+  ['neutron-api', 'ovsdb-sb', 'ready'],
+  ['neutron-api', 'mq', 'ready'],
+  ['neutron-api', 'nova-api', 'runtime'],
+  ['nova-api', 'nova-api-db-sync', 'completed'],
+  ['nova-api', 'keystone-api', 'ready'],
+  ['nova-api', 'glance-api', 'runtime'],
+  ['nova-api', 'neutron-api', 'runtime'],
+  ['nova-scheduler', 'placement-api', 'ready'],
+  ['nova-compute', 'nova-libvirt', 'same-node'],
+  ['nova-compute', 'neutron-ovn-agent', 'same-node'],
+  ['nova-compute', 'mq', 'ready'],
+  ['nova-compute', 'nova-conductor', 'ready'],
+  ['nova-compute', 'placement-api', 'ready'],
+  ['nova-cell-setup', 'nova-api', 'ready'],
+  ['nova-cell-setup', 'nova-compute', 'ready'],
+  ['cinder-api', 'keystone-api', 'ready'],
+  ['cinder-api', 'mq', 'ready'],
+  ['cinder-volume-ceph', 'cinder-api', 'ready'],
+  ['barbican-api', 'keystone-api', 'ready'],
+  ['barbican-api', 'mq', 'runtime'],
+  ['barbican-keystone-listener', 'mq', 'ready'],
+  ['barbican-keystone-listener', 'keystone-api', 'runtime'],
+  ['heat-api', 'keystone-api', 'ready'],
+  ['heat-engine', 'heat-domain-setup', 'completed'],
+  ['gnocchi-api', 'gnocchi-storage-init', 'completed'],
+  ['gnocchi-metricd', 'gnocchi-storage-init', 'completed'],
+  ['ceilometer-central', 'gnocchi-api', 'ready'],
+  ['ceilometer-notification', 'mq', 'ready'],
+  ['ceilometer-compute', 'nova-compute', 'same-node'],
+  ['ironic-api', 'glance-api', 'ready'],
+  ['ironic-conductor', 'mq', 'ready'],
+  ['ironic-network-setup', 'neutron-api', 'ready'],
+];
+
+function terms(object: KubeObject): string[] {
+  const spec = podSpecOf(object) as {
+    affinity: {
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: { matchExpressions: { key: string; values?: string[] }[] }[];
+        };
+      };
+    };
+  };
+  return spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.map((t) =>
+    t.matchExpressions
+      .filter((e) => !e.key.startsWith('nova.stackwright.io/'))
+      .map((e) => (e.values ? `${e.key}=${e.values.join(',')}` : e.key))
+      .join('&'),
+  );
+}
+
+function tolerationKeys(object: KubeObject): string[] {
+  const spec = podSpecOf(object) as { tolerations: { key: string; effect: string }[] };
+  return spec.tolerations.map((t) => `${t.key}:${t.effect}`);
+}
 
 describe('reference cloud', () => {
   const objects = synthObjects(referenceCloud(new App()));
+  const workloads = objects.filter((o) => ['Deployment', 'StatefulSet', 'DaemonSet'].includes(o.kind));
+  const componentOf = (o: KubeObject) => o.metadata.annotations?.[Annotations.COMPONENT] ?? '';
 
   test('matches the snapshot', () => {
     expect(objects).toMatchSnapshot();
   });
 
+  test('every long-running component is placed by its seed key and group key', () => {
+    // THEN every workload is in the table (a new component must be added to it deliberately) …
+    expect(workloads.map(componentOf).sort()).toEqual(Object.keys(EXPECTED_PLACEMENT).sort());
+    for (const workload of workloads) {
+      const expected = EXPECTED_PLACEMENT[componentOf(workload)];
+      // … its affinity has exactly one term per key …
+      expect({ component: componentOf(workload), terms: terms(workload) }).toEqual({
+        component: componentOf(workload),
+        terms: expected,
+      });
+      // … and it tolerates NoSchedule and NoExecute for every key.
+      const keys = expected.map((term) => term.split('&')[0]);
+      expect(tolerationKeys(workload).sort()).toEqual(keys.flatMap((k) => [`${k}:NoExecute`, `${k}:NoSchedule`]).sort());
+    }
+  });
+
+  test('every Job runs on its service\'s operator key or the OPERATOR_ANY group', () => {
+    const jobs = objects.filter((o) => o.kind === 'Job');
+    expect(jobs.length).toBeGreaterThan(50);
+    for (const job of jobs) {
+      const service = job.metadata.annotations?.[Annotations.SERVICE] ?? '';
+      const operatorKey = JOB_OPERATOR_KEY[service];
+      expect({ job: job.metadata.name, terms: terms(job) }).toEqual({
+        job: job.metadata.name,
+        terms: operatorKey ? [operatorKey, K.OPERATOR_ANY] : [K.OPERATOR_ANY],
+      });
+    }
+  });
+
+  test('the OVN agent follows the union rule and does not itself wait for the maintenance label', () => {
+    const agent = workloads.find((o) => componentOf(o) === 'neutron-ovn-agent') as KubeObject;
+    expect(terms(agent)).toEqual([K.NETWORK_NEUTRON_OVN_AGENT, K.COMPUTE_HYPERVISOR]);
+  });
+
+  test('hypervisor workloads require the no-OVN-maintenance label in every term', () => {
+    // (the OVN agent is the one they depend on: it runs on hypervisors by the union rule, without the label)
+    const hypervisor = workloads.filter(
+      (o) => componentOf(o) !== 'neutron-ovn-agent' && terms(o).some((t) => t.startsWith(K.COMPUTE_HYPERVISOR)),
+    );
+    expect(hypervisor.map(componentOf).sort()).toEqual(['ceilometer-compute', 'nova-compute', 'nova-libvirt']);
+    for (const workload of hypervisor) {
+      for (const term of terms(workload)) expect(term).toContain(NO_OVN_MAINTENANCE);
+    }
+  });
+
+  test('the graph has no cycle and contains the canonical edges', () => {
+    const graph = graphFromManifests(objects);
+    expect(findCycle(graph.components.map((c) => c.name), graph.edges)).toBeUndefined();
+    const edges = new Set(graph.edges.map((e) => `${e.from} -> ${e.to} (${e.kind})`));
+    const missing = CANONICAL_EDGES.map(([from, to, kind]) => `${from} -> ${to} (${kind})`).filter((e) => !edges.has(e));
+    expect(missing).toEqual([]);
+  });
+
   test('no Secret in the output carries literal data', () => {
-    const secrets = objects.filter((o) => o.kind === 'Secret');
-    for (const secret of secrets) {
+    for (const secret of objects.filter((o) => o.kind === 'Secret')) {
       expect(secret.data).toBeUndefined();
       expect(secret.stringData).toBeUndefined();
     }
-    const text = JSON.stringify(objects);
-    expect(text).not.toMatch(/password\s*[=:]\s*[A-Za-z0-9]{8,}/i);
+    expect(JSON.stringify(objects)).not.toMatch(/password\s*[=:]\s*[A-Za-z0-9]{8,}/i);
   });
 
   test('every object is labelled and annotated with the graph', () => {
     for (const o of objects.filter((x) => x.kind !== 'Namespace')) {
       expect(o.metadata.labels?.['app.kubernetes.io/managed-by']).toBe('stackwright');
       expect(o.metadata.labels?.['app.kubernetes.io/part-of']).toBe('openstack');
-      expect(o.metadata.annotations?.['stackwright.io/component']).toBeTruthy();
+      expect(o.metadata.annotations?.[Annotations.COMPONENT]).toBeTruthy();
     }
   });
 });
