@@ -108,6 +108,16 @@ all_binaries_ok() {
 # --- process helpers -------------------------------------------------------------
 pid_file() { echo "$PID_DIR/$1.pid"; }
 
+# True while a process exists and has not exited. A zombie (state Z) has exited but waits
+# to be reaped by its new parent (init, possibly slowly in containers); kill -0 alone would
+# still report it alive.
+pid_alive() {
+  local state
+  kill -0 "$1" 2>/dev/null || return 1
+  state="$({ awk '{ print $3 }' "/proc/$1/stat"; } 2>/dev/null)" || return 1
+  [[ "$state" != Z && "$state" != X ]]
+}
+
 # Prints the pid of a component if its pid file points at a live process that is
 # really that component (guards against pid reuse after a reboot or crash).
 component_pid() {
@@ -115,8 +125,8 @@ component_pid() {
   f="$(pid_file "$1")"
   [[ -s "$f" ]] || return 1
   pid="$(cat "$f")"
-  kill -0 "$pid" 2>/dev/null || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$BIN_DIR/$1" || return 1
+  pid_alive "$pid" || return 1
+  { tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null | grep -qF -- "$BIN_DIR/$1" || return 1
   echo "$pid"
 }
 
