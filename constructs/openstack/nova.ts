@@ -488,7 +488,9 @@ export class Nova extends Service {
 
       // Console tokens live in the cell's database, so every cell has its own proxy.
       const vncProxy = new ApiService(this, `${c.prefix}vnc`, {
-        placement: placement(SchedulingKey.COMPUTE_VNC),
+        // Seed 000 lists the VNC proxy among the "Nova supporting services", whose group key is
+        // COMPUTE_NOVA_ANY_SERVICE; without it, nodes labelled for Nova's services would not take it.
+        placement: placement(SchedulingKey.COMPUTE_VNC, SchedulingKey.COMPUTE_NOVA_ANY_SERVICE),
         image,
         command: ['nova-novncproxy'],
         port: VNC_PORT,

@@ -26,7 +26,7 @@ const EXPECTED_PLACEMENT: Record<string, string[]> = {
   'nova-metadata': [K.COMPUTE_METADATA_API, K.ANY_API],
   'nova-conductor': [K.COMPUTE_NOVA_CONDUCTOR, K.COMPUTE_NOVA_ANY_SERVICE],
   'nova-scheduler': [K.COMPUTE_NOVA_SCHEDULER, K.COMPUTE_NOVA_ANY_SERVICE],
-  'nova-vnc': [K.COMPUTE_VNC],
+  'nova-vnc': [K.COMPUTE_VNC, K.COMPUTE_NOVA_ANY_SERVICE],
   'nova-compute': [`${K.COMPUTE_HYPERVISOR}&${NO_OVN_MAINTENANCE}`],
   'nova-libvirt': [`${K.COMPUTE_HYPERVISOR}&${NO_OVN_MAINTENANCE}`],
   'cinder-api': [K.BLOCK_STORAGE_API, K.ANY_API],

@@ -116,7 +116,7 @@ describe('Nova (one cell)', () => {
       'nova-scheduler',
       [SchedulingKey.COMPUTE_NOVA_SCHEDULER, SchedulingKey.COMPUTE_NOVA_ANY_SERVICE],
     ],
-    ['Deployment', 'nova-vnc', [SchedulingKey.COMPUTE_VNC]],
+    ['Deployment', 'nova-vnc', [SchedulingKey.COMPUTE_VNC, SchedulingKey.COMPUTE_NOVA_ANY_SERVICE]],
     ['Job', 'nova-cell-setup', [SchedulingKey.OPERATOR_NOVA, SchedulingKey.OPERATOR_ANY]],
     ['Job', 'nova-api-db-sync', [SchedulingKey.OPERATOR_NOVA, SchedulingKey.OPERATOR_ANY]],
   ])('%s %s runs on its seed key and group', (kind, name, keys) => {
