@@ -21,7 +21,11 @@ export interface ControlPlane {
  * The smallest cloud that boots a VM: Keystone, Glance, Placement, Nova and Neutron/OVN with their
  * infrastructure (MariaDB/Galera, RabbitMQ, Memcached, the OVSDB raft clusters).
  */
-export function buildControlPlane(scope: Construct, id: string, props: Partial<CloudProps> = {}): ControlPlane {
+export function buildControlPlane(
+  scope: Construct,
+  id: string,
+  props: Partial<CloudProps> = {},
+): ControlPlane {
   const cloud = new Cloud(scope, id, { namespace: 'openstack', ...props });
   const database = new MariaDB(cloud, 'db', { replicas: 3 });
   const messaging = new RabbitMQ(cloud, 'mq', { replicas: 3 });
@@ -36,6 +40,10 @@ export function buildControlPlane(scope: Construct, id: string, props: Partial<C
 }
 
 /** The minimal control plane as a cloud. */
-export function minimalControlPlane(scope: Construct, id = 'minimal', props: Partial<CloudProps> = {}): Cloud {
+export function minimalControlPlane(
+  scope: Construct,
+  id = 'minimal',
+  props: Partial<CloudProps> = {},
+): Cloud {
   return buildControlPlane(scope, id, props).cloud;
 }

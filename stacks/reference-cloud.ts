@@ -11,7 +11,11 @@ export const CINDER_CEPH_KEYRING = { secretName: 'ceph-cinder', key: 'keyring' }
  * on top of the minimal control plane. `cdk8s.yaml` synthesises it; users copy it as a starting point.
  */
 export function referenceCloud(scope: Construct, id = 'reference', props: Partial<CloudProps> = {}): Cloud {
-  const { cloud, database, messaging, cache, keystone, glance, neutron, nova } = buildControlPlane(scope, id, props);
+  const { cloud, database, messaging, cache, keystone, glance, neutron, nova } = buildControlPlane(
+    scope,
+    id,
+    props,
+  );
   const shared = { keystone, database, messaging, cache };
   new Cinder(cloud, 'cinder', {
     ...shared,

@@ -67,7 +67,11 @@ export class ApiService extends Component {
         template: podTemplate(this, {
           spreadReplicas: replicas > 1,
           annotations: config ? { [CONFIG_CHECKSUM_ANNOTATION]: config.checksum } : undefined,
-          volumes: [...(config ? [config.volume] : []), ...(props.volumes ?? []), { name: 'tmp', emptyDir: {} }],
+          volumes: [
+            ...(config ? [config.volume] : []),
+            ...(props.volumes ?? []),
+            { name: 'tmp', emptyDir: {} },
+          ],
           containers: [
             {
               name: 'api',
@@ -83,8 +87,15 @@ export class ApiService extends Component {
               readinessProbe: probe(5),
               livenessProbe: probe(30),
               resources: {
-                requests: { cpu: k8s.Quantity.fromString(requests.cpu), memory: k8s.Quantity.fromString(requests.memory) },
-                limits: { memory: k8s.Quantity.fromString(requests.memory.replace(/^(\d+)/, (n) => String(Number(n) * 4))) },
+                requests: {
+                  cpu: k8s.Quantity.fromString(requests.cpu),
+                  memory: k8s.Quantity.fromString(requests.memory),
+                },
+                limits: {
+                  memory: k8s.Quantity.fromString(
+                    requests.memory.replace(/^(\d+)/, (n) => String(Number(n) * 4)),
+                  ),
+                },
               },
             },
           ],
@@ -101,7 +112,10 @@ export class ApiService extends Component {
     if (replicas > 1) {
       new k8s.KubePodDisruptionBudget(this, 'pdb', {
         metadata: { name: this.componentName },
-        spec: { maxUnavailable: k8s.IntOrString.fromNumber(1), selector: { matchLabels: this.selectorLabels } },
+        spec: {
+          maxUnavailable: k8s.IntOrString.fromNumber(1),
+          selector: { matchLabels: this.selectorLabels },
+        },
       });
     }
   }

@@ -14,9 +14,17 @@ export interface ConfigFiles {
  * Configuration files of a component in a ConfigMap named `<component>-config`, mounted read-only
  * at `mountPath`. Only non-secret content belongs here; credentials come from Secrets.
  */
-export function configFiles(component: Component, mountPath: string, files: Readonly<Record<string, string>>): ConfigFiles {
+export function configFiles(
+  component: Component,
+  mountPath: string,
+  files: Readonly<Record<string, string>>,
+): ConfigFiles {
   const name = `${component.componentName}-config`;
-  const data = Object.fromEntries(Object.keys(files).sort().map((f) => [f, files[f]]));
+  const data = Object.fromEntries(
+    Object.keys(files)
+      .sort()
+      .map((f) => [f, files[f]]),
+  );
   const configMap = new k8s.KubeConfigMap(component, 'config', { metadata: { name }, data });
   return {
     configMap,

@@ -8,7 +8,9 @@ import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from './endpoints'
  * const database = externalDatabase({ host: 'galera.example.com', adminPassword: { secretName: 'galera-root', key: 'password' } });
  * new Keystone(cloud, 'keystone', { database, cache });
  */
-export function externalDatabase(props: Omit<DatabaseEndpoint, 'dependencyTargets' | 'port'> & { port?: number }): DatabaseEndpoint {
+export function externalDatabase(
+  props: Omit<DatabaseEndpoint, 'dependencyTargets' | 'port'> & { port?: number },
+): DatabaseEndpoint {
   return { port: 3306, ...props, dependencyTargets: [] };
 }
 

@@ -32,7 +32,8 @@ export class GeneratedSecret extends JobComponent {
     const cloud = Cloud.of(scope);
     const writer = SecretWriter.of(cloud);
     const secretName = props.secretName ?? `${scope.node.id}-${id}`;
-    const generator = props.format === 'fernet' ? "openssl rand 32 | base64 | tr '+/' '-_'" : 'openssl rand -hex 24';
+    const generator =
+      props.format === 'fernet' ? "openssl rand 32 | base64 | tr '+/' '-_'" : 'openssl rand -hex 24';
     const literals = props.keys.map((key) => `--from-literal=${key}="$(${generator})"`).join(' ');
     super(scope, id, {
       operatorKey: props.operatorKey,

@@ -53,7 +53,9 @@ export class KeystoneRegistration extends Construct {
     });
     const url = props.endpointUrl;
     if (url !== undefined && !props.serviceType) {
-      throw new Error(`[${this.node.path}] endpointUrl needs serviceType (the catalogue type, e.g. 'volumev3')`);
+      throw new Error(
+        `[${this.node.path}] endpointUrl needs serviceType (the catalogue type, e.g. 'volumev3')`,
+      );
     }
     const catalogue =
       url === undefined
@@ -75,7 +77,11 @@ export class KeystoneRegistration extends Construct {
     this.job = new JobComponent(this, id, {
       operatorKey: props.operatorKey,
       image: cloud.image('openstackclient'),
-      command: ['/bin/sh', '-ec', `openstack project show service || openstack project create --domain Default service\n${script}`],
+      command: [
+        '/bin/sh',
+        '-ec',
+        `openstack project show service || openstack project create --domain Default service\n${script}`,
+      ],
       env: {
         OS_AUTH_URL: props.keystone.authUrl,
         OS_REGION_NAME: props.keystone.region,
@@ -89,7 +95,9 @@ export class KeystoneRegistration extends Construct {
         envFromSecret('SERVICE_PASSWORD', this.credentials.ref('password')),
       ],
     });
-    this.job.dependsOn(props.keystone.registrationTarget, 'completed').dependsOn(this.credentials, 'completed');
+    this.job
+      .dependsOn(props.keystone.registrationTarget, 'completed')
+      .dependsOn(this.credentials, 'completed');
   }
 
   /** The service user's password, for `[keystone_authtoken] password`. */

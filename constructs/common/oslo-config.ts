@@ -47,7 +47,9 @@ export function osloProblems(file: string, schema: OsloSchema, values: OsloValue
           `${file}: [${section}] ${option} carries a credential and cannot be set as plain text; it is read from a Secret`,
         );
       } else if (!matchesType(value, type)) {
-        problems.push(`${file}: [${section}] ${option} must be ${describe(type)}, got ${JSON.stringify(value)}`);
+        problems.push(
+          `${file}: [${section}] ${option} must be ${describe(type)}, got ${JSON.stringify(value)}`,
+        );
       }
     }
   }
@@ -56,7 +58,9 @@ export function osloProblems(file: string, schema: OsloSchema, values: OsloValue
 
 /** Renders INI text: `[DEFAULT]` first, then sections and options sorted, so output is stable. */
 export function renderOslo(values: OsloValues): string {
-  const sections = Object.keys(values).sort((a, b) => (a === 'DEFAULT' ? -1 : b === 'DEFAULT' ? 1 : a.localeCompare(b)));
+  const sections = Object.keys(values).sort((a, b) =>
+    a === 'DEFAULT' ? -1 : b === 'DEFAULT' ? 1 : a.localeCompare(b),
+  );
   const blocks = sections
     .filter((section) => Object.keys(values[section]).length > 0)
     .map((section) => {
@@ -100,5 +104,12 @@ function matchesType(value: OsloValue, type: OsloOptionType): boolean {
 }
 
 function describe(type: OsloOptionType): string {
-  return { string: 'a string', int: 'a whole number', float: 'a number', bool: 'true or false', list: 'a list of strings', secret: 'a Secret' }[type];
+  return {
+    string: 'a string',
+    int: 'a whole number',
+    float: 'a number',
+    bool: 'true or false',
+    list: 'a list of strings',
+    secret: 'a Secret',
+  }[type];
 }

@@ -38,7 +38,9 @@ const RESTRICTED_POD_SECURITY: k8s.PodSecurityContext = {
  */
 export function podTemplate(component: Component, options: PodTemplateOptions): k8s.PodTemplateSpec {
   if (!component.placement) {
-    throw new Error(`[${component.node.path}] owns pods but has no placement; pass \`placement\` to the component`);
+    throw new Error(
+      `[${component.node.path}] owns pods but has no placement; pass \`placement\` to the component`,
+    );
   }
   const scheduling = podScheduling(component.placement, { forcedDownscale: options.forcedDownscale });
   const antiAffinity: k8s.PodAntiAffinity | undefined = options.spreadReplicas

@@ -65,9 +65,16 @@ export class ServiceDatabase extends Construct {
     this.init = new JobComponent(this, `${id}-init`, {
       operatorKey: props.operatorKey,
       image: cloud.image('mariadb', '11.4'),
-      command: ['/bin/sh', '-ec', `mariadb -h "$DB_HOST" -P "$DB_PORT" -u root -p"$ADMIN_PASSWORD" -e "${sql}"`],
+      command: [
+        '/bin/sh',
+        '-ec',
+        `mariadb -h "$DB_HOST" -P "$DB_PORT" -u root -p"$ADMIN_PASSWORD" -e "${sql}"`,
+      ],
       env: { DB_HOST: props.database.host, DB_PORT: String(props.database.port) },
-      secretEnv: { ADMIN_PASSWORD: props.database.adminPassword, USER_PASSWORD: this.credentials.ref('password') },
+      secretEnv: {
+        ADMIN_PASSWORD: props.database.adminPassword,
+        USER_PASSWORD: this.credentials.ref('password'),
+      },
     });
     this.init.dependsOn(props.database, 'ready').dependsOn(this.credentials, 'completed');
     this.sync = new JobComponent(this, `${id}-sync`, {
@@ -91,7 +98,10 @@ export class ServiceDatabase extends Construct {
    * comes from the Secret and Kubernetes expands `$(DB_PASSWORD)` when the pod starts.
    */
   connectionEnv(passwordVariable = 'DB_PASSWORD'): k8s.EnvVar[] {
-    return [envFromSecret(passwordVariable, this.password), { name: this.connectionEnvName, value: this.connectionUrl(passwordVariable) }];
+    return [
+      envFromSecret(passwordVariable, this.password),
+      { name: this.connectionEnvName, value: this.connectionUrl(passwordVariable) },
+    ];
   }
 
   /**

@@ -62,7 +62,10 @@ export class ServiceMessaging extends Construct {
 
   /** `[DEFAULT] transport_url` for oslo.config without a literal password. */
   transportUrlEnv(passwordVariable = 'MQ_PASSWORD'): k8s.EnvVar[] {
-    return [envFromSecret(passwordVariable, this.password), { name: 'OS_DEFAULT__TRANSPORT_URL', value: this.transportUrl(passwordVariable) }];
+    return [
+      envFromSecret(passwordVariable, this.password),
+      { name: 'OS_DEFAULT__TRANSPORT_URL', value: this.transportUrl(passwordVariable) },
+    ];
   }
 
   /**

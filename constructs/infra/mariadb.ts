@@ -42,9 +42,14 @@ export class MariaDB extends Service implements DatabaseEndpoint {
     const replicas = props.replicas ?? 3;
     addCheck(this, () => [
       ...rangeProblems('replicas', replicas, { min: 1, max: 9 }),
-      ...(replicas % 2 === 0 ? [`replicas must be odd so Galera keeps a quorum, got ${replicas}; use ${replicas + 1}`] : []),
+      ...(replicas % 2 === 0
+        ? [`replicas must be odd so Galera keeps a quorum, got ${replicas}; use ${replicas + 1}`]
+        : []),
     ]);
-    this.credentials = new GeneratedSecret(this, 'credentials', { operatorKey: SchedulingKey.OPERATOR_ANY, keys: ['password'] });
+    this.credentials = new GeneratedSecret(this, 'credentials', {
+      operatorKey: SchedulingKey.OPERATOR_ANY,
+      keys: ['password'],
+    });
     this.server = new Component(this, 'default', {
       placement: placement(SchedulingKey.INFRA_DATABASE, SchedulingKey.ANY_INFRA),
     });

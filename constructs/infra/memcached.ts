@@ -63,7 +63,10 @@ export class Memcached extends Service implements CacheEndpoint {
               readinessProbe: probe,
               livenessProbe: probe,
               resources: {
-                requests: { cpu: k8s.Quantity.fromString('50m'), memory: k8s.Quantity.fromString(`${memoryMiB + 64}Mi`) },
+                requests: {
+                  cpu: k8s.Quantity.fromString('50m'),
+                  memory: k8s.Quantity.fromString(`${memoryMiB + 64}Mi`),
+                },
                 limits: { memory: k8s.Quantity.fromString(`${memoryMiB + 128}Mi`) },
               },
             },

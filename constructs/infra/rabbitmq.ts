@@ -40,7 +40,9 @@ export class RabbitMQ extends Service implements MessagingEndpoint {
     const replicas = props.replicas ?? 3;
     addCheck(this, () => [
       ...rangeProblems('replicas', replicas, { min: 1, max: 9 }),
-      ...(replicas % 2 === 0 ? [`replicas must be odd for quorum queues, got ${replicas}; use ${replicas + 1}`] : []),
+      ...(replicas % 2 === 0
+        ? [`replicas must be odd for quorum queues, got ${replicas}; use ${replicas + 1}`]
+        : []),
     ]);
     this.credentials = new GeneratedSecret(this, 'credentials', {
       operatorKey: SchedulingKey.OPERATOR_ANY,
@@ -56,7 +58,10 @@ export class RabbitMQ extends Service implements MessagingEndpoint {
     const config = configFiles(this.server, '/etc/rabbitmq', {
       'rabbitmq.conf': [
         'cluster_formation.peer_discovery_backend = classic_config',
-        ...Array.from({ length: replicas }, (_, i) => `cluster_formation.classic_config.nodes.${i + 1} = rabbit@${name}-${i}.${peers}`),
+        ...Array.from(
+          { length: replicas },
+          (_, i) => `cluster_formation.classic_config.nodes.${i + 1} = rabbit@${name}-${i}.${peers}`,
+        ),
         'default_user = admin',
         'queue_master_locator = min-masters',
         'cluster_partition_handling = pause_minority',
@@ -86,7 +91,11 @@ export class RabbitMQ extends Service implements MessagingEndpoint {
         ],
       },
     });
-    const probe: k8s.Probe = { exec: { command: ['rabbitmq-diagnostics', '-q', 'check_running'] }, periodSeconds: 15, timeoutSeconds: 10 };
+    const probe: k8s.Probe = {
+      exec: { command: ['rabbitmq-diagnostics', '-q', 'check_running'] },
+      periodSeconds: 15,
+      timeoutSeconds: 10,
+    };
     new k8s.KubeStatefulSet(this.server, 'statefulset', {
       metadata: { name },
       spec: {
@@ -134,7 +143,10 @@ export class RabbitMQ extends Service implements MessagingEndpoint {
     });
     new k8s.KubePodDisruptionBudget(this.server, 'pdb', {
       metadata: { name },
-      spec: { maxUnavailable: k8s.IntOrString.fromNumber(1), selector: { matchLabels: this.server.selectorLabels } },
+      spec: {
+        maxUnavailable: k8s.IntOrString.fromNumber(1),
+        selector: { matchLabels: this.server.selectorLabels },
+      },
     });
   }
 

@@ -64,9 +64,22 @@ export class Keystone extends Service implements IdentityEndpoint {
     this.region = props.region ?? 'RegionOne';
     addCheck(this, () => osloProblems('keystone.conf', KEYSTONE_CONF_SCHEMA, props.config ?? {}));
 
-    const fernetKeys = new GeneratedSecret(this, 'fernet-setup', { operatorKey, keys: ['0', '1'], format: 'fernet', secretName: `${id}-fernet-keys` });
-    const credentialKeys = new GeneratedSecret(this, 'credential-setup', { operatorKey, keys: ['0', '1'], format: 'fernet', secretName: `${id}-credential-keys` });
-    this.adminCredentials = new GeneratedSecret(this, 'admin-credentials', { operatorKey, keys: ['password'] });
+    const fernetKeys = new GeneratedSecret(this, 'fernet-setup', {
+      operatorKey,
+      keys: ['0', '1'],
+      format: 'fernet',
+      secretName: `${id}-fernet-keys`,
+    });
+    const credentialKeys = new GeneratedSecret(this, 'credential-setup', {
+      operatorKey,
+      keys: ['0', '1'],
+      format: 'fernet',
+      secretName: `${id}-credential-keys`,
+    });
+    this.adminCredentials = new GeneratedSecret(this, 'admin-credentials', {
+      operatorKey,
+      keys: ['password'],
+    });
 
     const keyVolumes = [
       { name: 'fernet-keys', secret: { secretName: fernetKeys.secretName } },
@@ -80,7 +93,11 @@ export class Keystone extends Service implements IdentityEndpoint {
     const conf = mergeOslo(
       {
         DEFAULT: { debug: false, use_stderr: true },
-        cache: { enabled: true, backend: 'oslo_cache.memcache_pool', memcache_servers: [...props.cache.servers] },
+        cache: {
+          enabled: true,
+          backend: 'oslo_cache.memcache_pool',
+          memcache_servers: [...props.cache.servers],
+        },
         token: { provider: 'fernet', expiration: 3600 },
         fernet_tokens: { key_repository: `${CONFIG_DIR}/fernet-keys`, max_active_keys: 3 },
         credential: { key_repository: `${CONFIG_DIR}/credential-keys`, provider: 'fernet' },
@@ -135,7 +152,10 @@ export class Keystone extends Service implements IdentityEndpoint {
         '--bootstrap-public-url',
         this.api.internalUrl,
       ],
-      extraEnv: [envFromSecret('ADMIN_PASSWORD', this.adminCredentials.ref('password')), ...database.connectionEnv()],
+      extraEnv: [
+        envFromSecret('ADMIN_PASSWORD', this.adminCredentials.ref('password')),
+        ...database.connectionEnv(),
+      ],
       volumes: [...keyVolumes, config.volume],
       volumeMounts: [...keyMounts, config.mount],
     });

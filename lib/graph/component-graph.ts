@@ -46,7 +46,10 @@ export function graphFromManifests(objects: readonly KubeObject[]): ComponentGra
   for (const [name, { first, objects: owned }] of byName) {
     const annotations = first.metadata.annotations ?? {};
     for (const other of owned) {
-      if ((other.metadata.annotations?.[Annotations.DEPENDS_ON] ?? '') !== (annotations[Annotations.DEPENDS_ON] ?? '')) {
+      if (
+        (other.metadata.annotations?.[Annotations.DEPENDS_ON] ?? '') !==
+        (annotations[Annotations.DEPENDS_ON] ?? '')
+      ) {
         throw new Error(
           `component ${name}: ${objectRef(other)} and ${objectRef(first)} disagree on ${Annotations.DEPENDS_ON}; re-synthesise instead of editing the YAML`,
         );
@@ -74,7 +77,9 @@ export function assertGraphIsClosedAndAcyclic(graph: ComponentGraph): void {
   const known = new Set(names);
   for (const edge of graph.edges) {
     if (!known.has(edge.to)) {
-      throw new Error(`component ${edge.from} depends on ${edge.to} (${edge.kind}), which is not in the manifests`);
+      throw new Error(
+        `component ${edge.from} depends on ${edge.to} (${edge.kind}), which is not in the manifests`,
+      );
     }
   }
   const cycle = findCycle(names, graph.edges);

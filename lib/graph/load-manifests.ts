@@ -16,7 +16,8 @@ export function loadManifests(fileOrDirectory: string): KubeObject[] {
         .sort()
         .map((f) => path.join(fileOrDirectory, f))
     : [fileOrDirectory];
-  if (files.length === 0) throw new Error(`no *.yaml files in ${fileOrDirectory}; run \`npx cdk8s synth\` first`);
+  if (files.length === 0)
+    throw new Error(`no *.yaml files in ${fileOrDirectory}; run \`npx cdk8s synth\` first`);
   return files.flatMap((file) => parseManifestText(fs.readFileSync(file, 'utf8'), file));
 }
 
@@ -28,7 +29,9 @@ export function parseManifestText(text: string, source: string): KubeObject[] {
     const value: unknown = doc.toJS();
     if (value === null || value === undefined) return;
     if (!isKubeObject(value)) {
-      throw new Error(`${source}: document ${index + 1} is not a Kubernetes object (apiVersion, kind, metadata.name)`);
+      throw new Error(
+        `${source}: document ${index + 1} is not a Kubernetes object (apiVersion, kind, metadata.name)`,
+      );
     }
     objects.push(value);
   });

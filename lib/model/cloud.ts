@@ -56,7 +56,10 @@ export class Cloud extends Chart {
   /** The cloud a construct belongs to; throws with the path when it is not inside one. */
   static of(scope: IConstruct): Cloud {
     const cloud = closest(scope, CLOUD_MARKER);
-    if (!cloud) throw new Error(`[${scope.node.path}] is not inside a Cloud; create it with a Cloud (or its child) as scope`);
+    if (!cloud)
+      throw new Error(
+        `[${scope.node.path}] is not inside a Cloud; create it with a Cloud (or its child) as scope`,
+      );
     return cloud as Cloud;
   }
 
@@ -107,7 +110,8 @@ export class Cloud extends Chart {
    * N clouds cost N+1 validations of everything (measured in bench/synth); validating only the
    * cloud's own subtree keeps synthesis linear and still fails `Testing.synth(cloud)` on bad input.
    */
-  override toJson(): any[] { // eslint-disable-line @typescript-eslint/no-explicit-any -- cdk8s' own signature
+  override toJson(): any[] {
+    // eslint-disable-line @typescript-eslint/no-explicit-any -- cdk8s' own signature
     assertValid(this);
     this.annotate();
     const position = new Map(this.orderedComponents.map((c, i) => [c.componentName, i]));
@@ -134,7 +138,8 @@ export class Cloud extends Chart {
     for (const component of this.components) {
       for (const object of component.apiObjects) {
         const labels: Record<string, string> = {
-          'app.kubernetes.io/name': component.service?.constructor.name.toLowerCase() ?? component.componentName,
+          'app.kubernetes.io/name':
+            component.service?.constructor.name.toLowerCase() ?? component.componentName,
           'app.kubernetes.io/part-of': 'openstack',
           ...component.selectorLabels,
         };
@@ -142,7 +147,9 @@ export class Cloud extends Chart {
         object.metadata.addAnnotation(Annotations.COMPONENT, component.componentName);
         object.metadata.addAnnotation(Annotations.SERVICE, component.serviceName);
         object.metadata.addAnnotation(Annotations.CONSTRUCT_PATH, component.node.path);
-        const dependsOn = encodeDependsOn(component.edges.map((e) => ({ to: e.target.componentName, kind: e.kind })));
+        const dependsOn = encodeDependsOn(
+          component.edges.map((e) => ({ to: e.target.componentName, kind: e.kind })),
+        );
         if (dependsOn) object.metadata.addAnnotation(Annotations.DEPENDS_ON, dependsOn);
       }
     }
@@ -199,7 +206,9 @@ export class Cloud extends Chart {
       const key = `${object.apiVersion.split('/')[0]}/${object.kind}/${object.name}`;
       const previous = seen.get(key);
       if (previous) {
-        problems.push(`${object.kind} "${object.name}" is defined twice, at ${previous} and ${object.node.path}; rename one`);
+        problems.push(
+          `${object.kind} "${object.name}" is defined twice, at ${previous} and ${object.node.path}; rename one`,
+        );
       } else seen.set(key, object.node.path);
     }
     return problems;
@@ -218,7 +227,8 @@ function assertValid(root: IConstruct): void {
   const errors = root.node
     .findAll()
     .flatMap((c) => c.node.validate().map((message) => `[${c.node.path}] ${message}`));
-  if (errors.length > 0) throw new Error(`Validation failed with the following errors:\n  ${errors.join('\n  ')}`);
+  if (errors.length > 0)
+    throw new Error(`Validation failed with the following errors:\n  ${errors.join('\n  ')}`);
 }
 
 function compareObjects(a: RenderedObject, b: RenderedObject, position: Map<string, number>): number {

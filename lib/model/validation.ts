@@ -15,12 +15,15 @@ export function rangeProblems(
   range: { readonly min?: number; readonly max?: number; readonly integer?: boolean },
 ): string[] {
   if (value === undefined) return [];
-  if (range.integer !== false && !Number.isInteger(value)) return [`${name} must be a whole number, got ${value}`];
+  if (range.integer !== false && !Number.isInteger(value))
+    return [`${name} must be a whole number, got ${value}`];
   const tooLow = range.min !== undefined && value < range.min;
   const tooHigh = range.max !== undefined && value > range.max;
   if (!tooLow && !tooHigh) return [];
   if (range.min !== undefined && range.max !== undefined) {
     return [`${name} must be between ${range.min} and ${range.max}, got ${value}`];
   }
-  return tooLow ? [`${name} must be >= ${range.min}, got ${value}`] : [`${name} must be <= ${range.max}, got ${value}`];
+  return tooLow
+    ? [`${name} must be >= ${range.min}, got ${value}`]
+    : [`${name} must be <= ${range.max}, got ${value}`];
 }

@@ -66,5 +66,8 @@ export interface ClusterPort {
    * object. The implementation resumes after disconnects and 410 Gone (re-list + re-watch) with
    * exponential back-off and jitter. Returns a function that stops this subscription.
    */
-  watch(key: WatchKey, onEvent: (type: 'ADDED' | 'MODIFIED' | 'DELETED', object: KubeObject) => void): () => void;
+  watch(
+    key: WatchKey,
+    onEvent: (type: 'ADDED' | 'MODIFIED' | 'DELETED', object: KubeObject) => void,
+  ): () => void;
 }

@@ -18,7 +18,9 @@ export interface PodScheduling {
   readonly affinity: {
     readonly nodeAffinity: {
       readonly requiredDuringSchedulingIgnoredDuringExecution: {
-        readonly nodeSelectorTerms: readonly { readonly matchExpressions: readonly NodeSelectorRequirement[] }[];
+        readonly nodeSelectorTerms: readonly {
+          readonly matchExpressions: readonly NodeSelectorRequirement[];
+        }[];
       };
     };
   };
@@ -50,7 +52,9 @@ export function podScheduling(p: Placement, options: { forcedDownscale?: boolean
         },
       },
     },
-    tolerations: p.keys.flatMap((key) => EFFECTS.map((effect) => ({ key, operator: 'Exists' as const, effect }))),
+    tolerations: p.keys.flatMap((key) =>
+      EFFECTS.map((effect) => ({ key, operator: 'Exists' as const, effect })),
+    ),
     ...(options.forcedDownscale ? { nodeSelector: { [FORCED_DOWNSCALE_LABEL]: 'true' } } : {}),
   };
 }

@@ -19,7 +19,10 @@ function object(component: string, dependsOn = ''): KubeObject {
     kind: 'ConfigMap',
     metadata: {
       name: component,
-      annotations: { [Annotations.COMPONENT]: component, ...(dependsOn ? { [Annotations.DEPENDS_ON]: dependsOn } : {}) },
+      annotations: {
+        [Annotations.COMPONENT]: component,
+        ...(dependsOn ? { [Annotations.DEPENDS_ON]: dependsOn } : {}),
+      },
     },
   };
 }
@@ -38,7 +41,9 @@ describe('the manifest contract', () => {
   });
 
   test('a malformed annotation is rejected with the component and the expected form', () => {
-    expect(() => decodeDependsOn('a', 'b:soon')).toThrow('component a: malformed stackwright.io/depends-on entry "b:soon"');
+    expect(() => decodeDependsOn('a', 'b:soon')).toThrow(
+      'component a: malformed stackwright.io/depends-on entry "b:soon"',
+    );
   });
 
   test('the graph is rebuilt from manifests alone, with levels and dependants', () => {

@@ -65,7 +65,9 @@ describe('Cloud validation at synthesis', () => {
     const { message, files } = synthFailure((cloud) => {
       new TinyService(cloud, 'Keystone_API');
     });
-    expect(message).toContain('[prod/Keystone_API] service name "Keystone_API" is not a valid DNS-1123 label');
+    expect(message).toContain(
+      '[prod/Keystone_API] service name "Keystone_API" is not a valid DNS-1123 label',
+    );
     expect(message).toContain("use lower-case letters, digits and '-'");
     expect(files).toEqual([]);
   });
@@ -77,7 +79,9 @@ describe('Cloud validation at synthesis', () => {
       });
       new TinyService(cloud, 'compute', ['agent'], where);
     });
-    expect(message).toContain('[prod/compute/agent] the placement uses the reserved label state.yaook.cloud/forced-downscale');
+    expect(message).toContain(
+      '[prod/compute/agent] the placement uses the reserved label state.yaook.cloud/forced-downscale',
+    );
     expect(files).toEqual([]);
   });
 
@@ -88,7 +92,9 @@ describe('Cloud validation at synthesis', () => {
       db.parts.api.disable();
       api.parts.api.dependsOn(db);
     });
-    expect(message).toContain('[prod/api/api] depends on db-api (ready), which is disabled; enable prod/db/api or remove the dependency');
+    expect(message).toContain(
+      '[prod/api/api] depends on db-api (ready), which is disabled; enable prod/db/api or remove the dependency',
+    );
   });
 
   test('an out-of-range option names the path and the accepted values', () => {

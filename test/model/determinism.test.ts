@@ -9,7 +9,9 @@ function synthToDirectory(): Record<string, string> {
   const app = new App({ outdir });
   referenceCloud(app);
   app.synth();
-  return Object.fromEntries(fs.readdirSync(outdir).map((f) => [f, fs.readFileSync(path.join(outdir, f), 'utf8')]));
+  return Object.fromEntries(
+    fs.readdirSync(outdir).map((f) => [f, fs.readFileSync(path.join(outdir, f), 'utf8')]),
+  );
 }
 
 describe('deterministic synthesis', () => {
@@ -25,7 +27,9 @@ describe('deterministic synthesis', () => {
 
   test('no object name carries a generated hash suffix', () => {
     const files = synthToDirectory();
-    const names = Object.values(files).flatMap((text) => [...text.matchAll(/^ {2}name: (.+)$/gm)].map((m) => m[1]));
+    const names = Object.values(files).flatMap((text) =>
+      [...text.matchAll(/^ {2}name: (.+)$/gm)].map((m) => m[1]),
+    );
     expect(names.length).toBeGreaterThan(10);
     for (const name of names) expect(name).not.toMatch(/-c8[0-9a-f]{6}$/);
   });

@@ -33,7 +33,10 @@ const EXPECTED_PLACEMENT: Record<string, string[]> = {
   'cinder-scheduler': [K.BLOCK_STORAGE_CINDER_SCHEDULER, K.BLOCK_STORAGE_CINDER_ANY_SERVICE],
   'cinder-volume-ceph': [K.BLOCK_STORAGE_CINDER_VOLUME, K.BLOCK_STORAGE_CINDER_ANY_SERVICE],
   'barbican-api': [K.KEY_MANAGER_API, K.ANY_API],
-  'barbican-keystone-listener': [K.KEY_MANAGER_BARBICAN_KEYSTONE_LISTENER, K.KEY_MANAGER_BARBICAN_ANY_SERVICE],
+  'barbican-keystone-listener': [
+    K.KEY_MANAGER_BARBICAN_KEYSTONE_LISTENER,
+    K.KEY_MANAGER_BARBICAN_ANY_SERVICE,
+  ],
   // The seed has no Heat keys: both components schedule by the API group key alone.
   'heat-api': [K.ANY_API],
   'heat-engine': [K.ANY_API],
@@ -128,11 +131,12 @@ function terms(object: KubeObject): string[] {
       };
     };
   };
-  return spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.map((t) =>
-    t.matchExpressions
-      .filter((e) => !e.key.startsWith('nova.stackwright.io/'))
-      .map((e) => (e.values ? `${e.key}=${e.values.join(',')}` : e.key))
-      .join('&'),
+  return spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.map(
+    (t) =>
+      t.matchExpressions
+        .filter((e) => !e.key.startsWith('nova.stackwright.io/'))
+        .map((e) => (e.values ? `${e.key}=${e.values.join(',')}` : e.key))
+        .join('&'),
   );
 }
 
@@ -162,11 +166,13 @@ describe('reference cloud', () => {
       });
       // … and it tolerates NoSchedule and NoExecute for every key.
       const keys = expected.map((term) => term.split('&')[0]);
-      expect(tolerationKeys(workload).sort()).toEqual(keys.flatMap((k) => [`${k}:NoExecute`, `${k}:NoSchedule`]).sort());
+      expect(tolerationKeys(workload).sort()).toEqual(
+        keys.flatMap((k) => [`${k}:NoExecute`, `${k}:NoSchedule`]).sort(),
+      );
     }
   });
 
-  test('every Job runs on its service\'s operator key or the OPERATOR_ANY group', () => {
+  test("every Job runs on its service's operator key or the OPERATOR_ANY group", () => {
     const jobs = objects.filter((o) => o.kind === 'Job');
     expect(jobs.length).toBeGreaterThan(50);
     for (const job of jobs) {
@@ -187,9 +193,14 @@ describe('reference cloud', () => {
   test('hypervisor workloads require the no-OVN-maintenance label in every term', () => {
     // (the OVN agent is the one they depend on: it runs on hypervisors by the union rule, without the label)
     const hypervisor = workloads.filter(
-      (o) => componentOf(o) !== 'neutron-ovn-agent' && terms(o).some((t) => t.startsWith(K.COMPUTE_HYPERVISOR)),
+      (o) =>
+        componentOf(o) !== 'neutron-ovn-agent' && terms(o).some((t) => t.startsWith(K.COMPUTE_HYPERVISOR)),
     );
-    expect(hypervisor.map(componentOf).sort()).toEqual(['ceilometer-compute', 'nova-compute', 'nova-libvirt']);
+    expect(hypervisor.map(componentOf).sort()).toEqual([
+      'ceilometer-compute',
+      'nova-compute',
+      'nova-libvirt',
+    ]);
     for (const workload of hypervisor) {
       for (const term of terms(workload)) expect(term).toContain(NO_OVN_MAINTENANCE);
     }
@@ -197,9 +208,16 @@ describe('reference cloud', () => {
 
   test('the graph has no cycle and contains the canonical edges', () => {
     const graph = graphFromManifests(objects);
-    expect(findCycle(graph.components.map((c) => c.name), graph.edges)).toBeUndefined();
+    expect(
+      findCycle(
+        graph.components.map((c) => c.name),
+        graph.edges,
+      ),
+    ).toBeUndefined();
     const edges = new Set(graph.edges.map((e) => `${e.from} -> ${e.to} (${e.kind})`));
-    const missing = CANONICAL_EDGES.map(([from, to, kind]) => `${from} -> ${to} (${kind})`).filter((e) => !edges.has(e));
+    const missing = CANONICAL_EDGES.map(([from, to, kind]) => `${from} -> ${to} (${kind})`).filter(
+      (e) => !edges.has(e),
+    );
     expect(missing).toEqual([]);
   });
 

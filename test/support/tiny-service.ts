@@ -8,7 +8,12 @@ import { podTemplate } from '../../constructs/common';
 export class TinyService extends Service {
   readonly parts: Record<string, Component> = {};
 
-  constructor(scope: Construct, id: string, parts: string[] = ['api'], where: Placement = placement(SchedulingKey.ANY_API)) {
+  constructor(
+    scope: Construct,
+    id: string,
+    parts: string[] = ['api'],
+    where: Placement = placement(SchedulingKey.ANY_API),
+  ) {
     super(scope, id);
     for (const part of parts) {
       const component = new Component(this, part, { placement: where });

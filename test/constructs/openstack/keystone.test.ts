@@ -18,15 +18,21 @@ describe('Keystone', () => {
   const objects = synthObjects(keystoneCloud());
 
   test('matches the snapshot', () => {
-    expect(objects.filter((o) => o.metadata.annotations?.['stackwright.io/service'] === 'keystone')).toMatchSnapshot();
+    expect(
+      objects.filter((o) => o.metadata.annotations?.['stackwright.io/service'] === 'keystone'),
+    ).toMatchSnapshot();
   });
 
   test('the API runs on the identity key or the any-API group and tolerates both', () => {
     const spec = podSpecOf(findObject(objects, 'Deployment', 'keystone-api')) as {
-      affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: unknown[] } } };
+      affinity: {
+        nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: unknown[] } };
+      };
       tolerations: unknown[];
     };
-    expect(spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms).toEqual([
+    expect(
+      spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms,
+    ).toEqual([
       { matchExpressions: [{ key: 'identity.yaook.cloud/api', operator: 'Exists' }] },
       { matchExpressions: [{ key: 'any.yaook.cloud/api', operator: 'Exists' }] },
     ]);
@@ -42,9 +48,13 @@ describe('Keystone', () => {
     'Job %s is scheduled like a Yaook operator Job',
     (name) => {
       const spec = podSpecOf(findObject(objects, 'Job', name)) as {
-        affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: unknown[] } } };
+        affinity: {
+          nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: unknown[] } };
+        };
       };
-      expect(spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms).toEqual([
+      expect(
+        spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms,
+      ).toEqual([
         { matchExpressions: [{ key: 'operator.yaook.cloud/keystone', operator: 'Exists' }] },
         { matchExpressions: [{ key: 'operator.yaook.cloud/any', operator: 'Exists' }] },
       ]);
@@ -74,7 +84,9 @@ describe('Keystone', () => {
   });
 
   test('renders keystone.conf from typed options, with no credential in it', () => {
-    const conf = (findObject(objects, 'ConfigMap', 'keystone-api-config').data as Record<string, string>)['keystone.conf'];
+    const conf = (findObject(objects, 'ConfigMap', 'keystone-api-config').data as Record<string, string>)[
+      'keystone.conf'
+    ];
     expect(conf).toContain('[token]\nexpiration = 3600\nprovider = fernet');
     expect(conf).toContain('memcache_servers = cache-0.cache:11211,cache-1.cache:11211');
     expect(conf.startsWith('[DEFAULT]\n')).toBe(true);
@@ -82,7 +94,9 @@ describe('Keystone', () => {
   });
 
   test('the database connection reaches the pod from a Secret, never as a literal', () => {
-    const container = (podSpecOf(findObject(objects, 'Deployment', 'keystone-api')).containers as { env: unknown[] }[])[0];
+    const container = (
+      podSpecOf(findObject(objects, 'Deployment', 'keystone-api')).containers as { env: unknown[] }[]
+    )[0];
     expect(container.env).toEqual([
       { name: 'DB_PASSWORD', valueFrom: { secretKeyRef: { key: 'password', name: 'keystone-db' } } },
       {
@@ -94,8 +108,11 @@ describe('Keystone', () => {
 
   test('user overrides are merged and rendered', () => {
     const conf = (
-      findObject(synthObjects(keystoneCloud({ token: { expiration: 7200 } })), 'ConfigMap', 'keystone-api-config')
-        .data as Record<string, string>
+      findObject(
+        synthObjects(keystoneCloud({ token: { expiration: 7200 } })),
+        'ConfigMap',
+        'keystone-api-config',
+      ).data as Record<string, string>
     )['keystone.conf'];
     expect(conf).toContain('expiration = 7200');
   });
@@ -107,8 +124,8 @@ describe('Keystone', () => {
   });
 
   test('a credential cannot be given as plain text', () => {
-    expect(() => synthObjects(keystoneCloud({ database: { connection: 'mysql://root:secret@db/keystone' } }))).toThrow(
-      /keystone.conf: \[database\] connection carries a credential and cannot be set as plain text/,
-    );
+    expect(() =>
+      synthObjects(keystoneCloud({ database: { connection: 'mysql://root:secret@db/keystone' } })),
+    ).toThrow(/keystone.conf: \[database\] connection carries a credential and cannot be set as plain text/);
   });
 });
