@@ -110,8 +110,8 @@ export class Cloud extends Chart {
    * N clouds cost N+1 validations of everything (measured in bench/synth); validating only the
    * cloud's own subtree keeps synthesis linear and still fails `Testing.synth(cloud)` on bad input.
    */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- cdk8s' own signature
   override toJson(): any[] {
-    // eslint-disable-line @typescript-eslint/no-explicit-any -- cdk8s' own signature
     assertValid(this);
     this.annotate();
     const position = new Map(this.orderedComponents.map((c, i) => [c.componentName, i]));
