@@ -44,8 +44,16 @@ export async function connect(
   if (!fs.existsSync(file)) throw new ClusterUnreachableError(`kubeconfig ${file} does not exist`);
   try {
     if (options.kubeconfig) kc.loadFromFile(options.kubeconfig);
-    else if (env.KUBECONFIG) kc.loadFromDefault();
-    else kc.loadFromFile(file);
+    else if (env.KUBECONFIG) {
+      // Like kubectl: every file of the list, merged; the first one's current context wins.
+      const [first, ...rest] = env.KUBECONFIG.split(path.delimiter).filter((f) => f.length > 0);
+      kc.loadFromFile(first);
+      for (const other of rest.filter((f) => fs.existsSync(f))) {
+        const more = new KubeConfig();
+        more.loadFromFile(other);
+        kc.mergeConfig(more, true);
+      }
+    } else kc.loadFromFile(file);
   } catch (error) {
     throw new ClusterUnreachableError(`cannot read kubeconfig ${file}: ${errorMessage(error)}`);
   }

@@ -56,8 +56,10 @@ const UNREACHABLE_CODES = new Set([
  */
 export class KubeTransport {
   readonly counter = new RequestCounter();
-  private readonly agent: https.Agent;
-  private readonly streamAgent: https.Agent;
+  private readonly agent: http.Agent;
+  private readonly streamAgent: http.Agent;
+  /** `http` only for plain-HTTP servers (`kubectl proxy`); everything else is TLS. */
+  private readonly client: typeof https | typeof http;
   private headers: Record<string, string> | undefined;
   private reachedOnce = false;
 
@@ -68,9 +70,12 @@ export class KubeTransport {
     private readonly userAgent: string = USER_AGENT,
   ) {
     const tls = { ...connection.tls };
-    this.agent = new https.Agent({ ...tls, keepAlive: true, maxSockets: 64 });
+    const plain = connection.server.startsWith('http://');
+    this.client = plain ? http : https;
+    const Agent = plain ? http.Agent : https.Agent;
+    this.agent = new Agent({ ...tls, keepAlive: true, maxSockets: 64 });
     // Watches hold their socket for minutes; keeping them apart stops them starving requests.
-    this.streamAgent = new https.Agent({ ...tls, keepAlive: false });
+    this.streamAgent = new Agent({ ...tls, keepAlive: false });
   }
 
   /** Sends a request, retrying transient failures; throws `KubeApiError` for any other non-2xx. */
@@ -115,7 +120,7 @@ export class KubeTransport {
     this.counter.record('watch');
     const headers = await this.authHeaders();
     await new Promise<void>((resolve, reject) => {
-      const request = https.request(
+      const request = this.client.request(
         this.url(path, query),
         {
           method: 'GET',
@@ -187,7 +192,7 @@ export class KubeTransport {
       headers['Content-Length'] = String(Buffer.byteLength(payload));
     }
     return new Promise<KubeResponse>((resolve, reject) => {
-      const request = https.request(
+      const request = this.client.request(
         this.url(req.path, req.query ?? {}),
         { method: req.method, agent: this.agent, headers, signal: req.signal, timeout: REQUEST_TIMEOUT_MS },
         (response) => {
