@@ -17,3 +17,4 @@ export * from './worker-service';
 export * from './ceph-client';
 export * from './uwsgi';
 export * from './node-config-templates';
+export * from './clustered-stateful-set';

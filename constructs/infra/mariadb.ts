@@ -1,11 +1,16 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
-import { addCheck, Cloud, Component, rangeProblems, Service } from '../../lib/model';
+import { addCheck, Cloud, Component, Service } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
-import { configFiles } from '../common/config-files';
+import {
+  ClusterServices,
+  clusteredStatefulSet,
+  clusterMemberHosts,
+  quorumReplicasProblems,
+} from '../common/clustered-stateful-set';
+import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../common/config-files';
 import { DatabaseEndpoint } from '../common/endpoints';
 import { GeneratedSecret } from '../common/generated-secret';
-import { podTemplate } from '../common/pod-template';
 import { envFromSecret, SecretRef } from '../common/secret-ref';
 
 export interface MariaDBProps {
@@ -40,12 +45,7 @@ export class MariaDB extends Service implements DatabaseEndpoint {
     super(scope, id);
     const cloud = Cloud.of(this);
     const replicas = props.replicas ?? 3;
-    addCheck(this, () => [
-      ...rangeProblems('replicas', replicas, { min: 1, max: 9 }),
-      ...(replicas % 2 === 0
-        ? [`replicas must be odd so Galera keeps a quorum, got ${replicas}; use ${replicas + 1}`]
-        : []),
-    ]);
+    addCheck(this, () => quorumReplicasProblems(replicas, 9, 'so Galera keeps a quorum'));
     this.credentials = new GeneratedSecret(this, 'credentials', {
       operatorKey: SchedulingKey.OPERATOR_ANY,
       keys: ['password'],
@@ -55,9 +55,17 @@ export class MariaDB extends Service implements DatabaseEndpoint {
     });
     this.server.dependsOn(this.credentials, 'completed');
     const name = this.server.componentName;
-    const peers = `${name}-peers`;
     this.host = name;
-    const addresses = Array.from({ length: replicas }, (_, i) => `${name}-${i}.${peers}`).join(',');
+    const services: ClusterServices = {
+      replicas,
+      peerPorts: [
+        { name: 'mysql', port: PORT },
+        { name: 'galera', port: 4567 },
+        { name: 'ist', port: 4568 },
+        { name: 'sst', port: 4444 },
+      ],
+      clientPorts: [{ name: 'mysql', port: PORT }],
+    };
     const config = configFiles(this.server, '/etc/mysql/conf.d', {
       'galera.cnf': [
         '[mysqld]',
@@ -66,84 +74,45 @@ export class MariaDB extends Service implements DatabaseEndpoint {
         'innodb_autoinc_lock_mode = 2',
         `wsrep_on = ${replicas > 1 ? 'ON' : 'OFF'}`,
         'wsrep_provider = /usr/lib/galera/libgalera_smm.so',
-        `wsrep_cluster_address = gcomm://${addresses}`,
+        `wsrep_cluster_address = gcomm://${clusterMemberHosts(this.server, services).join(',')}`,
         `wsrep_cluster_name = ${cloud.cloudName}-${name}`,
         'wsrep_sst_method = mariabackup',
         '',
       ].join('\n'),
-    });
-    new k8s.KubeService(this.server, 'peers', {
-      metadata: { name: peers },
-      spec: {
-        clusterIp: 'None',
-        publishNotReadyAddresses: true,
-        selector: this.server.selectorLabels,
-        ports: [
-          { name: 'mysql', port: PORT },
-          { name: 'galera', port: 4567 },
-          { name: 'ist', port: 4568 },
-          { name: 'sst', port: 4444 },
-        ],
-      },
-    });
-    new k8s.KubeService(this.server, 'client', {
-      metadata: { name },
-      spec: { selector: this.server.selectorLabels, ports: [{ name: 'mysql', port: PORT }] },
     });
     const probe: k8s.Probe = {
       exec: { command: ['/bin/sh', '-ec', 'mariadb-admin -uroot -p"$MARIADB_ROOT_PASSWORD" ping'] },
       periodSeconds: 10,
       timeoutSeconds: 5,
     };
-    new k8s.KubeStatefulSet(this.server, 'statefulset', {
-      metadata: { name },
-      spec: {
-        serviceName: peers,
-        replicas,
-        podManagementPolicy: 'OrderedReady',
-        selector: { matchLabels: this.server.selectorLabels },
-        template: podTemplate(this.server, {
-          spreadReplicas: true,
-          annotations: { 'stackwright.io/config-checksum': config.checksum },
-          volumes: [config.volume, { name: 'run', emptyDir: {} }, { name: 'tmp', emptyDir: {} }],
-          containers: [
-            {
-              name: 'mariadb',
-              image: props.image ?? cloud.image('mariadb', '11.4'),
-              ports: [{ name: 'mysql', containerPort: PORT }],
-              env: [envFromSecret('MARIADB_ROOT_PASSWORD', this.adminPassword)],
-              volumeMounts: [
-                config.mount,
-                { name: 'data', mountPath: '/var/lib/mysql' },
-                { name: 'run', mountPath: '/run/mysqld' },
-                { name: 'tmp', mountPath: '/tmp' },
-              ],
-              readinessProbe: probe,
-              livenessProbe: { ...probe, initialDelaySeconds: 60 },
-              resources: {
-                requests: { cpu: k8s.Quantity.fromString('250m'), memory: k8s.Quantity.fromString('1Gi') },
-                limits: { memory: k8s.Quantity.fromString('4Gi') },
-              },
-            },
-          ],
-        }),
-        volumeClaimTemplates: [
+    clusteredStatefulSet(this.server, {
+      ...services,
+      // The first node bootstraps the Galera cluster; the others join it one at a time.
+      podManagementPolicy: 'OrderedReady',
+      storage: { size: props.storageSize ?? '10Gi', storageClassName: props.storageClassName },
+      pod: {
+        annotations: { [CONFIG_CHECKSUM_ANNOTATION]: config.checksum },
+        volumes: [config.volume, { name: 'run', emptyDir: {} }, { name: 'tmp', emptyDir: {} }],
+        containers: [
           {
-            metadata: { name: 'data' },
-            spec: {
-              accessModes: ['ReadWriteOnce'],
-              storageClassName: props.storageClassName,
-              resources: { requests: { storage: k8s.Quantity.fromString(props.storageSize ?? '10Gi') } },
+            name: 'mariadb',
+            image: props.image ?? cloud.image('mariadb', '11.4'),
+            ports: [{ name: 'mysql', containerPort: PORT }],
+            env: [envFromSecret('MARIADB_ROOT_PASSWORD', this.adminPassword)],
+            volumeMounts: [
+              config.mount,
+              { name: 'data', mountPath: '/var/lib/mysql' },
+              { name: 'run', mountPath: '/run/mysqld' },
+              { name: 'tmp', mountPath: '/tmp' },
+            ],
+            readinessProbe: probe,
+            livenessProbe: { ...probe, initialDelaySeconds: 60 },
+            resources: {
+              requests: { cpu: k8s.Quantity.fromString('250m'), memory: k8s.Quantity.fromString('1Gi') },
+              limits: { memory: k8s.Quantity.fromString('4Gi') },
             },
           },
         ],
-      },
-    });
-    new k8s.KubePodDisruptionBudget(this.server, 'pdb', {
-      metadata: { name },
-      spec: {
-        maxUnavailable: k8s.IntOrString.fromNumber(1),
-        selector: { matchLabels: this.server.selectorLabels },
       },
     });
   }

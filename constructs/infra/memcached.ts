@@ -3,7 +3,7 @@ import { Construct } from 'constructs';
 import { addCheck, Component, rangeProblems, Service } from '../../lib/model';
 import { groupPlacement, SchedulingKey } from '../../lib/scheduling';
 import { CacheEndpoint } from '../common/endpoints';
-import { podTemplate } from '../common/pod-template';
+import { ClusterServices, clusteredStatefulSet, clusterMemberHosts } from '../common/clustered-stateful-set';
 
 export interface MemcachedProps {
   /** @default 2 */
@@ -34,44 +34,36 @@ export class Memcached extends Service implements CacheEndpoint {
       ...rangeProblems('memoryMiB', memoryMiB, { min: 64, max: 65536 }),
     ]);
     this.server = new Component(this, 'default', { placement: groupPlacement(SchedulingKey.ANY_INFRA) });
-    const name = this.server.componentName;
-    this.servers = Array.from({ length: replicas }, (_, i) => `${name}-${i}.${name}:${PORT}`);
-    new k8s.KubeService(this.server, 'service', {
-      metadata: { name },
-      spec: {
-        clusterIp: 'None',
-        selector: this.server.selectorLabels,
-        ports: [{ name: 'memcached', port: PORT, targetPort: k8s.IntOrString.fromNumber(PORT) }],
-      },
-    });
+    const services: ClusterServices = {
+      replicas,
+      clientPorts: [{ name: 'memcached', port: PORT, targetPort: k8s.IntOrString.fromNumber(PORT) }],
+    };
+    // Servers do not talk to each other: clients list every one, through the headless Service.
+    this.servers = clusterMemberHosts(this.server, services).map((host) => `${host}:${PORT}`);
     const probe: k8s.Probe = { tcpSocket: { port: k8s.IntOrString.fromNumber(PORT) }, periodSeconds: 10 };
-    new k8s.KubeStatefulSet(this.server, 'statefulset', {
-      metadata: { name },
-      spec: {
-        serviceName: name,
-        replicas,
-        podManagementPolicy: 'Parallel',
-        selector: { matchLabels: this.server.selectorLabels },
-        template: podTemplate(this.server, {
-          spreadReplicas: true,
-          containers: [
-            {
-              name: 'memcached',
-              image: props.image ?? 'docker.io/library/memcached:1.6',
-              args: ['-m', String(memoryMiB), '-p', String(PORT)],
-              ports: [{ name: 'memcached', containerPort: PORT }],
-              readinessProbe: probe,
-              livenessProbe: probe,
-              resources: {
-                requests: {
-                  cpu: k8s.Quantity.fromString('50m'),
-                  memory: k8s.Quantity.fromString(`${memoryMiB + 64}Mi`),
-                },
-                limits: { memory: k8s.Quantity.fromString(`${memoryMiB + 128}Mi`) },
+    clusteredStatefulSet(this.server, {
+      ...services,
+      podManagementPolicy: 'Parallel',
+      // A cache: losing servers during a drain costs hits, not data.
+      disruptionBudget: false,
+      pod: {
+        containers: [
+          {
+            name: 'memcached',
+            image: props.image ?? 'docker.io/library/memcached:1.6',
+            args: ['-m', String(memoryMiB), '-p', String(PORT)],
+            ports: [{ name: 'memcached', containerPort: PORT }],
+            readinessProbe: probe,
+            livenessProbe: probe,
+            resources: {
+              requests: {
+                cpu: k8s.Quantity.fromString('50m'),
+                memory: k8s.Quantity.fromString(`${memoryMiB + 64}Mi`),
               },
+              limits: { memory: k8s.Quantity.fromString(`${memoryMiB + 128}Mi`) },
             },
-          ],
-        }),
+          },
+        ],
       },
     });
   }

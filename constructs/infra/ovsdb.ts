@@ -1,8 +1,14 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
-import { addCheck, Cloud, Component, rangeProblems, Service } from '../../lib/model';
+import { addCheck, Cloud, Component, Service } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
-import { podTemplate } from '../common/pod-template';
+import {
+  ClusterServices,
+  clusteredStatefulSet,
+  clusterMemberHosts,
+  clusterServiceName,
+  quorumReplicasProblems,
+} from '../common/clustered-stateful-set';
 
 /** The OVN release whose images the OVSDB clusters, northd and the OVN agent use by default. */
 export const OVN_IMAGE_TAG = '24.03';
@@ -79,29 +85,20 @@ export class OvsdbDatabase extends Component {
       placement: placement(SchedulingKey.INFRA_OVSDB_CLUSTER, SchedulingKey.ANY_INFRA),
     });
     const name = this.componentName;
-    const peers = `${name}-peers`;
+    const services: ClusterServices = {
+      replicas: props.replicas,
+      peerPorts: [
+        { name: 'ovsdb', port: schema.clientPort },
+        { name: 'raft', port: schema.raftPort },
+      ],
+      clientPorts: [{ name: 'ovsdb', port: schema.clientPort }],
+    };
+    const peers = clusterServiceName(this, services);
     this.dbName = schema.dbName;
     this.port = schema.clientPort;
-    const members = Array.from({ length: props.replicas }, (_, i) => `${name}-${i}.${peers}`);
-    this.connection = members.map((m) => `tcp:${m}:${schema.clientPort}`).join(',');
-
-    new k8s.KubeService(this, 'peers', {
-      metadata: { name: peers },
-      spec: {
-        clusterIp: 'None',
-        // Members must resolve each other before they are ready: readiness needs a raft majority.
-        publishNotReadyAddresses: true,
-        selector: this.selectorLabels,
-        ports: [
-          { name: 'ovsdb', port: schema.clientPort },
-          { name: 'raft', port: schema.raftPort },
-        ],
-      },
-    });
-    new k8s.KubeService(this, 'client', {
-      metadata: { name },
-      spec: { selector: this.selectorLabels, ports: [{ name: 'ovsdb', port: schema.clientPort }] },
-    });
+    this.connection = clusterMemberHosts(this, services)
+      .map((m) => `tcp:${m}:${schema.clientPort}`)
+      .join(',');
 
     const control = `/var/run/ovn/${schema.fileStem}.ctl`;
     const database = `/var/lib/ovn/${schema.fileStem}.db`;
@@ -139,57 +136,38 @@ export class OvsdbDatabase extends Component {
       timeoutSeconds: 5,
       failureThreshold: 6,
     };
-    new k8s.KubeStatefulSet(this, 'statefulset', {
-      metadata: { name },
-      spec: {
-        serviceName: peers,
-        replicas: props.replicas,
-        podManagementPolicy: 'Parallel',
-        selector: { matchLabels: this.selectorLabels },
-        template: podTemplate(this, {
-          spreadReplicas: true,
-          volumes: [
-            { name: 'run', emptyDir: {} },
-            { name: 'tmp', emptyDir: {} },
-          ],
-          containers: [
-            {
-              name: 'ovsdb-server',
-              image: props.image,
-              command: ['/bin/sh', '-ec', start],
-              ports: [
-                { name: 'ovsdb', containerPort: schema.clientPort },
-                { name: 'raft', containerPort: schema.raftPort },
-              ],
-              volumeMounts: [
-                { name: 'data', mountPath: '/var/lib/ovn' },
-                { name: 'run', mountPath: '/var/run/ovn' },
-                { name: 'tmp', mountPath: '/tmp' },
-              ],
-              readinessProbe: readiness,
-              livenessProbe: liveness,
-              resources: {
-                requests: { cpu: k8s.Quantity.fromString('100m'), memory: k8s.Quantity.fromString('256Mi') },
-                limits: { memory: k8s.Quantity.fromString('2Gi') },
-              },
-            },
-          ],
-        }),
-        volumeClaimTemplates: [
+    clusteredStatefulSet(this, {
+      ...services,
+      podManagementPolicy: 'Parallel',
+      storage: { size: props.storageSize, storageClassName: props.storageClassName },
+      pod: {
+        volumes: [
+          { name: 'run', emptyDir: {} },
+          { name: 'tmp', emptyDir: {} },
+        ],
+        containers: [
           {
-            metadata: { name: 'data' },
-            spec: {
-              accessModes: ['ReadWriteOnce'],
-              storageClassName: props.storageClassName,
-              resources: { requests: { storage: k8s.Quantity.fromString(props.storageSize) } },
+            name: 'ovsdb-server',
+            image: props.image,
+            command: ['/bin/sh', '-ec', start],
+            ports: [
+              { name: 'ovsdb', containerPort: schema.clientPort },
+              { name: 'raft', containerPort: schema.raftPort },
+            ],
+            volumeMounts: [
+              { name: 'data', mountPath: '/var/lib/ovn' },
+              { name: 'run', mountPath: '/var/run/ovn' },
+              { name: 'tmp', mountPath: '/tmp' },
+            ],
+            readinessProbe: readiness,
+            livenessProbe: liveness,
+            resources: {
+              requests: { cpu: k8s.Quantity.fromString('100m'), memory: k8s.Quantity.fromString('256Mi') },
+              limits: { memory: k8s.Quantity.fromString('2Gi') },
             },
           },
         ],
       },
-    });
-    new k8s.KubePodDisruptionBudget(this, 'pdb', {
-      metadata: { name },
-      spec: { maxUnavailable: k8s.IntOrString.fromNumber(1), selector: { matchLabels: this.selectorLabels } },
     });
   }
 }
@@ -216,14 +194,7 @@ export class OvsdbCluster extends Service {
     super(scope, id);
     const cloud = Cloud.of(this);
     const replicas = props.replicas ?? 3;
-    addCheck(this, () => [
-      ...rangeProblems('replicas', replicas, { min: 1, max: 7 }),
-      ...(replicas % 2 === 0
-        ? [
-            `replicas must be odd so a raft majority survives a partition, got ${replicas}; use ${replicas + 1}`,
-          ]
-        : []),
-    ]);
+    addCheck(this, () => quorumReplicasProblems(replicas, 7, 'so a raft majority survives a partition'));
     const options = {
       replicas,
       image: props.image ?? cloud.image('ovn', OVN_IMAGE_TAG),

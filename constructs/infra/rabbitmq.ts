@@ -1,11 +1,16 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
-import { addCheck, Cloud, Component, rangeProblems, Service } from '../../lib/model';
+import { addCheck, Cloud, Component, Service } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
-import { configFiles } from '../common/config-files';
+import {
+  ClusterServices,
+  clusteredStatefulSet,
+  clusterMemberHosts,
+  quorumReplicasProblems,
+} from '../common/clustered-stateful-set';
+import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../common/config-files';
 import { MessagingEndpoint } from '../common/endpoints';
 import { GeneratedSecret } from '../common/generated-secret';
-import { podTemplate } from '../common/pod-template';
 import { envFromSecret, SecretRef } from '../common/secret-ref';
 
 export interface RabbitMQProps {
@@ -38,12 +43,7 @@ export class RabbitMQ extends Service implements MessagingEndpoint {
     super(scope, id);
     const cloud = Cloud.of(this);
     const replicas = props.replicas ?? 3;
-    addCheck(this, () => [
-      ...rangeProblems('replicas', replicas, { min: 1, max: 9 }),
-      ...(replicas % 2 === 0
-        ? [`replicas must be odd for quorum queues, got ${replicas}; use ${replicas + 1}`]
-        : []),
-    ]);
+    addCheck(this, () => quorumReplicasProblems(replicas, 9, 'for quorum queues'));
     this.credentials = new GeneratedSecret(this, 'credentials', {
       operatorKey: SchedulingKey.OPERATOR_ANY,
       keys: ['password', 'erlang-cookie'],
@@ -53,14 +53,23 @@ export class RabbitMQ extends Service implements MessagingEndpoint {
     });
     this.server.dependsOn(this.credentials, 'completed');
     const name = this.server.componentName;
-    const peers = `${name}-peers`;
     this.host = name;
+    const services: ClusterServices = {
+      replicas,
+      peerPorts: [
+        { name: 'epmd', port: 4369 },
+        { name: 'cluster', port: 25672 },
+      ],
+      clientPorts: [
+        { name: 'amqp', port: AMQP_PORT },
+        { name: 'management', port: MANAGEMENT_PORT },
+      ],
+    };
     const config = configFiles(this.server, '/etc/rabbitmq', {
       'rabbitmq.conf': [
         'cluster_formation.peer_discovery_backend = classic_config',
-        ...Array.from(
-          { length: replicas },
-          (_, i) => `cluster_formation.classic_config.nodes.${i + 1} = rabbit@${name}-${i}.${peers}`,
+        ...clusterMemberHosts(this.server, services).map(
+          (host, i) => `cluster_formation.classic_config.nodes.${i + 1} = rabbit@${host}`,
         ),
         'default_user = admin',
         'queue_master_locator = min-masters',
@@ -69,83 +78,40 @@ export class RabbitMQ extends Service implements MessagingEndpoint {
       ].join('\n'),
       enabled_plugins: '[rabbitmq_management].\n',
     });
-    new k8s.KubeService(this.server, 'peers', {
-      metadata: { name: peers },
-      spec: {
-        clusterIp: 'None',
-        publishNotReadyAddresses: true,
-        selector: this.server.selectorLabels,
-        ports: [
-          { name: 'epmd', port: 4369 },
-          { name: 'cluster', port: 25672 },
-        ],
-      },
-    });
-    new k8s.KubeService(this.server, 'client', {
-      metadata: { name },
-      spec: {
-        selector: this.server.selectorLabels,
-        ports: [
-          { name: 'amqp', port: AMQP_PORT },
-          { name: 'management', port: MANAGEMENT_PORT },
-        ],
-      },
-    });
     const probe: k8s.Probe = {
       exec: { command: ['rabbitmq-diagnostics', '-q', 'check_running'] },
       periodSeconds: 15,
       timeoutSeconds: 10,
     };
-    new k8s.KubeStatefulSet(this.server, 'statefulset', {
-      metadata: { name },
-      spec: {
-        serviceName: peers,
-        replicas,
-        podManagementPolicy: 'Parallel',
-        selector: { matchLabels: this.server.selectorLabels },
-        template: podTemplate(this.server, {
-          spreadReplicas: true,
-          annotations: { 'stackwright.io/config-checksum': config.checksum },
-          volumes: [config.volume],
-          containers: [
-            {
-              name: 'rabbitmq',
-              image: props.image ?? cloud.image('rabbitmq', '3.13'),
-              ports: [
-                { name: 'amqp', containerPort: AMQP_PORT },
-                { name: 'management', containerPort: MANAGEMENT_PORT },
-              ],
-              env: [
-                envFromSecret('RABBITMQ_DEFAULT_PASS', this.adminPassword),
-                envFromSecret('RABBITMQ_ERLANG_COOKIE', this.credentials.ref('erlang-cookie')),
-                { name: 'RABBITMQ_USE_LONGNAME', value: 'true' },
-              ],
-              volumeMounts: [config.mount, { name: 'data', mountPath: '/var/lib/rabbitmq' }],
-              readinessProbe: probe,
-              livenessProbe: { ...probe, initialDelaySeconds: 60 },
-              resources: {
-                requests: { cpu: k8s.Quantity.fromString('250m'), memory: k8s.Quantity.fromString('512Mi') },
-                limits: { memory: k8s.Quantity.fromString('2Gi') },
-              },
-            },
-          ],
-        }),
-        volumeClaimTemplates: [
+    clusteredStatefulSet(this.server, {
+      ...services,
+      podManagementPolicy: 'Parallel',
+      storage: { size: props.storageSize ?? '5Gi' },
+      pod: {
+        annotations: { [CONFIG_CHECKSUM_ANNOTATION]: config.checksum },
+        volumes: [config.volume],
+        containers: [
           {
-            metadata: { name: 'data' },
-            spec: {
-              accessModes: ['ReadWriteOnce'],
-              resources: { requests: { storage: k8s.Quantity.fromString(props.storageSize ?? '5Gi') } },
+            name: 'rabbitmq',
+            image: props.image ?? cloud.image('rabbitmq', '3.13'),
+            ports: [
+              { name: 'amqp', containerPort: AMQP_PORT },
+              { name: 'management', containerPort: MANAGEMENT_PORT },
+            ],
+            env: [
+              envFromSecret('RABBITMQ_DEFAULT_PASS', this.adminPassword),
+              envFromSecret('RABBITMQ_ERLANG_COOKIE', this.credentials.ref('erlang-cookie')),
+              { name: 'RABBITMQ_USE_LONGNAME', value: 'true' },
+            ],
+            volumeMounts: [config.mount, { name: 'data', mountPath: '/var/lib/rabbitmq' }],
+            readinessProbe: probe,
+            livenessProbe: { ...probe, initialDelaySeconds: 60 },
+            resources: {
+              requests: { cpu: k8s.Quantity.fromString('250m'), memory: k8s.Quantity.fromString('512Mi') },
+              limits: { memory: k8s.Quantity.fromString('2Gi') },
             },
           },
         ],
-      },
-    });
-    new k8s.KubePodDisruptionBudget(this.server, 'pdb', {
-      metadata: { name },
-      spec: {
-        maxUnavailable: k8s.IntOrString.fromNumber(1),
-        selector: { matchLabels: this.server.selectorLabels },
       },
     });
   }

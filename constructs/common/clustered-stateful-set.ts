@@ -1,0 +1,130 @@
+import { k8s } from 'cdk8s-plus-33';
+import { Component, rangeProblems } from '../../lib/model';
+import { podTemplate, PodTemplateOptions } from './pod-template';
+
+/** How a clustered StatefulSet's members are reached: what decides its Services and member names. */
+export interface ClusterServices {
+  /** Members, each with a stable name `<name>-<i>`. */
+  readonly replicas: number;
+  /** Ports clients connect to, on the `<name>` Service. */
+  readonly clientPorts: k8s.ServicePort[];
+  /**
+   * Ports the members talk to each other on, on the headless `<name>-peers` Service, which also
+   * publishes members that are not ready: a member resolves the others before any of them is
+   * ready, since readiness needs a quorum.
+   * @default - the members do not talk to each other: the `<name>` Service itself is headless, so
+   * clients list every member by its stable name (Memcached)
+   */
+  readonly peerPorts?: k8s.ServicePort[];
+}
+
+export interface ClusteredStatefulSetProps extends ClusterServices {
+  /**
+   * `OrderedReady` when a member can only start once the ones before it run (Galera's first node
+   * bootstraps the cluster the others join); `Parallel` when members find each other on their own.
+   */
+  readonly podManagementPolicy: 'OrderedReady' | 'Parallel';
+  /** The members' pods; they are always spread over nodes. */
+  readonly pod: Omit<PodTemplateOptions, 'spreadReplicas'>;
+  /** A ReadWriteOnce volume `data` per member, kept across restarts and reschedules. @default - none */
+  readonly storage?: { readonly size: string; readonly storageClassName?: string };
+  /**
+   * A PodDisruptionBudget that lets drains take one member at a time, so a quorum survives.
+   * @default true
+   */
+  readonly disruptionBudget?: boolean;
+}
+
+/**
+ * Problems with the size of a cluster that needs a majority (Galera, quorum queues, raft): between 1
+ * and `max`, and odd, since an even size tolerates no more failures than the odd size below it and a
+ * partition into halves leaves no side with a majority.
+ * @param why what the majority is for, completing "replicas must be odd …"
+ */
+export function quorumReplicasProblems(replicas: number, max: number, why: string): string[] {
+  return [
+    ...rangeProblems('replicas', replicas, { min: 1, max }),
+    ...(replicas % 2 === 0 ? [`replicas must be odd ${why}, got ${replicas}; use ${replicas + 1}`] : []),
+  ];
+}
+
+/** The StatefulSet's governing Service, through which each member has its DNS name. */
+export function clusterServiceName(
+  component: Component,
+  services: Pick<ClusterServices, 'peerPorts'>,
+): string {
+  return services.peerPorts ? `${component.componentName}-peers` : component.componentName;
+}
+
+/**
+ * The stable host names of the members, `<name>-<i>.<governing Service>`, for configuration that
+ * lists them (Galera's cluster address, RabbitMQ's classic peer discovery, OVSDB raft remotes).
+ */
+export function clusterMemberHosts(
+  component: Component,
+  services: Pick<ClusterServices, 'replicas' | 'peerPorts'>,
+): string[] {
+  const name = component.componentName;
+  const governing = clusterServiceName(component, services);
+  return Array.from({ length: services.replicas }, (_, i) => `${name}-${i}.${governing}`);
+}
+
+/**
+ * A clustered StatefulSet owned by `component` (MariaDB/Galera, RabbitMQ, the OVSDB raft clusters,
+ * Memcached): the headless peers Service, the client Service, the StatefulSet with its members
+ * spread over nodes and a volume per member, and the PodDisruptionBudget, all named after the
+ * component. Compute member names for the configuration with {@link clusterMemberHosts} and the
+ * same `replicas` and `peerPorts`.
+ *
+ * @example
+ * const services = { replicas: 3, peerPorts: [{ name: 'raft', port: 6643 }], clientPorts: [{ name: 'ovsdb', port: 6641 }] };
+ * const members = clusterMemberHosts(component, services);
+ * clusteredStatefulSet(component, { ...services, podManagementPolicy: 'Parallel', storage: { size: '1Gi' }, pod });
+ */
+export function clusteredStatefulSet(
+  component: Component,
+  props: ClusteredStatefulSetProps,
+): k8s.KubeStatefulSet {
+  const name = component.componentName;
+  const selector = component.selectorLabels;
+  if (props.peerPorts) {
+    new k8s.KubeService(component, 'peers', {
+      metadata: { name: clusterServiceName(component, props) },
+      spec: { clusterIp: 'None', publishNotReadyAddresses: true, selector, ports: props.peerPorts },
+    });
+  }
+  new k8s.KubeService(component, 'client', {
+    metadata: { name },
+    spec: { clusterIp: props.peerPorts ? undefined : 'None', selector, ports: props.clientPorts },
+  });
+  const storage = props.storage;
+  const statefulSet = new k8s.KubeStatefulSet(component, 'statefulset', {
+    metadata: { name },
+    spec: {
+      serviceName: clusterServiceName(component, props),
+      replicas: props.replicas,
+      podManagementPolicy: props.podManagementPolicy,
+      selector: { matchLabels: selector },
+      template: podTemplate(component, { ...props.pod, spreadReplicas: true }),
+      volumeClaimTemplates: storage
+        ? [
+            {
+              metadata: { name: 'data' },
+              spec: {
+                accessModes: ['ReadWriteOnce'],
+                storageClassName: storage.storageClassName,
+                resources: { requests: { storage: k8s.Quantity.fromString(storage.size) } },
+              },
+            },
+          ]
+        : undefined,
+    },
+  });
+  if (props.disruptionBudget ?? true) {
+    new k8s.KubePodDisruptionBudget(component, 'pdb', {
+      metadata: { name },
+      spec: { maxUnavailable: k8s.IntOrString.fromNumber(1), selector: { matchLabels: selector } },
+    });
+  }
+  return statefulSet;
+}

@@ -1,0 +1,151 @@
+import { App } from 'cdk8s';
+import {
+  ClusteredStatefulSetProps,
+  clusteredStatefulSet,
+  clusterMemberHosts,
+  clusterServiceName,
+  quorumReplicasProblems,
+} from '../../../constructs/common';
+import { Cloud, Component, Service } from '../../../lib/model';
+import { groupPlacement, SchedulingKey } from '../../../lib/scheduling';
+import { findObject, podSpecOf, synthObjects } from '../../../lib/testing';
+
+/** A service whose only component is one clustered StatefulSet built from `props`. */
+class ClusterService extends Service {
+  readonly server: Component;
+  readonly hosts: string[];
+  constructor(scope: Cloud, id: string, props: ClusteredStatefulSetProps) {
+    super(scope, id);
+    this.server = new Component(this, 'default', { placement: groupPlacement(SchedulingKey.ANY_INFRA) });
+    this.hosts = clusterMemberHosts(this.server, props);
+    clusteredStatefulSet(this.server, props);
+  }
+  protected get entryPoints(): readonly Component[] {
+    return [this.server];
+  }
+}
+
+const pod: ClusteredStatefulSetProps['pod'] = { containers: [{ name: 'main', image: 'example/db:1' }] };
+
+function synthCluster(props: ClusteredStatefulSetProps) {
+  const cloud = new Cloud(new App(), 'prod', { namespace: 'openstack' });
+  const service = new ClusterService(cloud, 'store', props);
+  return { service, objects: synthObjects(cloud) };
+}
+
+describe('clusteredStatefulSet with peers', () => {
+  // GIVEN
+  const props: ClusteredStatefulSetProps = {
+    replicas: 3,
+    peerPorts: [{ name: 'raft', port: 7000 }],
+    clientPorts: [{ name: 'client', port: 6000 }],
+    podManagementPolicy: 'Parallel',
+    storage: { size: '2Gi', storageClassName: 'fast' },
+    pod,
+  };
+
+  test('members are named through the headless peers Service', () => {
+    // WHEN
+    const { service } = synthCluster(props);
+    // THEN
+    expect(clusterServiceName(service.server, props)).toBe('store-peers');
+    expect(service.hosts).toEqual(['store-0.store-peers', 'store-1.store-peers', 'store-2.store-peers']);
+  });
+
+  test('the peers Service publishes members before they are ready; the client Service is a plain ClusterIP', () => {
+    // WHEN
+    const { objects } = synthCluster(props);
+    // THEN
+    const peers = findObject(objects, 'Service', 'store-peers');
+    expect(peers.spec).toMatchObject({
+      clusterIP: 'None',
+      publishNotReadyAddresses: true,
+      ports: [{ name: 'raft', port: 7000 }],
+    });
+    const client = findObject(objects, 'Service', 'store');
+    expect(client.spec).not.toHaveProperty('clusterIP');
+    expect(client.spec).toMatchObject({ ports: [{ name: 'client', port: 6000 }] });
+  });
+
+  test('the StatefulSet is governed by the peers Service, spreads members and claims a volume each', () => {
+    // WHEN
+    const { objects } = synthCluster(props);
+    // THEN
+    const statefulSet = findObject(objects, 'StatefulSet', 'store');
+    expect(statefulSet.spec).toMatchObject({
+      serviceName: 'store-peers',
+      replicas: 3,
+      podManagementPolicy: 'Parallel',
+      volumeClaimTemplates: [
+        {
+          metadata: { name: 'data' },
+          spec: {
+            accessModes: ['ReadWriteOnce'],
+            storageClassName: 'fast',
+            resources: { requests: { storage: '2Gi' } },
+          },
+        },
+      ],
+    });
+    expect(podSpecOf(statefulSet)).toHaveProperty('affinity.podAntiAffinity');
+  });
+
+  test('a PodDisruptionBudget lets drains take one member at a time', () => {
+    // WHEN
+    const { objects } = synthCluster(props);
+    // THEN
+    expect(findObject(objects, 'PodDisruptionBudget', 'store').spec).toMatchObject({ maxUnavailable: 1 });
+  });
+});
+
+describe('clusteredStatefulSet without peers (Memcached)', () => {
+  // GIVEN
+  const props: ClusteredStatefulSetProps = {
+    replicas: 2,
+    clientPorts: [{ name: 'client', port: 6000 }],
+    podManagementPolicy: 'Parallel',
+    disruptionBudget: false,
+    pod,
+  };
+
+  test('the client Service is headless and governs the members', () => {
+    // WHEN
+    const { service, objects } = synthCluster(props);
+    // THEN
+    expect(service.hosts).toEqual(['store-0.store', 'store-1.store']);
+    expect(objects.filter((o) => o.kind === 'Service').map((o) => o.metadata.name)).toEqual(['store']);
+    const client = findObject(objects, 'Service', 'store');
+    expect(client.spec).toMatchObject({ clusterIP: 'None' });
+    expect(client.spec).not.toHaveProperty('publishNotReadyAddresses');
+    expect(findObject(objects, 'StatefulSet', 'store').spec).toMatchObject({ serviceName: 'store' });
+  });
+
+  test('no volume claims and no PodDisruptionBudget', () => {
+    // WHEN
+    const { objects } = synthCluster(props);
+    // THEN
+    expect(findObject(objects, 'StatefulSet', 'store').spec).not.toHaveProperty('volumeClaimTemplates');
+    expect(objects.some((o) => o.kind === 'PodDisruptionBudget')).toBe(false);
+  });
+});
+
+describe('quorumReplicasProblems', () => {
+  test.each([
+    [3, []],
+    [1, []],
+    [4, ['replicas must be odd so the test keeps a majority, got 4; use 5']],
+    [
+      0,
+      [
+        'replicas must be between 1 and 7, got 0',
+        'replicas must be odd so the test keeps a majority, got 0; use 1',
+      ],
+    ],
+    [9, ['replicas must be between 1 and 7, got 9']],
+  ])('%p replicas', (replicas, expected) => {
+    // WHEN
+    const problems = quorumReplicasProblems(replicas, 7, 'so the test keeps a majority');
+    // THEN
+    expect(problems).toEqual(expected);
+  });
+});
