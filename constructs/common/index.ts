@@ -18,3 +18,4 @@ export * from './ceph-client';
 export * from './uwsgi';
 export * from './node-config-templates';
 export * from './clustered-stateful-set';
+export * from './keystone-service-user';

@@ -1,21 +1,18 @@
 import { k8s } from 'cdk8s-plus-33';
 import { CacheEndpoint } from './endpoints';
 import { IdentityEndpoint, KeystoneRegistration } from './keystone-registration';
-import { OsloSchema, OsloValues, osloEnvName } from './oslo-config';
-import { envFromSecret } from './secret-ref';
+import {
+  SERVICE_USER_AUTH_OPTIONS,
+  serviceUserAuthConfig,
+  serviceUserPasswordEnv,
+} from './keystone-service-user';
+import { OsloSchema, OsloValues } from './oslo-config';
 
 /** The `[keystone_authtoken]` options every OpenStack API shares; spread into a service's schema. */
 export const KEYSTONE_AUTHTOKEN_SCHEMA: OsloSchema = {
   keystone_authtoken: {
     www_authenticate_uri: 'string',
-    auth_url: 'string',
-    auth_type: 'string',
-    username: 'string',
-    password: 'secret',
-    project_name: 'string',
-    user_domain_name: 'string',
-    project_domain_name: 'string',
-    region_name: 'string',
+    ...SERVICE_USER_AUTH_OPTIONS,
     memcached_servers: 'list',
     service_token_roles_required: 'bool',
   },
@@ -34,13 +31,7 @@ export function keystoneAuthtokenConfig(
   return {
     keystone_authtoken: {
       www_authenticate_uri: keystone.authUrl,
-      auth_url: keystone.authUrl,
-      auth_type: 'password',
-      username: registration.userName,
-      project_name: 'service',
-      user_domain_name: 'Default',
-      project_domain_name: 'Default',
-      region_name: keystone.region,
+      ...serviceUserAuthConfig(keystone, registration),
       memcached_servers: [...cache.servers],
       service_token_roles_required: true,
     },
@@ -49,5 +40,5 @@ export function keystoneAuthtokenConfig(
 
 /** `[keystone_authtoken] password` from the registration's generated Secret. */
 export function keystoneAuthtokenEnv(registration: KeystoneRegistration): k8s.EnvVar[] {
-  return [envFromSecret(osloEnvName('keystone_authtoken', 'password'), registration.password)];
+  return [serviceUserPasswordEnv('keystone_authtoken', registration)];
 }

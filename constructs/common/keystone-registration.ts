@@ -15,6 +15,22 @@ export interface IdentityEndpoint {
   readonly registrationTarget: JobComponent;
 }
 
+/**
+ * The environment of an `openstack` client Job acting as Keystone's admin (registration, Heat's
+ * stack user domain, Ironic's networks). `OS_PASSWORD` is not in it: pass
+ * `keystone.adminCredentials.ref('password')` as a secret variable.
+ */
+export function keystoneAdminClientEnv(keystone: IdentityEndpoint): Record<string, string> {
+  return {
+    OS_AUTH_URL: keystone.authUrl,
+    OS_REGION_NAME: keystone.region,
+    OS_USERNAME: 'admin',
+    OS_PROJECT_NAME: 'admin',
+    OS_USER_DOMAIN_NAME: 'Default',
+    OS_PROJECT_DOMAIN_NAME: 'Default',
+  };
+}
+
 export interface KeystoneRegistrationProps {
   readonly keystone: IdentityEndpoint;
   readonly operatorKey: SchedulingKey;
@@ -82,14 +98,7 @@ export class KeystoneRegistration extends Construct {
         '-ec',
         `openstack project show service || openstack project create --domain Default service\n${script}`,
       ],
-      env: {
-        OS_AUTH_URL: props.keystone.authUrl,
-        OS_REGION_NAME: props.keystone.region,
-        OS_USERNAME: 'admin',
-        OS_PROJECT_NAME: 'admin',
-        OS_USER_DOMAIN_NAME: 'Default',
-        OS_PROJECT_DOMAIN_NAME: 'Default',
-      },
+      env: keystoneAdminClientEnv(props.keystone),
       extraEnv: [
         envFromSecret('OS_PASSWORD', props.keystone.adminCredentials.ref('password')),
         envFromSecret('SERVICE_PASSWORD', this.credentials.ref('password')),

@@ -6,6 +6,11 @@ import { CacheEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { JobComponent } from '../common/job-component';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import {
+  SERVICE_USER_AUTH_OPTIONS,
+  serviceUserAuthConfig,
+  serviceUserPasswordEnv,
+} from '../common/keystone-service-user';
+import {
   mergeOslo,
   OsloSchema,
   OsloValues,
@@ -14,7 +19,6 @@ import {
   renderOslo,
 } from '../common/oslo-config';
 import { requireInputs } from '../common/required-inputs';
-import { envFromSecret } from '../common/secret-ref';
 import { ServiceMessaging } from '../common/service-messaging';
 import { WorkerService } from '../common/worker-service';
 import { Keystone } from './keystone';
@@ -67,17 +71,7 @@ export interface CeilometerProps {
 /** The ceilometer.conf sections and options Stackwright knows. */
 export const CEILOMETER_CONF_SCHEMA: OsloSchema = {
   DEFAULT: { debug: 'bool', use_stderr: 'bool', transport_url: 'secret' },
-  service_credentials: {
-    auth_type: 'string',
-    auth_url: 'string',
-    username: 'string',
-    password: 'secret',
-    project_name: 'string',
-    user_domain_name: 'string',
-    project_domain_name: 'string',
-    region_name: 'string',
-    interface: 'string',
-  },
+  service_credentials: { ...SERVICE_USER_AUTH_OPTIONS, interface: 'string' },
   notification: {
     workers: 'int',
     ack_on_event_error: 'bool',
@@ -144,13 +138,7 @@ export class Ceilometer extends Service {
     });
 
     const serviceCredentials: OsloValues[string] = {
-      auth_type: 'password',
-      auth_url: props.keystone.authUrl,
-      username: this.registration.userName,
-      project_name: 'service',
-      user_domain_name: 'Default',
-      project_domain_name: 'Default',
-      region_name: props.keystone.region,
+      ...serviceUserAuthConfig(props.keystone, this.registration),
       interface: 'internalURL',
     };
     const conf = renderOslo(
@@ -181,9 +169,7 @@ export class Ceilometer extends Service {
         ],
       }),
     };
-    const credentialsEnv = [
-      envFromSecret(osloEnvName('service_credentials', 'password'), this.registration.password),
-    ];
+    const credentialsEnv = [serviceUserPasswordEnv('service_credentials', this.registration)];
     const env = [...messaging.transportUrlEnv(), ...credentialsEnv];
 
     this.upgrade = new JobComponent(this, 'upgrade', {

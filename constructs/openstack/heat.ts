@@ -10,7 +10,8 @@ import {
   keystoneAuthtokenConfig,
   keystoneAuthtokenEnv,
 } from '../common/keystone-authtoken';
-import { KeystoneRegistration } from '../common/keystone-registration';
+import { KeystoneRegistration, keystoneAdminClientEnv } from '../common/keystone-registration';
+import { serviceUserPasswordEnv } from '../common/keystone-service-user';
 import {
   mergeOslo,
   OsloSchema,
@@ -160,14 +161,7 @@ export class Heat extends Service {
           'openstack role create --or-show heat_stack_user',
         ].join('\n'),
       ],
-      env: {
-        OS_AUTH_URL: props.keystone.authUrl,
-        OS_REGION_NAME: props.keystone.region,
-        OS_USERNAME: 'admin',
-        OS_PROJECT_NAME: 'admin',
-        OS_USER_DOMAIN_NAME: 'Default',
-        OS_PROJECT_DOMAIN_NAME: 'Default',
-      },
+      env: keystoneAdminClientEnv(props.keystone),
       secretEnv: {
         OS_PASSWORD: props.keystone.adminCredentials.ref('password'),
         DOMAIN_ADMIN_PASSWORD: domainAdmin.ref('password'),
@@ -211,7 +205,7 @@ export class Heat extends Service {
       ...database.connectionEnv(),
       ...messaging.transportUrlEnv(),
       ...keystoneAuthtokenEnv(this.registration),
-      envFromSecret(osloEnvName('trustee', 'password'), this.registration.password),
+      serviceUserPasswordEnv('trustee', this.registration),
       envFromSecret(osloEnvName('DEFAULT', 'stack_domain_admin_password'), domainAdmin.ref('password')),
     ];
     const gate = (c: Component) =>

@@ -10,7 +10,12 @@ import {
   keystoneAuthtokenConfig,
   keystoneAuthtokenEnv,
 } from '../common/keystone-authtoken';
-import { KeystoneRegistration } from '../common/keystone-registration';
+import { KeystoneRegistration, keystoneAdminClientEnv } from '../common/keystone-registration';
+import {
+  SERVICE_USER_AUTH_OPTIONS,
+  serviceUserAuthConfig,
+  serviceUserPasswordEnv,
+} from '../common/keystone-service-user';
 import {
   mergeOslo,
   OsloSchema,
@@ -20,7 +25,6 @@ import {
   renderOslo,
 } from '../common/oslo-config';
 import { requireInputs } from '../common/required-inputs';
-import { envFromSecret } from '../common/secret-ref';
 import { ServiceDatabase } from '../common/service-database';
 import { ServiceMessaging } from '../common/service-messaging';
 import { uwsgiCommand } from '../common/uwsgi';
@@ -92,17 +96,7 @@ export interface InfraIronicProps {
   readonly image?: string;
 }
 
-const KEYSTONE_AUTH_OPTIONS = {
-  auth_type: 'string',
-  auth_url: 'string',
-  username: 'string',
-  password: 'secret',
-  project_name: 'string',
-  user_domain_name: 'string',
-  project_domain_name: 'string',
-  region_name: 'string',
-  valid_interfaces: 'list',
-} as const;
+const KEYSTONE_AUTH_OPTIONS = { ...SERVICE_USER_AUTH_OPTIONS, valid_interfaces: 'list' } as const;
 
 /** The ironic.conf sections and options Stackwright knows. */
 export const IRONIC_CONF_SCHEMA: OsloSchema = {
@@ -207,13 +201,7 @@ export class InfraIronic extends Service {
     });
 
     const serviceAuth = (): OsloValues[string] => ({
-      auth_type: 'password',
-      auth_url: props.keystone.authUrl,
-      username: this.registration.userName,
-      project_name: 'service',
-      user_domain_name: 'Default',
-      project_domain_name: 'Default',
-      region_name: props.keystone.region,
+      ...serviceUserAuthConfig(props.keystone, this.registration),
       valid_interfaces: ['internal'],
     });
     const authSections = [
@@ -271,9 +259,7 @@ export class InfraIronic extends Service {
       ...database.connectionEnv(),
       ...messaging.transportUrlEnv(),
       ...keystoneAuthtokenEnv(this.registration),
-      ...authSections.map((section) =>
-        envFromSecret(osloEnvName(section, 'password'), this.registration.password),
-      ),
+      ...authSections.map((section) => serviceUserPasswordEnv(section, this.registration)),
     ];
 
     if (props.neutron) {
@@ -287,14 +273,7 @@ export class InfraIronic extends Service {
         operatorKey,
         image: cloud.image('openstackclient'),
         command: ['/bin/sh', '-ec', setup.map(networkScript).join('\n')],
-        env: {
-          OS_AUTH_URL: props.keystone.authUrl,
-          OS_REGION_NAME: props.keystone.region,
-          OS_USERNAME: 'admin',
-          OS_PROJECT_NAME: 'admin',
-          OS_USER_DOMAIN_NAME: 'Default',
-          OS_PROJECT_DOMAIN_NAME: 'Default',
-        },
+        env: keystoneAdminClientEnv(props.keystone),
         secretEnv: { OS_PASSWORD: props.keystone.adminCredentials.ref('password') },
       });
       this.networkSetup

@@ -10,17 +10,14 @@ import {
   keystoneAuthtokenEnv,
 } from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
-import { NodeConfiguredAgent } from '../common/node-config-templates';
 import {
-  mergeOslo,
-  OsloSchema,
-  OsloValues,
-  osloEnvName,
-  osloProblems,
-  renderOslo,
-} from '../common/oslo-config';
+  SERVICE_USER_AUTH_OPTIONS,
+  serviceUserAuthConfig,
+  serviceUserPasswordEnv,
+} from '../common/keystone-service-user';
+import { NodeConfiguredAgent } from '../common/node-config-templates';
+import { mergeOslo, OsloSchema, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
 import { requireInputs } from '../common/required-inputs';
-import { envFromSecret } from '../common/secret-ref';
 import { ServiceDatabase } from '../common/service-database';
 import { ServiceMessaging } from '../common/service-messaging';
 import { WorkerService } from '../common/worker-service';
@@ -84,17 +81,7 @@ export const NEUTRON_CONF_SCHEMA: OsloSchema = {
     transport_url: 'secret',
   },
   database: { connection: 'secret', max_pool_size: 'int', connection_recycle_time: 'int' },
-  nova: {
-    auth_url: 'string',
-    auth_type: 'string',
-    username: 'string',
-    password: 'secret',
-    project_name: 'string',
-    user_domain_name: 'string',
-    project_domain_name: 'string',
-    region_name: 'string',
-    endpoint_type: 'string',
-  },
+  nova: { ...SERVICE_USER_AUTH_OPTIONS, endpoint_type: 'string' },
   ml2: {
     type_drivers: 'list',
     tenant_network_types: 'list',
@@ -226,16 +213,7 @@ export class Neutron extends Service {
           notify_nova_on_port_data_changes: true,
         },
         // Port events go to Nova with Neutron's own service user, found through the catalogue.
-        nova: {
-          auth_url: props.keystone.authUrl,
-          auth_type: 'password',
-          username: this.registration.userName,
-          project_name: 'service',
-          user_domain_name: 'Default',
-          project_domain_name: 'Default',
-          region_name: props.keystone.region,
-          endpoint_type: 'internal',
-        },
+        nova: { ...serviceUserAuthConfig(props.keystone, this.registration), endpoint_type: 'internal' },
         ml2: {
           type_drivers: ['geneve', 'flat', 'vlan'],
           tenant_network_types: ['geneve'],
@@ -270,7 +248,7 @@ export class Neutron extends Service {
         ...this.database.connectionEnv(),
         ...this.messaging.transportUrlEnv(),
         ...keystoneAuthtokenEnv(this.registration),
-        envFromSecret(osloEnvName('nova', 'password'), this.registration.password),
+        serviceUserPasswordEnv('nova', this.registration),
       ],
       config: { mountPath: CONFIG_DIR, files: { 'neutron.conf': renderOslo(conf) } },
       requests: { cpu: '200m', memory: '512Mi' },

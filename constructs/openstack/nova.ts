@@ -11,6 +11,11 @@ import {
   keystoneAuthtokenEnv,
 } from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
+import {
+  SERVICE_USER_AUTH_OPTIONS,
+  serviceUserAuthConfig,
+  serviceUserPasswordEnv,
+} from '../common/keystone-service-user';
 import { NodeConfiguredAgent, NodeScope } from '../common/node-config-templates';
 import {
   mergeOslo,
@@ -132,14 +137,7 @@ export const NOVA_CONF_SCHEMA: OsloSchema = {
     hw_disk_discard: 'string',
   },
   neutron: {
-    auth_url: 'string',
-    auth_type: 'string',
-    username: 'string',
-    password: 'secret',
-    project_name: 'string',
-    user_domain_name: 'string',
-    project_domain_name: 'string',
-    region_name: 'string',
+    ...SERVICE_USER_AUTH_OPTIONS,
     valid_interfaces: 'list',
     service_metadata_proxy: 'bool',
     metadata_proxy_shared_secret: 'secret',
@@ -149,17 +147,7 @@ export const NOVA_CONF_SCHEMA: OsloSchema = {
   oslo_messaging_notifications: { driver: 'list', topics: 'list' },
   oslo_middleware: { enable_proxy_headers_parsing: 'bool' },
   pci: { device_spec: 'list', alias: 'list' },
-  placement: {
-    auth_url: 'string',
-    auth_type: 'string',
-    username: 'string',
-    password: 'secret',
-    project_name: 'string',
-    user_domain_name: 'string',
-    project_domain_name: 'string',
-    region_name: 'string',
-    valid_interfaces: 'list',
-  },
+  placement: { ...SERVICE_USER_AUTH_OPTIONS, valid_interfaces: 'list' },
   quota: { instances: 'int', cores: 'int', ram: 'int' },
   scheduler: { discover_hosts_in_cells_interval: 'int', workers: 'int', max_attempts: 'int' },
   vnc: {
@@ -288,19 +276,13 @@ export class Nova extends Service {
     });
     const serviceUser = (section: 'placement' | 'neutron'): OsloValues => ({
       [section]: {
-        auth_url: props.keystone.authUrl,
-        auth_type: 'password',
-        username: this.registration.userName,
-        project_name: 'service',
-        user_domain_name: 'Default',
-        project_domain_name: 'Default',
-        region_name: props.keystone.region,
+        ...serviceUserAuthConfig(props.keystone, this.registration),
         valid_interfaces: ['internal'],
       },
     });
     const servicePasswords: k8s.EnvVar[] = [
-      envFromSecret(osloEnvName('placement', 'password'), this.registration.password),
-      envFromSecret(osloEnvName('neutron', 'password'), this.registration.password),
+      serviceUserPasswordEnv('placement', this.registration),
+      serviceUserPasswordEnv('neutron', this.registration),
     ];
     const vncUrl = (cellIndex: number) =>
       `http://${this.serviceName}-${cellIndex === 0 ? '' : `cell${cellIndex + 1}-`}vnc:${VNC_PORT}/vnc_lite.html`;

@@ -1,0 +1,49 @@
+import { k8s } from 'cdk8s-plus-33';
+import { IdentityEndpoint, KeystoneRegistration } from './keystone-registration';
+import { OsloOptionType, OsloValue, osloEnvName } from './oslo-config';
+import { envFromSecret } from './secret-ref';
+
+/**
+ * The keystoneauth options of a section in which a service authenticates as its own service user
+ * (`[keystone_authtoken]`, Nova's `[placement]` and `[neutron]`, Neutron's `[nova]`, Ironic's
+ * `[glance]`…); spread into the section's schema and add the section's own options, such as
+ * `valid_interfaces`.
+ */
+export const SERVICE_USER_AUTH_OPTIONS = {
+  auth_type: 'string',
+  auth_url: 'string',
+  username: 'string',
+  password: 'secret',
+  project_name: 'string',
+  user_domain_name: 'string',
+  project_domain_name: 'string',
+  region_name: 'string',
+} as const satisfies Readonly<Record<string, OsloOptionType>>;
+
+/**
+ * The values of such a section: the password plugin with the user `registration` created in the
+ * `service` project. The password is not among them: it reaches the pod through
+ * {@link serviceUserPasswordEnv}.
+ *
+ * @example
+ * const conf = { placement: { ...serviceUserAuthConfig(keystone, registration), valid_interfaces: ['internal'] } };
+ */
+export function serviceUserAuthConfig(
+  keystone: IdentityEndpoint,
+  registration: KeystoneRegistration,
+): Record<string, OsloValue> {
+  return {
+    auth_type: 'password',
+    auth_url: keystone.authUrl,
+    username: registration.userName,
+    project_name: 'service',
+    user_domain_name: 'Default',
+    project_domain_name: 'Default',
+    region_name: keystone.region,
+  };
+}
+
+/** `[<section>] password` from the service user's generated Secret. */
+export function serviceUserPasswordEnv(section: string, registration: KeystoneRegistration): k8s.EnvVar {
+  return envFromSecret(osloEnvName(section, 'password'), registration.password);
+}
