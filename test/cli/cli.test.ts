@@ -1,3 +1,6 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { runCli } from '../../lib/cli/program';
 import { ExitCode } from '../../lib/cli/exit-codes';
 import { InMemoryCluster, SIM_FAIL } from '../../lib/runtime/in-memory-cluster';
@@ -237,5 +240,106 @@ describe('other commands', () => {
     expect(await runCli(['destroy', dir], io)).toBe(ExitCode.OK);
     expect(io.stderr.text).toContain('destroy cancelled');
     expect(cluster.calls('delete')).toEqual([]);
+  });
+});
+
+describe('stackwright synth', () => {
+  function project(): string {
+    const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'stackwright-project-'));
+    fs.writeFileSync(path.join(cwd, 'cdk8s.yaml'), 'language: typescript\napp: node synth.js\noutput: out\n');
+    fs.mkdirSync(path.join(cwd, 'out'));
+    fs.writeFileSync(
+      path.join(cwd, 'out', 'old-chart.k8s.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: stale}\n',
+    );
+    return cwd;
+  }
+
+  test('runs the cdk8s.yaml app with CDK8S_OUTDIR, removes stale YAML first, and validates the graph', async () => {
+    // GIVEN a project with a stale file from a chart that no longer exists
+    const cwd = project();
+    const calls: { command: string; outdir: string; staleGone: boolean }[] = [];
+    const io = {
+      ...testIo({ cwd }),
+      runShell: async (command: string, env: Readonly<Record<string, string>>) => {
+        calls.push({
+          command,
+          outdir: env.CDK8S_OUTDIR,
+          staleGone: !fs.existsSync(path.join(env.CDK8S_OUTDIR, 'old-chart.k8s.yaml')),
+        });
+        fs.writeFileSync(
+          path.join(env.CDK8S_OUTDIR, 'cloud.k8s.yaml'),
+          fs.readFileSync(path.join(manifestDir(cloud()), 'cloud.k8s.yaml')),
+        );
+        return 0;
+      },
+    };
+
+    // WHEN
+    const code = await runCli(['synth'], io);
+
+    // THEN
+    expect(code).toBe(ExitCode.OK);
+    expect(calls).toEqual([{ command: 'node synth.js', outdir: path.join(cwd, 'out'), staleGone: true }]);
+    expect(io.stdout.text).toContain('Synthesised 6 objects (4 components) to out/');
+    expect(fs.readdirSync(path.join(cwd, 'out'))).toEqual(['cloud.k8s.yaml']);
+  });
+
+  test('a failing app, or output that is not a valid graph, is a usage error', async () => {
+    const failing = { ...testIo({ cwd: project() }), runShell: async () => 1 };
+    expect(await runCli(['synth'], failing)).toBe(ExitCode.USAGE);
+    expect(failing.stderr.text).toContain('exited with code 1');
+
+    const cyclic = {
+      ...testIo({ cwd: project() }),
+      runShell: async (_command: string, env: Readonly<Record<string, string>>) => {
+        const objects = [
+          ...component('a', { needs: { b: 'ready' } }, configMap('a')),
+          ...component('b', { needs: { a: 'ready' } }, configMap('b')),
+        ];
+        fs.writeFileSync(
+          path.join(env.CDK8S_OUTDIR, 'cloud.k8s.yaml'),
+          fs.readFileSync(path.join(manifestDir(objects), 'cloud.k8s.yaml')),
+        );
+        return 0;
+      },
+    };
+    expect(await runCli(['synth'], cyclic)).toBe(ExitCode.USAGE);
+    expect(cyclic.stderr.text).toContain('dependency cycle between components: a -> b -> a');
+  });
+});
+
+describe('plan and status details', () => {
+  test('plan exits 4 and names the other manager when it would conflict', async () => {
+    // GIVEN a deployed cloud where another manager now owns a field of memcached
+    const cluster = new InMemoryCluster();
+    const dir = manifestDir(cloud());
+    await runCli(['deploy', dir], testIo({ cluster }));
+    cluster.failApply(
+      `Deployment/${NS}/memcached`,
+      new ApplyConflictError(`Deployment/${NS}/memcached`, [{ manager: 'helm', field: '.spec.replicas' }]),
+    );
+
+    // WHEN
+    const io = testIo({ cluster });
+    const code = await runCli(['plan', dir], io);
+
+    // THEN
+    expect(code).toBe(ExitCode.CONFLICT);
+    expect(io.stdout.text).toContain('! Deployment/openstack/memcached (memcached): conflict');
+    expect(io.stdout.text).toContain('helm (.spec.replicas)');
+  });
+
+  test('status lists what left the manifests and is still deployed', async () => {
+    const cluster = new InMemoryCluster();
+    await runCli(['deploy', manifestDir(cloud())], testIo({ cluster }));
+    const smaller = manifestDir(
+      cloud().filter((o) => o.metadata.annotations?.['stackwright.io/component'] !== 'keystone-api'),
+    );
+    const io = testIo({ cluster });
+    expect(await runCli(['status', smaller, '--json'], io)).toBe(ExitCode.OK);
+    const status = JSON.parse(io.stdout.text) as { inventory: { orphans: string[]; graphChanged: boolean } };
+    expect(status.inventory.orphans).toEqual([`Deployment/${NS}/keystone-api`]);
+    expect(status.inventory.graphChanged).toBe(true);
   });
 });
