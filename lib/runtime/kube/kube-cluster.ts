@@ -225,7 +225,8 @@ export class KubeCluster implements ClusterPort {
 
   private watchSource(key: WatchKey) {
     return {
-      list: (signal: AbortSignal) => this.listWithVersion(key, undefined, signal),
+      // A type that is not served yet (CRD still installing) is retried with back-off, not watched as empty.
+      list: (signal: AbortSignal) => this.listWithVersion(key, undefined, signal, false),
       watch: async (
         resourceVersion: string,
         onEvent: (event: RawWatchEvent) => void,
@@ -256,12 +257,13 @@ export class KubeCluster implements ClusterPort {
     key: WatchKey,
     labelSelector?: string,
     signal?: AbortSignal,
+    unknownKindIsEmpty = true,
   ): Promise<ListResult> {
     let mapping: ResourceMapping;
     try {
       mapping = await this.mapping(key.apiVersion, key.kind);
     } catch (error) {
-      if (error instanceof NoMatchError) return { items: [], resourceVersion: '0' };
+      if (unknownKindIsEmpty && error instanceof NoMatchError) return { items: [], resourceVersion: '0' };
       throw error;
     }
     const response = await this.transport.request({

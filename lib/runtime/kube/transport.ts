@@ -116,6 +116,8 @@ export class KubeTransport {
     query: Record<string, string | undefined>,
     onLine: (line: unknown) => void,
     signal: AbortSignal,
+    /** Give up on a stream that delivers nothing for this long (a half-open connection never ends by itself). */
+    idleTimeoutMs = 600_000,
   ): Promise<void> {
     this.counter.record('watch');
     const headers = await this.authHeaders();
@@ -166,6 +168,9 @@ export class KubeTransport {
           response.on('error', reject);
           response.on('aborted', () => reject(new Error('watch stream aborted by the server')));
         },
+      );
+      request.setTimeout(idleTimeoutMs, () =>
+        request.destroy(new Error(`watch stream idle for ${idleTimeoutMs} ms`)),
       );
       request.on('error', reject);
       request.end();
