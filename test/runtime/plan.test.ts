@@ -2,7 +2,8 @@ import { KubeObject } from '../../lib/graph';
 import { deploy } from '../../lib/runtime/deploy';
 import { InMemoryCluster } from '../../lib/runtime/in-memory-cluster';
 import { plan, renderPlan } from '../../lib/runtime/plan';
-import { component, deployment, graphOf, namespace, NS } from './support/manifests';
+import { NoMatchError } from '../../lib/runtime/kube/errors';
+import { component, crd, deployment, graphOf, namespace, NS } from './support/manifests';
 
 function secret(password: string): KubeObject {
   return {
@@ -63,5 +64,43 @@ describe('plan', () => {
     expect(text).toContain('Plan: 1 to create, 2 to update, 1 unchanged, 1 to prune.');
     // AND nothing was written
     expect(cluster.log.slice(mark).filter((c) => c.op === 'apply' || c.op === 'delete')).toEqual([]);
+  });
+});
+
+describe('plan of objects the same deploy makes possible', () => {
+  test('shows a custom resource whose CRD is created by this deploy as a create validated at apply', async () => {
+    // GIVEN a CRD in the bootstrap and a custom resource of it, which the server cannot dry-run yet
+    const cluster = new InMemoryCluster();
+    const widget: KubeObject = {
+      apiVersion: 'example.stackwright.io/v1',
+      kind: 'Widget',
+      metadata: { name: 'w', namespace: NS },
+    };
+    cluster.failApply(`Widget/${NS}/w`, new NoMatchError('example.stackwright.io/v1', 'Widget'));
+
+    // WHEN
+    const result = await plan(graphOf([namespace(), crd('widgets')], component('widget', {}, widget)), {
+      cluster,
+    });
+
+    // THEN
+    const planned = result.objects.find((o) => o.ref === `Widget/${NS}/w`);
+    expect(planned).toMatchObject({
+      action: 'create',
+      note: 'its CustomResourceDefinition is created by this deploy; validated at apply',
+    });
+    expect(result.counts.invalid).toBe(0);
+  });
+
+  test('reports a kind nobody serves as invalid', async () => {
+    const cluster = new InMemoryCluster();
+    const gadget: KubeObject = {
+      apiVersion: 'example.stackwright.io/v1',
+      kind: 'Gadget',
+      metadata: { name: 'g', namespace: NS },
+    };
+    cluster.failApply(`Gadget/${NS}/g`, new NoMatchError('example.stackwright.io/v1', 'Gadget'));
+    const result = await plan(graphOf([namespace()], component('gadget', {}, gadget)), { cluster });
+    expect(result.objects.find((o) => o.ref === `Gadget/${NS}/g`)?.action).toBe('invalid');
   });
 });

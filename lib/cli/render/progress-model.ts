@@ -31,6 +31,7 @@ export class ProgressModel {
   readonly rows = new Map<string, Row>();
   startedAt?: number;
   finishedAt?: number;
+  private mode: 'deploy' | 'verify' = 'deploy';
 
   /** Rows in display order: by first topological level, grouped by service. */
   static forGraph(graph: ComponentGraph): ProgressModel {
@@ -62,6 +63,7 @@ export class ProgressModel {
     switch (event.type) {
       case 'run-started': {
         this.startedAt = at;
+        this.mode = event.mode;
         const bootstrap = this.rows.get(BOOTSTRAP_ROW);
         if (bootstrap && event.bootstrapObjects > 0)
           this.set(bootstrap, 'running', event.mode === 'deploy' ? 'applying' : 'reading', at);
@@ -70,7 +72,7 @@ export class ProgressModel {
       }
       case 'component-started':
         this.finishBootstrap(at);
-        this.set(this.row(event.component), 'running', 'applying', at);
+        this.set(this.row(event.component), 'running', this.mode === 'deploy' ? 'applying' : 'reading', at);
         return;
       case 'object-applied':
       case 'object-status': {
