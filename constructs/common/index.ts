@@ -19,3 +19,4 @@ export * from './uwsgi';
 export * from './node-config-templates';
 export * from './clustered-stateful-set';
 export * from './keystone-service-user';
+export * from './openstack-service-dependencies';

@@ -4,11 +4,7 @@ import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { GeneratedSecret } from '../common/generated-secret';
-import {
-  KEYSTONE_AUTHTOKEN_SCHEMA,
-  keystoneAuthtokenConfig,
-  keystoneAuthtokenEnv,
-} from '../common/keystone-authtoken';
+import { KEYSTONE_AUTHTOKEN_SCHEMA } from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import {
   mergeOslo,
@@ -18,10 +14,9 @@ import {
   osloProblems,
   renderOslo,
 } from '../common/oslo-config';
+import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
 import { requireInputs } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
-import { ServiceDatabase } from '../common/service-database';
-import { ServiceMessaging } from '../common/service-messaging';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
 import { Keystone } from './keystone';
@@ -114,21 +109,14 @@ export class Barbican extends Service {
       format: 'fernet',
       secretName: `${id}-kek`,
     });
-    const database = new ServiceDatabase(this, 'db', {
-      database: props.database,
+    const apiUrl = `http://${this.serviceName}-api:${PORT}`;
+    const deps = openstackServiceDependencies(this, props, {
       operatorKey,
       image,
       syncCommand: ['barbican-manage', 'db', 'upgrade'],
+      registration: { serviceType: 'key-manager', catalogName: 'barbican', endpointUrl: apiUrl },
     });
-    const messaging = new ServiceMessaging(this, 'mq', { messaging: props.messaging, operatorKey });
-    const apiUrl = `http://${this.serviceName}-api:${PORT}`;
-    this.registration = new KeystoneRegistration(this, 'ks-register', {
-      keystone: props.keystone,
-      operatorKey,
-      serviceType: 'key-manager',
-      catalogName: 'barbican',
-      endpointUrl: apiUrl,
-    });
+    this.registration = deps.registration;
 
     const conf = renderOslo(
       mergeOslo(
@@ -143,12 +131,11 @@ export class Barbican extends Service {
           },
           oslo_messaging_notifications: { driver: ['messagingv2'] },
           oslo_middleware: { enable_proxy_headers_parsing: true },
-          ...keystoneAuthtokenConfig(props.keystone, this.registration, props.cache),
+          ...deps.authtokenConfig,
         },
         props.config,
       ),
     );
-    const env = [...database.connectionEnv(), ...messaging.transportUrlEnv()];
 
     this.api = new ApiService(this, 'api', {
       placement: placement(SchedulingKey.KEY_MANAGER_API, SchedulingKey.ANY_API),
@@ -157,22 +144,11 @@ export class Barbican extends Service {
       port: PORT,
       healthPath: '/',
       replicas: props.apiReplicas,
-      env: [
-        ...env,
-        ...keystoneAuthtokenEnv(this.registration),
-        envFromSecret(osloEnvName('simple_crypto_plugin', 'kek'), this.kek.ref('kek')),
-      ],
+      env: [...deps.env, envFromSecret(osloEnvName('simple_crypto_plugin', 'kek'), this.kek.ref('kek'))],
       config: { mountPath: CONFIG_DIR, files: { 'barbican.conf': conf } },
     });
-    this.api
-      .dependsOn(database.sync, 'completed')
-      .dependsOn(this.kek, 'completed')
-      .dependsOn(this.registration.job, 'completed')
-      .dependsOn(props.keystone, 'ready')
-      .dependsOn(props.database, 'ready')
-      .dependsOn(props.cache, 'ready')
-      // Only audit notifications go to RabbitMQ: the API serves secrets without it.
-      .dependsOn(props.messaging, 'runtime');
+    // Only audit notifications go to RabbitMQ: the API serves secrets without it.
+    deps.gate(this.api, { messaging: 'runtime' }).dependsOn(this.kek, 'completed');
 
     if (props.keystoneListener ?? true) {
       this.keystoneListener = new WorkerService(this, 'keystone-listener', {
@@ -183,14 +159,14 @@ export class Barbican extends Service {
         image,
         command: ['barbican-keystone-listener'],
         connectedTo: [props.messaging.port],
-        env,
+        env: [...deps.database.connectionEnv(), ...deps.messaging.transportUrlEnv()],
         config: { mountPath: CONFIG_DIR, files: { 'barbican.conf': conf } },
       });
       this.keystoneListener
-        .dependsOn(messaging.init, 'completed')
+        .dependsOn(deps.messaging.init, 'completed')
         .dependsOn(props.messaging, 'ready')
         // It deletes the secrets of deleted projects, so it needs the schema in place.
-        .dependsOn(database.sync, 'completed')
+        .dependsOn(deps.database.sync, 'completed')
         // Keystone only publishes the notifications it consumes; it never calls Keystone to start.
         .dependsOn(props.keystone, 'runtime');
     }

@@ -5,11 +5,7 @@ import { placement, restrictedTo, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { CephClient, cephClientProblems, cephKeyringVolume, renderCephConf } from '../common/ceph-client';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
-import {
-  KEYSTONE_AUTHTOKEN_SCHEMA,
-  keystoneAuthtokenConfig,
-  keystoneAuthtokenEnv,
-} from '../common/keystone-authtoken';
+import { KEYSTONE_AUTHTOKEN_SCHEMA } from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import {
   mergeOslo,
@@ -19,9 +15,8 @@ import {
   osloProblems,
   renderOslo,
 } from '../common/oslo-config';
+import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
 import { requireInputs } from '../common/required-inputs';
-import { ServiceDatabase } from '../common/service-database';
-import { ServiceMessaging } from '../common/service-messaging';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
 import { Keystone } from './keystone';
@@ -181,27 +176,24 @@ export class Cinder extends Service {
       ...rangeProblems('schedulerReplicas', props.schedulerReplicas, { min: 1, max: 10 }),
     ]);
 
-    const database = new ServiceDatabase(this, 'db', {
-      database: props.database,
+    const deps = openstackServiceDependencies(this, props, {
       operatorKey,
       image,
       syncCommand: ['cinder-manage', 'db', 'sync'],
+      registration: {
+        serviceType: 'volumev3',
+        catalogName: 'cinder',
+        endpointUrl: `http://${this.serviceName}-api:${PORT}/v3/%(project_id)s`,
+      },
     });
-    const messaging = new ServiceMessaging(this, 'mq', { messaging: props.messaging, operatorKey });
-    this.registration = new KeystoneRegistration(this, 'ks-register', {
-      keystone: props.keystone,
-      operatorKey,
-      serviceType: 'volumev3',
-      catalogName: 'cinder',
-      endpointUrl: `http://${this.serviceName}-api:${PORT}/v3/%(project_id)s`,
-    });
+    this.registration = deps.registration;
 
     const defaults: OsloValues = {
       DEFAULT: { debug: false, use_stderr: true, ...backupOptions(props.backup) },
       oslo_concurrency: { lock_path: '/tmp/cinder' },
       oslo_messaging_notifications: { driver: ['messagingv2'] },
       oslo_middleware: { enable_proxy_headers_parsing: true },
-      ...keystoneAuthtokenConfig(props.keystone, this.registration, props.cache),
+      ...deps.authtokenConfig,
     };
     // Backend sections of the user's overrides go to their cinder-volume only.
     const userConfig = props.config ?? {};
@@ -215,19 +207,6 @@ export class Cinder extends Service {
         mergeOslo(defaults, { DEFAULT: { enabled_backends: [backend] }, [backend]: section }),
         userConfig,
       );
-    const env = [
-      ...database.connectionEnv(),
-      ...messaging.transportUrlEnv(),
-      ...keystoneAuthtokenEnv(this.registration),
-    ];
-    const ready = (c: Component) =>
-      c
-        .dependsOn(database.sync, 'completed')
-        .dependsOn(messaging.init, 'completed')
-        .dependsOn(props.keystone, 'ready')
-        .dependsOn(props.database, 'ready')
-        .dependsOn(props.messaging, 'ready')
-        .dependsOn(props.cache, 'ready');
 
     this.api = new ApiService(this, 'api', {
       placement: placement(SchedulingKey.BLOCK_STORAGE_API, SchedulingKey.ANY_API),
@@ -236,10 +215,10 @@ export class Cinder extends Service {
       port: PORT,
       healthPath: '/',
       replicas: props.apiReplicas,
-      env,
+      env: deps.env,
       config: { mountPath: CONFIG_DIR, files: { 'cinder.conf': renderOslo(base) } },
     });
-    ready(this.api).dependsOn(this.registration.job, 'completed');
+    deps.gate(this.api);
 
     this.scheduler = new WorkerService(this, 'scheduler', {
       placement: placement(
@@ -250,15 +229,16 @@ export class Cinder extends Service {
       command: ['cinder-scheduler'],
       replicas: props.schedulerReplicas ?? 2,
       connectedTo: [props.messaging.port],
-      env,
+      env: deps.env,
       config: { mountPath: CONFIG_DIR, files: { 'cinder.conf': renderOslo(base) } },
     });
-    ready(this.scheduler);
+    // RPC only, no tokens to validate: it need not wait for the service user.
+    deps.gate(this.scheduler, { registration: false });
 
     // A repeated name is reported by the check above; build the first one only so synthesis gets there.
     const distinct = backends.filter((b, i) => backends.findIndex((other) => other.name === b.name) === i);
     this.volumes = distinct.map((backend) => {
-      const volume = this.volumeService(backend, image, env, props.messaging.port);
+      const volume = this.volumeService(backend, image, deps.env, props.messaging.port);
       return volume.dependsOn(this.api, 'ready');
     });
 
@@ -273,7 +253,7 @@ export class Cinder extends Service {
         image,
         command: ['cinder-backup'],
         connectedTo: [props.messaging.port],
-        env,
+        env: deps.env,
         config: {
           mountPath: CONFIG_DIR,
           files: { 'cinder.conf': renderOslo(base), ...(ceph ? { 'ceph.conf': renderCephConf(ceph) } : {}) },

@@ -5,16 +5,12 @@ import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { JobComponent } from '../common/job-component';
-import {
-  KEYSTONE_AUTHTOKEN_SCHEMA,
-  keystoneAuthtokenConfig,
-  keystoneAuthtokenEnv,
-} from '../common/keystone-authtoken';
+import { KEYSTONE_AUTHTOKEN_SCHEMA } from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import { mergeOslo, OsloSchema, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
+import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
 import { requireInputs } from '../common/required-inputs';
 import { ServiceDatabase } from '../common/service-database';
-import { ServiceMessaging } from '../common/service-messaging';
 import { Keystone } from './keystone';
 
 /** Glance's file store on a PersistentVolumeClaim that Glance creates (`<svc>-images`). */
@@ -140,22 +136,19 @@ export class Glance extends Service {
         : []),
     ]);
 
-    this.database = new ServiceDatabase(this, 'db', {
-      database: props.database,
+    const deps = openstackServiceDependencies(this, props, {
       operatorKey,
       image,
       syncCommand: ['glance-manage', 'db_sync'],
+      registration: {
+        serviceType: 'image',
+        catalogName: 'glance',
+        endpointUrl: `http://${this.serviceName}-api:${PORT}`,
+      },
     });
-    const messaging = props.messaging
-      ? new ServiceMessaging(this, 'mq', { messaging: props.messaging, operatorKey })
-      : undefined;
-    this.registration = new KeystoneRegistration(this, 'ks-register', {
-      keystone: props.keystone,
-      operatorKey,
-      serviceType: 'image',
-      catalogName: 'glance',
-      endpointUrl: `http://${this.serviceName}-api:${PORT}`,
-    });
+    this.database = deps.database;
+    this.registration = deps.registration;
+    const messaging = deps.messaging;
 
     const imagesVolume = this.imagesVolume(storage);
     const imagesMount: k8s.VolumeMount = { name: 'images', mountPath: DATA_DIR };
@@ -203,7 +196,7 @@ export class Glance extends Service {
         oslo_concurrency: { lock_path: '/tmp/glance' },
         oslo_messaging_notifications: { driver: messaging ? ['messagingv2'] : ['noop'] },
         oslo_middleware: { enable_proxy_headers_parsing: true },
-        ...keystoneAuthtokenConfig(props.keystone, this.registration, props.cache),
+        ...deps.authtokenConfig,
       },
       props.config,
     );
@@ -215,27 +208,15 @@ export class Glance extends Service {
       port: PORT,
       healthPath: '/healthcheck',
       replicas,
-      env: [
-        ...this.database.connectionEnv(),
-        ...(messaging ? messaging.transportUrlEnv() : []),
-        ...keystoneAuthtokenEnv(this.registration),
-      ],
+      env: deps.env,
       config: { mountPath: CONFIG_DIR, files: { 'glance-api.conf': renderOslo(conf) } },
       volumes: [imagesVolume],
       volumeMounts: [imagesMount],
       requests: { cpu: '100m', memory: '512Mi' },
     });
-    this.api
-      .dependsOn(props.keystone, 'ready')
-      .dependsOn(props.database, 'ready')
-      .dependsOn(props.cache, 'ready')
-      .dependsOn(this.database.sync, 'completed')
-      .dependsOn(this.registration.job, 'completed')
-      .dependsOn(this.storageInit, 'completed');
-    if (props.messaging && messaging) {
-      // Notifications only: image service works without them, oslo.messaging reconnects.
-      this.api.dependsOn(props.messaging, 'runtime').dependsOn(messaging.init, 'runtime');
-    }
+    // Notifications only: image service works without them, oslo.messaging reconnects.
+    deps.gate(this.api, { messaging: 'runtime' }).dependsOn(this.storageInit, 'completed');
+    if (messaging) this.api.dependsOn(messaging.init, 'runtime');
   }
 
   /** In-cluster URL of the image API, e.g. `http://glance-api:9292`. */

@@ -12,11 +12,7 @@ import {
 } from '../common/ceph-client';
 import { CacheEndpoint, DatabaseEndpoint } from '../common/endpoints';
 import { JobComponent } from '../common/job-component';
-import {
-  KEYSTONE_AUTHTOKEN_SCHEMA,
-  keystoneAuthtokenConfig,
-  keystoneAuthtokenEnv,
-} from '../common/keystone-authtoken';
+import { KEYSTONE_AUTHTOKEN_SCHEMA } from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import {
   mergeOslo,
@@ -26,8 +22,8 @@ import {
   osloProblems,
   renderOslo,
 } from '../common/oslo-config';
+import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
 import { requireInputs } from '../common/required-inputs';
-import { ServiceDatabase } from '../common/service-database';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
 import { Keystone } from './keystone';
@@ -131,20 +127,18 @@ export class Gnocchi extends Service {
     ]);
 
     // The indexer only: storage is initialised by storage-init, which needs no database.
-    const database = new ServiceDatabase(this, 'db', {
-      database: props.database,
+    const deps = openstackServiceDependencies(this, props, {
       operatorKey,
       image,
       syncCommand: ['gnocchi-upgrade', '--skip-storage', '--skip-incoming'],
       connectionOption: { section: 'indexer', option: 'url' },
+      registration: {
+        serviceType: 'metric',
+        catalogName: 'gnocchi',
+        endpointUrl: `http://${this.serviceName}-api:${PORT}`,
+      },
     });
-    this.registration = new KeystoneRegistration(this, 'ks-register', {
-      keystone: props.keystone,
-      operatorKey,
-      serviceType: 'metric',
-      catalogName: 'gnocchi',
-      endpointUrl: `http://${this.serviceName}-api:${PORT}`,
-    });
+    this.registration = deps.registration;
 
     const storageOptions: Record<string, string> =
       storage.type === 'file'
@@ -224,20 +218,13 @@ export class Gnocchi extends Service {
           api: { auth_mode: 'keystone' },
           storage: storageOptions,
           metricd: { workers: metricdWorkers },
-          ...keystoneAuthtokenConfig(props.keystone, this.registration, props.cache),
+          ...deps.authtokenConfig,
         },
         props.config,
       ),
     );
     const files = { 'gnocchi.conf': conf, ...cephFiles };
-    const gate = (c: Component) =>
-      c
-        .dependsOn(database.sync, 'completed')
-        .dependsOn(this.storageInit, 'completed')
-        .dependsOn(this.registration.job, 'completed')
-        .dependsOn(props.keystone, 'ready')
-        .dependsOn(props.database, 'ready')
-        .dependsOn(props.cache, 'ready');
+    const gate = (c: Component) => deps.gate(c).dependsOn(this.storageInit, 'completed');
 
     this.api = new ApiService(this, 'api', {
       placement: placement(SchedulingKey.GNOCCHI_API, SchedulingKey.ANY_API),
@@ -246,7 +233,7 @@ export class Gnocchi extends Service {
       port: PORT,
       healthPath: '/healthcheck',
       replicas: props.apiReplicas,
-      env: [...database.connectionEnv(), ...keystoneAuthtokenEnv(this.registration)],
+      env: deps.env,
       config: { mountPath: CONFIG_DIR, files },
       volumes: storageVolumes,
       volumeMounts: storageMounts,
@@ -261,7 +248,7 @@ export class Gnocchi extends Service {
       replicas: props.metricdReplicas ?? 2,
       // metricd has no message bus: it is working when it holds its indexer connection.
       connectedTo: [props.database.port],
-      env: database.connectionEnv(),
+      env: deps.database.connectionEnv(),
       config: { mountPath: CONFIG_DIR, files },
       volumes: storageVolumes,
       volumeMounts: storageMounts,

@@ -5,11 +5,7 @@ import { ApiService } from '../common/api-service';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { GeneratedSecret } from '../common/generated-secret';
 import { JobComponent } from '../common/job-component';
-import {
-  KEYSTONE_AUTHTOKEN_SCHEMA,
-  keystoneAuthtokenConfig,
-  keystoneAuthtokenEnv,
-} from '../common/keystone-authtoken';
+import { KEYSTONE_AUTHTOKEN_SCHEMA } from '../common/keystone-authtoken';
 import { KeystoneRegistration, keystoneAdminClientEnv } from '../common/keystone-registration';
 import { serviceUserPasswordEnv } from '../common/keystone-service-user';
 import {
@@ -20,10 +16,9 @@ import {
   osloProblems,
   renderOslo,
 } from '../common/oslo-config';
+import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
 import { requireInputs } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
-import { ServiceDatabase } from '../common/service-database';
-import { ServiceMessaging } from '../common/service-messaging';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
 import { Keystone } from './keystone';
@@ -126,20 +121,17 @@ export class Heat extends Service {
         : [`stackUserDomain "${domain}" must be letters, digits, '_' or '-'`]),
     ]);
 
-    const database = new ServiceDatabase(this, 'db', {
-      database: props.database,
+    const deps = openstackServiceDependencies(this, props, {
       operatorKey,
       image,
       syncCommand: ['heat-manage', 'db_sync'],
+      registration: {
+        serviceType: 'orchestration',
+        catalogName: 'heat',
+        endpointUrl: `http://${this.serviceName}-api:${PORT}/v1/%(project_id)s`,
+      },
     });
-    const messaging = new ServiceMessaging(this, 'mq', { messaging: props.messaging, operatorKey });
-    this.registration = new KeystoneRegistration(this, 'ks-register', {
-      keystone: props.keystone,
-      operatorKey,
-      serviceType: 'orchestration',
-      catalogName: 'heat',
-      endpointUrl: `http://${this.serviceName}-api:${PORT}/v1/%(project_id)s`,
-    });
+    this.registration = deps.registration;
 
     const domainAdmin = new GeneratedSecret(this, 'domain-admin-credentials', {
       operatorKey,
@@ -196,28 +188,17 @@ export class Heat extends Service {
           },
           oslo_messaging_notifications: { driver: ['messagingv2'] },
           oslo_middleware: { enable_proxy_headers_parsing: true },
-          ...keystoneAuthtokenConfig(props.keystone, this.registration, props.cache),
+          ...deps.authtokenConfig,
         },
         props.config,
       ),
     );
     const env = [
-      ...database.connectionEnv(),
-      ...messaging.transportUrlEnv(),
-      ...keystoneAuthtokenEnv(this.registration),
+      ...deps.env,
       serviceUserPasswordEnv('trustee', this.registration),
       envFromSecret(osloEnvName('DEFAULT', 'stack_domain_admin_password'), domainAdmin.ref('password')),
     ];
-    const gate = (c: Component) =>
-      c
-        .dependsOn(database.sync, 'completed')
-        .dependsOn(messaging.init, 'completed')
-        .dependsOn(this.registration.job, 'completed')
-        .dependsOn(this.domainSetup, 'completed')
-        .dependsOn(props.keystone, 'ready')
-        .dependsOn(props.database, 'ready')
-        .dependsOn(props.messaging, 'ready')
-        .dependsOn(props.cache, 'ready');
+    const gate = (c: Component) => deps.gate(c).dependsOn(this.domainSetup, 'completed');
 
     this.api = new ApiService(this, 'api', {
       placement: groupPlacement(SchedulingKey.ANY_API),

@@ -5,11 +5,7 @@ import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { JobComponent } from '../common/job-component';
-import {
-  KEYSTONE_AUTHTOKEN_SCHEMA,
-  keystoneAuthtokenConfig,
-  keystoneAuthtokenEnv,
-} from '../common/keystone-authtoken';
+import { KEYSTONE_AUTHTOKEN_SCHEMA } from '../common/keystone-authtoken';
 import { KeystoneRegistration, keystoneAdminClientEnv } from '../common/keystone-registration';
 import {
   SERVICE_USER_AUTH_OPTIONS,
@@ -24,9 +20,11 @@ import {
   osloProblems,
   renderOslo,
 } from '../common/oslo-config';
+import {
+  DependencyGateOptions,
+  openstackServiceDependencies,
+} from '../common/openstack-service-dependencies';
 import { requireInputs } from '../common/required-inputs';
-import { ServiceDatabase } from '../common/service-database';
-import { ServiceMessaging } from '../common/service-messaging';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
 import { Keystone } from './keystone';
@@ -185,20 +183,13 @@ export class InfraIronic extends Service {
     const cleaning = networks.cleaning ?? networks.provisioning;
 
     const apiUrl = `http://${this.serviceName}-api:${PORT}`;
-    const database = new ServiceDatabase(this, 'db', {
-      database: props.database,
+    const deps = openstackServiceDependencies(this, props, {
       operatorKey,
       image,
       syncCommand: ['ironic-dbsync', 'upgrade'],
+      registration: { serviceType: 'baremetal', catalogName: 'ironic', endpointUrl: apiUrl },
     });
-    const messaging = new ServiceMessaging(this, 'mq', { messaging: props.messaging, operatorKey });
-    this.registration = new KeystoneRegistration(this, 'ks-register', {
-      keystone: props.keystone,
-      operatorKey,
-      serviceType: 'baremetal',
-      catalogName: 'ironic',
-      endpointUrl: apiUrl,
-    });
+    this.registration = deps.registration;
 
     const serviceAuth = (): OsloValues[string] => ({
       ...serviceUserAuthConfig(props.keystone, this.registration),
@@ -240,7 +231,7 @@ export class InfraIronic extends Service {
           : {}),
         oslo_messaging_notifications: { driver: ['messagingv2'] },
         oslo_middleware: { enable_proxy_headers_parsing: true },
-        ...keystoneAuthtokenConfig(props.keystone, this.registration, props.cache),
+        ...deps.authtokenConfig,
       },
       props.config,
     );
@@ -256,9 +247,7 @@ export class InfraIronic extends Service {
     ]);
     const conf = renderOslo(merged);
     const env = [
-      ...database.connectionEnv(),
-      ...messaging.transportUrlEnv(),
-      ...keystoneAuthtokenEnv(this.registration),
+      ...deps.env,
       ...authSections.map((section) => serviceUserPasswordEnv(section, this.registration)),
     ];
 
@@ -281,13 +270,8 @@ export class InfraIronic extends Service {
         .dependsOn(props.keystone.registrationTarget, 'completed');
     }
 
-    const gate = (c: Component) => {
-      c.dependsOn(database.sync, 'completed')
-        .dependsOn(messaging.init, 'completed')
-        .dependsOn(this.registration.job, 'completed')
-        .dependsOn(props.keystone, 'ready')
-        .dependsOn(props.database, 'ready')
-        .dependsOn(props.messaging, 'ready');
+    const gate = (c: Component, options?: DependencyGateOptions) => {
+      deps.gate(c, options);
       if (props.glance) c.dependsOn(props.glance, 'ready');
       if (this.networkSetup) c.dependsOn(this.networkSetup, 'completed');
       if (props.swift) c.dependsOn(props.swift, 'runtime');
@@ -304,7 +288,7 @@ export class InfraIronic extends Service {
       env,
       config: { mountPath: CONFIG_DIR, files: { 'ironic.conf': conf } },
     });
-    gate(this.api).dependsOn(props.cache, 'ready');
+    gate(this.api);
 
     const hostEnv: k8s.EnvVar = {
       name: osloEnvName('DEFAULT', 'host'),
@@ -326,7 +310,8 @@ export class InfraIronic extends Service {
       config: { mountPath: CONFIG_DIR, files: { 'ironic.conf': conf } },
       requests: { cpu: '250m', memory: '512Mi' },
     });
-    gate(this.conductor);
+    // Validates no tokens: memcached only caches them for the API.
+    gate(this.conductor, { cache: false });
   }
 
   /** In-cluster URL of the bare metal API, e.g. `http://ironic-api:6385`. */

@@ -4,11 +4,7 @@ import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { GeneratedSecret } from '../common/generated-secret';
-import {
-  KEYSTONE_AUTHTOKEN_SCHEMA,
-  keystoneAuthtokenConfig,
-  keystoneAuthtokenEnv,
-} from '../common/keystone-authtoken';
+import { KEYSTONE_AUTHTOKEN_SCHEMA } from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import {
   SERVICE_USER_AUTH_OPTIONS,
@@ -17,6 +13,7 @@ import {
 } from '../common/keystone-service-user';
 import { NodeConfiguredAgent } from '../common/node-config-templates';
 import { mergeOslo, OsloSchema, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
+import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
 import { requireInputs } from '../common/required-inputs';
 import { ServiceDatabase } from '../common/service-database';
 import { ServiceMessaging } from '../common/service-messaging';
@@ -182,20 +179,19 @@ export class Neutron extends Service {
       ...osloProblems('ovnAgent config', OVN_AGENT_SCHEMA, ovnOptions.config ?? {}),
     ]);
 
-    this.database = new ServiceDatabase(this, 'db', {
-      database: props.database,
+    const deps = openstackServiceDependencies(this, props, {
       operatorKey,
       image,
       syncCommand: ['neutron-db-manage', 'upgrade', 'heads'],
+      registration: {
+        serviceType: 'network',
+        catalogName: 'neutron',
+        endpointUrl: `http://${this.serviceName}-api:${PORT}`,
+      },
     });
-    this.messaging = new ServiceMessaging(this, 'mq', { messaging: props.messaging, operatorKey });
-    this.registration = new KeystoneRegistration(this, 'ks-register', {
-      keystone: props.keystone,
-      operatorKey,
-      serviceType: 'network',
-      catalogName: 'neutron',
-      endpointUrl: `http://${this.serviceName}-api:${PORT}`,
-    });
+    this.database = deps.database;
+    this.messaging = deps.messaging;
+    this.registration = deps.registration;
     this.metadataProxySecret = new GeneratedSecret(this, 'metadata-secret', {
       operatorKey,
       keys: ['secret'],
@@ -232,7 +228,7 @@ export class Neutron extends Service {
         oslo_concurrency: { lock_path: '/tmp/neutron' },
         oslo_messaging_notifications: { driver: ['messagingv2'] },
         oslo_middleware: { enable_proxy_headers_parsing: true },
-        ...keystoneAuthtokenConfig(props.keystone, this.registration, props.cache),
+        ...deps.authtokenConfig,
       },
       props.config,
     );
@@ -244,25 +240,11 @@ export class Neutron extends Service {
       port: PORT,
       healthPath: '/',
       replicas: props.apiReplicas,
-      env: [
-        ...this.database.connectionEnv(),
-        ...this.messaging.transportUrlEnv(),
-        ...keystoneAuthtokenEnv(this.registration),
-        serviceUserPasswordEnv('nova', this.registration),
-      ],
+      env: [...deps.env, serviceUserPasswordEnv('nova', this.registration)],
       config: { mountPath: CONFIG_DIR, files: { 'neutron.conf': renderOslo(conf) } },
       requests: { cpu: '200m', memory: '512Mi' },
     });
-    this.api
-      .dependsOn(props.keystone, 'ready')
-      .dependsOn(props.database, 'ready')
-      .dependsOn(props.cache, 'ready')
-      .dependsOn(props.messaging, 'ready')
-      .dependsOn(ovsdb.nb, 'ready')
-      .dependsOn(ovsdb.sb, 'ready')
-      .dependsOn(this.database.sync, 'completed')
-      .dependsOn(this.messaging.init, 'completed')
-      .dependsOn(this.registration.job, 'completed');
+    deps.gate(this.api).dependsOn(ovsdb.nb, 'ready').dependsOn(ovsdb.sb, 'ready');
 
     this.northd = new WorkerService(this, 'northd', {
       placement: placement(SchedulingKey.NETWORK_NEUTRON_NORTHD),

@@ -3,13 +3,10 @@ import { addCheck, Cloud, Component, Service } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { CacheEndpoint, DatabaseEndpoint } from '../common/endpoints';
-import {
-  KEYSTONE_AUTHTOKEN_SCHEMA,
-  keystoneAuthtokenConfig,
-  keystoneAuthtokenEnv,
-} from '../common/keystone-authtoken';
+import { KEYSTONE_AUTHTOKEN_SCHEMA } from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import { mergeOslo, OsloSchema, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
+import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
 import { requireInputs } from '../common/required-inputs';
 import { ServiceDatabase } from '../common/service-database';
 import { uwsgiCommand } from '../common/uwsgi';
@@ -77,27 +74,26 @@ export class PlacementService extends Service {
     const operatorKey = SchedulingKey.OPERATOR_NOVA; // Yaook runs Placement as part of Nova: no placement operator key
     addCheck(this, () => osloProblems('placement.conf', PLACEMENT_CONF_SCHEMA, props.config ?? {}));
 
-    this.database = new ServiceDatabase(this, 'db', {
-      database: props.database,
+    const deps = openstackServiceDependencies(this, props, {
       operatorKey,
       image,
       syncCommand: ['placement-manage', 'db', 'sync'],
       connectionOption: { section: 'placement_database', option: 'connection' },
+      registration: {
+        serviceType: 'placement',
+        catalogName: 'placement',
+        endpointUrl: `http://${this.serviceName}-api:${PORT}`,
+      },
     });
-    this.registration = new KeystoneRegistration(this, 'ks-register', {
-      keystone: props.keystone,
-      operatorKey,
-      serviceType: 'placement',
-      catalogName: 'placement',
-      endpointUrl: `http://${this.serviceName}-api:${PORT}`,
-    });
+    this.database = deps.database;
+    this.registration = deps.registration;
     const conf = mergeOslo(
       {
         DEFAULT: { debug: false, use_stderr: true },
         api: { auth_strategy: 'keystone' },
         placement_database: { sync_on_startup: false },
         oslo_middleware: { enable_proxy_headers_parsing: true },
-        ...keystoneAuthtokenConfig(props.keystone, this.registration, props.cache),
+        ...deps.authtokenConfig,
       },
       props.config,
     );
@@ -108,15 +104,10 @@ export class PlacementService extends Service {
       port: PORT,
       healthPath: '/',
       replicas: props.replicas,
-      env: [...this.database.connectionEnv(), ...keystoneAuthtokenEnv(this.registration)],
+      env: deps.env,
       config: { mountPath: CONFIG_DIR, files: { 'placement.conf': renderOslo(conf) } },
     });
-    this.api
-      .dependsOn(props.keystone, 'ready')
-      .dependsOn(props.database, 'ready')
-      .dependsOn(props.cache, 'ready')
-      .dependsOn(this.database.sync, 'completed')
-      .dependsOn(this.registration.job, 'completed');
+    deps.gate(this.api);
   }
 
   /** In-cluster URL of the placement API, e.g. `http://placement-api:8778`. */
