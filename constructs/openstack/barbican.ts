@@ -15,7 +15,7 @@ import {
   renderOslo,
 } from '../common/oslo-config';
 import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
-import { requireInputs } from '../common/required-inputs';
+import { commonInputHints, requireInputs } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
@@ -88,12 +88,7 @@ export class Barbican extends Service {
 
   constructor(scope: Construct, id: string, props: BarbicanProps) {
     super(scope, id);
-    requireInputs(this, props, {
-      keystone: 'the Keystone service',
-      database: 'a MariaDB or externalDatabase(...)',
-      messaging: 'a RabbitMQ or externalMessaging(...)',
-      cache: 'a Memcached or externalCache(...)',
-    });
+    requireInputs(this, props, commonInputHints('keystone', 'database', 'messaging', 'cache'));
     const cloud = Cloud.of(this);
     const image = props.image ?? cloud.image('barbican');
     const operatorKey = SchedulingKey.OPERATOR_BARBICAN;

@@ -18,7 +18,7 @@ import {
   osloProblems,
   renderOslo,
 } from '../common/oslo-config';
-import { requireInputs } from '../common/required-inputs';
+import { commonInputHints, requireInputs } from '../common/required-inputs';
 import { ServiceMessaging } from '../common/service-messaging';
 import { WorkerService } from '../common/worker-service';
 import { Keystone } from './keystone';
@@ -108,8 +108,7 @@ export class Ceilometer extends Service {
   constructor(scope: Construct, id: string, props: CeilometerProps) {
     super(scope, id);
     requireInputs(this, props, {
-      keystone: 'the Keystone service',
-      messaging: 'a RabbitMQ or externalMessaging(...)',
+      ...commonInputHints('keystone', 'messaging'),
       gnocchi: 'the Gnocchi service (where samples are published)',
     });
     const cloud = Cloud.of(this);

@@ -16,7 +16,7 @@ import {
   renderOslo,
 } from '../common/oslo-config';
 import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
-import { requireInputs } from '../common/required-inputs';
+import { commonInputHints, requireInputs } from '../common/required-inputs';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
 import { Keystone } from './keystone';
@@ -154,10 +154,7 @@ export class Cinder extends Service {
   constructor(scope: Construct, id: string, props: CinderProps) {
     super(scope, id);
     requireInputs(this, props, {
-      keystone: 'the Keystone service',
-      database: 'a MariaDB or externalDatabase(...)',
-      messaging: 'a RabbitMQ or externalMessaging(...)',
-      cache: 'a Memcached or externalCache(...)',
+      ...commonInputHints('keystone', 'database', 'messaging', 'cache'),
       volumeBackends:
         "a list of volume backends, e.g. [{ type: 'rbd', name: 'ceph', pool: 'volumes', ceph }]",
     });

@@ -9,7 +9,7 @@ import { KEYSTONE_AUTHTOKEN_SCHEMA } from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import { mergeOslo, OsloSchema, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
 import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
-import { requireInputs } from '../common/required-inputs';
+import { commonInputHints, requireInputs } from '../common/required-inputs';
 import { ServiceDatabase } from '../common/service-database';
 import { Keystone } from './keystone';
 
@@ -116,11 +116,7 @@ export class Glance extends Service {
 
   constructor(scope: Construct, id: string, props: GlanceProps) {
     super(scope, id);
-    requireInputs(this, props, {
-      keystone: 'the Keystone service',
-      database: 'a MariaDB or externalDatabase(...)',
-      cache: 'a Memcached or externalCache(...)',
-    });
+    requireInputs(this, props, commonInputHints('keystone', 'database', 'cache'));
     const cloud = Cloud.of(this);
     const image = props.image ?? cloud.image('glance');
     const operatorKey = SchedulingKey.OPERATOR_GLANCE;

@@ -23,7 +23,7 @@ import {
   renderOslo,
 } from '../common/oslo-config';
 import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
-import { requireInputs } from '../common/required-inputs';
+import { commonInputHints, requireInputs } from '../common/required-inputs';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
 import { Keystone } from './keystone';
@@ -106,11 +106,7 @@ export class Gnocchi extends Service {
 
   constructor(scope: Construct, id: string, props: GnocchiProps) {
     super(scope, id);
-    requireInputs(this, props, {
-      keystone: 'the Keystone service',
-      database: 'a MariaDB or externalDatabase(...)',
-      cache: 'a Memcached or externalCache(...)',
-    });
+    requireInputs(this, props, commonInputHints('keystone', 'database', 'cache'));
     const cloud = Cloud.of(this);
     const image = props.image ?? cloud.image('gnocchi');
     const operatorKey = SchedulingKey.OPERATOR_GNOCCHI;

@@ -17,7 +17,7 @@ import {
   renderOslo,
 } from '../common/oslo-config';
 import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
-import { requireInputs } from '../common/required-inputs';
+import { commonInputHints, requireInputs } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
@@ -101,12 +101,7 @@ export class Heat extends Service {
 
   constructor(scope: Construct, id: string, props: HeatProps) {
     super(scope, id);
-    requireInputs(this, props, {
-      keystone: 'the Keystone service',
-      database: 'a MariaDB or externalDatabase(...)',
-      messaging: 'a RabbitMQ or externalMessaging(...)',
-      cache: 'a Memcached or externalCache(...)',
-    });
+    requireInputs(this, props, commonInputHints('keystone', 'database', 'messaging', 'cache'));
     const cloud = Cloud.of(this);
     const image = props.image ?? cloud.image('heat');
     const operatorKey = SchedulingKey.OPERATOR_HEAT;

@@ -24,7 +24,7 @@ import {
   DependencyGateOptions,
   openstackServiceDependencies,
 } from '../common/openstack-service-dependencies';
-import { requireInputs } from '../common/required-inputs';
+import { commonInputHints, requireInputs } from '../common/required-inputs';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
 import { Keystone } from './keystone';
@@ -168,12 +168,7 @@ export class InfraIronic extends Service {
 
   constructor(scope: Construct, id: string, props: InfraIronicProps) {
     super(scope, id);
-    requireInputs(this, props, {
-      keystone: 'the Keystone service',
-      database: 'a MariaDB or externalDatabase(...)',
-      messaging: 'a RabbitMQ or externalMessaging(...)',
-      cache: 'a Memcached or externalCache(...)',
-    });
+    requireInputs(this, props, commonInputHints('keystone', 'database', 'messaging', 'cache'));
     const cloud = Cloud.of(this);
     const image = props.image ?? cloud.image('ironic');
     const operatorKey = SchedulingKey.OPERATOR_INFRA_IRONIC;

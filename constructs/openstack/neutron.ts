@@ -14,7 +14,7 @@ import {
 import { NodeConfiguredAgent } from '../common/node-config-templates';
 import { mergeOslo, OsloSchema, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
 import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
-import { requireInputs } from '../common/required-inputs';
+import { commonInputHints, requireInputs } from '../common/required-inputs';
 import { ServiceDatabase } from '../common/service-database';
 import { ServiceMessaging } from '../common/service-messaging';
 import { WorkerService } from '../common/worker-service';
@@ -151,10 +151,7 @@ export class Neutron extends Service {
   constructor(scope: Construct, id: string, props: NeutronProps) {
     super(scope, id);
     requireInputs(this, props, {
-      keystone: 'the Keystone service',
-      database: 'a MariaDB or externalDatabase(...)',
-      messaging: 'a RabbitMQ or externalMessaging(...)',
-      cache: 'a Memcached or externalCache(...)',
+      ...commonInputHints('keystone', 'database', 'messaging', 'cache'),
       ovsdb: "the OVN databases (new OvsdbCluster(cloud, 'ovsdb'))",
     });
     const cloud = Cloud.of(this);

@@ -25,7 +25,7 @@ import {
   osloProblems,
   renderOslo,
 } from '../common/oslo-config';
-import { requireInputs } from '../common/required-inputs';
+import { commonInputHints, requireInputs } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
 import { ServiceDatabase } from '../common/service-database';
 import { ServiceMessaging } from '../common/service-messaging';
@@ -215,10 +215,7 @@ export class Nova extends Service {
   constructor(scope: Construct, id: string, props: NovaProps) {
     super(scope, id);
     requireInputs(this, props, {
-      keystone: 'the Keystone service',
-      database: 'a MariaDB or externalDatabase(...)',
-      messaging: 'a RabbitMQ or externalMessaging(...)',
-      cache: 'a Memcached or externalCache(...)',
+      ...commonInputHints('keystone', 'database', 'messaging', 'cache'),
       placement: 'the Placement service (new PlacementService(...))',
       glance: 'the Glance service',
       neutron: 'the Neutron service',

@@ -7,7 +7,7 @@ import { KEYSTONE_AUTHTOKEN_SCHEMA } from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import { mergeOslo, OsloSchema, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
 import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
-import { requireInputs } from '../common/required-inputs';
+import { commonInputHints, requireInputs } from '../common/required-inputs';
 import { ServiceDatabase } from '../common/service-database';
 import { uwsgiCommand } from '../common/uwsgi';
 import { Keystone } from './keystone';
@@ -64,11 +64,7 @@ export class PlacementService extends Service {
 
   constructor(scope: Construct, id: string, props: PlacementServiceProps) {
     super(scope, id);
-    requireInputs(this, props, {
-      keystone: 'the Keystone service',
-      database: 'a MariaDB or externalDatabase(...)',
-      cache: 'a Memcached or externalCache(...)',
-    });
+    requireInputs(this, props, commonInputHints('keystone', 'database', 'cache'));
     const cloud = Cloud.of(this);
     const image = props.image ?? cloud.image('placement');
     const operatorKey = SchedulingKey.OPERATOR_NOVA; // Yaook runs Placement as part of Nova: no placement operator key
