@@ -3,7 +3,7 @@ import { Construct } from 'constructs';
 import { addCheck, Component, rangeProblems } from '../../lib/model';
 import { Placement } from '../../lib/scheduling';
 import { CONFIG_CHECKSUM_ANNOTATION, ConfigFiles, configFiles } from './config-files';
-import { podTemplate } from './pod-template';
+import { containerResources, podTemplate, ResourceRequests } from './pod-template';
 
 export interface ApiServiceProps {
   /** Where the API pods run (the service's API key and `ANY_API`). */
@@ -28,7 +28,7 @@ export interface ApiServiceProps {
   readonly volumes?: k8s.Volume[];
   readonly volumeMounts?: k8s.VolumeMount[];
   /** @default { cpu: '100m', memory: '256Mi' } */
-  readonly requests?: { readonly cpu: string; readonly memory: string };
+  readonly requests?: ResourceRequests;
 }
 
 /**
@@ -86,17 +86,7 @@ export class ApiService extends Component {
               ],
               readinessProbe: probe(5),
               livenessProbe: probe(30),
-              resources: {
-                requests: {
-                  cpu: k8s.Quantity.fromString(requests.cpu),
-                  memory: k8s.Quantity.fromString(requests.memory),
-                },
-                limits: {
-                  memory: k8s.Quantity.fromString(
-                    requests.memory.replace(/^(\d+)/, (n) => String(Number(n) * 4)),
-                  ),
-                },
-              },
+              resources: containerResources(requests),
             },
           ],
         }),

@@ -82,3 +82,25 @@ function withContainerDefaults(container: k8s.Container, hostAgent: boolean): k8
     : { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } };
   return { imagePullPolicy: 'IfNotPresent', securityContext, ...container };
 }
+
+/** CPU and memory a container requests, as Kubernetes quantities (`'100m'`, `'256Mi'`). */
+export interface ResourceRequests {
+  readonly cpu: string;
+  readonly memory: string;
+}
+
+/**
+ * The resources of a service's main container: the requests as given, and a memory limit of four
+ * times the memory request (same unit), with no CPU limit.
+ */
+export function containerResources(requests: ResourceRequests): k8s.ResourceRequirements {
+  return {
+    requests: {
+      cpu: k8s.Quantity.fromString(requests.cpu),
+      memory: k8s.Quantity.fromString(requests.memory),
+    },
+    limits: {
+      memory: k8s.Quantity.fromString(requests.memory.replace(/^(\d+)/, (n) => String(Number(n) * 4))),
+    },
+  };
+}

@@ -3,7 +3,7 @@ import { Construct } from 'constructs';
 import { addCheck, Component, rangeProblems } from '../../lib/model';
 import { Placement } from '../../lib/scheduling';
 import { CONFIG_CHECKSUM_ANNOTATION, ConfigFiles, configFiles } from './config-files';
-import { podTemplate } from './pod-template';
+import { containerResources, podTemplate, ResourceRequests } from './pod-template';
 
 /** The workload kind of a worker. */
 export type WorkerWorkload = 'Deployment' | 'StatefulSet' | 'DaemonSet';
@@ -38,7 +38,7 @@ export interface WorkerServiceProps {
   /** @default - none */
   readonly volumeMounts?: k8s.VolumeMount[];
   /** @default { cpu: '100m', memory: '256Mi' } */
-  readonly requests?: { readonly cpu: string; readonly memory: string };
+  readonly requests?: ResourceRequests;
   /**
    * Privileged with the host's network and PID namespaces. Only for node agents that manage the
    * host (LVM volumes, iSCSI targets); the caller says why at the call site. The connection check
@@ -111,17 +111,7 @@ export class WorkerService extends Component {
             timeoutSeconds: 5,
             failureThreshold: 30,
           },
-          resources: {
-            requests: {
-              cpu: k8s.Quantity.fromString(requests.cpu),
-              memory: k8s.Quantity.fromString(requests.memory),
-            },
-            limits: {
-              memory: k8s.Quantity.fromString(
-                requests.memory.replace(/^(\d+)/, (n) => String(Number(n) * 4)),
-              ),
-            },
-          },
+          resources: containerResources(requests),
         },
       ],
     });
