@@ -242,3 +242,25 @@ describe('prune and destroy order', () => {
     expect(cluster.peek(`Deployment/${NS}/mariadb`)).toBeDefined();
   });
 });
+
+describe('waiting until gone', () => {
+  test('a delete held by a finalizer fails the unit after its timeout, naming the finalizer', async () => {
+    // GIVEN a deployed cloud whose memcached Deployment carries a finalizer nobody removes
+    const cluster = new InMemoryCluster();
+    await deploy(cloud(), { cluster });
+    cluster.updateMetadata(`Deployment/${NS}/memcached`, { finalizers: ['example.com/protect'] });
+
+    // WHEN the cloud is destroyed with a short per-unit timeout
+    const result = await destroy(cloud(), { cluster, unitTimeoutMs: 200 });
+
+    // THEN memcached failed with the reason, keystone-api (its dependant) is gone, nothing it needs was touched
+    const unit = (name: string) => result.deletion.units.find((u) => u.name === name);
+    expect(unit('keystone-api')?.state).toBe('deleted');
+    expect(unit('memcached')?.state).toBe('failed');
+    expect(unit('memcached')?.reason).toContain(
+      `Deployment/${NS}/memcached (terminating, finalizers example.com/protect)`,
+    );
+    expect(unit('(bootstrap) namespaces')?.state).toBe('blocked');
+    expect(cluster.peek(`Namespace/${NS}`)).toBeDefined();
+  });
+});
