@@ -65,7 +65,7 @@ export function inventoryName(cloud: string): string {
  * its objects live in. Throws when the graph names several clouds or has no namespace at all.
  */
 export function inventoryLocation(graph: ComponentGraph, namespaceOverride?: string): InventoryLocation {
-  const clouds = [...new Set(graph.components.map((c) => c.cloud).filter((c) => c.length > 0))];
+  const clouds = [...new Set(graph.components.map((c) => c.cloud).filter((c) => c.length > 0))].sort();
   if (clouds.length > 1) {
     throw new Error(`the manifests hold several clouds (${clouds.join(', ')}); deploy one cloud at a time`);
   }

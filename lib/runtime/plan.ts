@@ -1,7 +1,14 @@
 import { ComponentGraph, KubeObject, objectRef } from '../graph';
 import { bootstrapOrder } from './apply-order';
 import { DeployInput, toGraph } from './deploy-input';
-import { Inventory, inventoryLocation, inventoryRef, objectsNotIn, readInventory } from './inventory';
+import {
+  Inventory,
+  InventoryLocation,
+  inventoryLocation,
+  inventoryRef,
+  objectsNotIn,
+  readInventory,
+} from './inventory';
 import { toApplyConflict } from './kube/apply-conflict';
 import { KubeApiError, NoMatchError } from './kube/errors';
 import { KubeCluster, KubeClusterOptions } from './kube/kube-cluster';
@@ -61,11 +68,13 @@ export async function plan(input: DeployInput, options: PlanOptions = {}): Promi
     if (owned) await owned.serverVersion();
     let inventory: Inventory | undefined;
     if (options.showPrune !== false) {
+      let location: InventoryLocation | undefined;
       try {
-        inventory = await readInventory(cluster, inventoryLocation(graph, options.inventoryNamespace));
-      } catch (error) {
-        if (!(error instanceof Error && /inventory/.test(error.message))) throw error;
+        location = inventoryLocation(graph, options.inventoryNamespace);
+      } catch {
+        location = undefined; // nowhere to look (several clouds, no namespace): no prune preview
       }
+      if (location) inventory = await readInventory(cluster, location);
     }
     const result = await planGraph(graph, cluster, inventory, options);
     return { ...result, requests: owned?.requests.snapshot() };

@@ -343,3 +343,22 @@ describe('plan and status details', () => {
     expect(status.inventory.graphChanged).toBe(true);
   });
 });
+
+describe('manifests that cannot be deployed as one cloud', () => {
+  test('several clouds in one directory is a usage error, found before connecting', async () => {
+    // GIVEN components of two clouds
+    const other = component('nova-api', {}, deployment('nova-api')).map((o) => ({
+      ...o,
+      metadata: {
+        ...o.metadata,
+        annotations: { ...o.metadata.annotations, 'stackwright.io/cloud': 'other' },
+      },
+    }));
+    const io = testIo();
+
+    // WHEN / THEN
+    expect(await runCli(['deploy', manifestDir([...cloud(), ...other])], io)).toBe(ExitCode.USAGE);
+    expect(io.stderr.text).toContain('several clouds (other, test)');
+    expect(io.opened).toBe(0);
+  });
+});

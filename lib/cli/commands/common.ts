@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parse } from 'yaml';
 import { ComponentGraph, graphFromManifests, loadManifests } from '../../graph';
+import { InventoryLocation, inventoryLocation } from '../../runtime/inventory';
 import { ClusterUnreachableError, KubeApiError } from '../../runtime/kube/errors';
 import { diffCounts, RequestCounts } from '../../runtime/kube/request-counter';
 import { RolloutResult } from '../../runtime/result';
@@ -52,6 +53,15 @@ export function loadGraph(io: CliIo, dir: string | undefined): { graph: Componen
   }
   try {
     return { graph: graphFromManifests(loadManifests(resolved)), dir: resolved };
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** Where the graph's inventory lives; a graph that does not say (several clouds, no namespace) is a usage error. */
+export function locate(graph: ComponentGraph): InventoryLocation {
+  try {
+    return inventoryLocation(graph);
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }

@@ -5,7 +5,7 @@ import { CliIo } from '../io';
 import { ProgressModel } from '../render/progress-model';
 import { outputMode, Reporter, useColor } from '../render/reporter';
 import { renderRolloutSummary } from '../render/summary';
-import { exitCodeForRollout, GlobalOptions, loadGraph, measured, withCluster } from './common';
+import { exitCodeForRollout, GlobalOptions, loadGraph, locate, measured, withCluster } from './common';
 
 export interface DeployCommandOptions {
   readonly concurrency: number;
@@ -31,6 +31,7 @@ export async function deployCommand(
   global: GlobalOptions,
 ): Promise<number> {
   const { graph, dir: resolved } = loadGraph(io, dir);
+  locate(graph); // a graph without a home for its inventory is a usage error, before connecting
   return withCluster(io, global, async (cluster) => {
     const mode = outputMode(io, global.json);
     const reporter = new Reporter(

@@ -1,12 +1,12 @@
 import { destroyUnits } from '../../runtime/destroy';
-import { inventoryLocation, readInventory } from '../../runtime/inventory';
+import { readInventory } from '../../runtime/inventory';
 import { deleteInReverseOrder } from '../../runtime/reverse-delete';
 import { ExitCode } from '../exit-codes';
 import { CliIo } from '../io';
 import { ProgressModel } from '../render/progress-model';
 import { outputMode, Reporter, useColor } from '../render/reporter';
 import { renderDeletionSummary } from '../render/summary';
-import { GlobalOptions, loadGraph, measured, UsageError, withCluster } from './common';
+import { GlobalOptions, loadGraph, locate, measured, UsageError, withCluster } from './common';
 
 export interface DestroyCommandOptions {
   readonly yes?: boolean;
@@ -27,8 +27,8 @@ export async function destroyCommand(
   global: GlobalOptions,
 ): Promise<number> {
   const { graph, dir: resolved } = loadGraph(io, dir);
+  const location = locate(graph);
   return withCluster(io, global, async (cluster) => {
-    const location = inventoryLocation(graph);
     const inventory = await readInventory(cluster.port, location);
     const { units, orphans } = destroyUnits(graph, inventory);
     const objects = units.reduce((n, u) => n + u.objects.length, 0);

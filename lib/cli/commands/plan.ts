@@ -1,10 +1,10 @@
-import { inventoryLocation, readInventory } from '../../runtime/inventory';
+import { readInventory } from '../../runtime/inventory';
 import { planGraph } from '../../runtime/plan';
 import { renderPlan } from '../../runtime/plan';
 import { ExitCode } from '../exit-codes';
 import { CliIo } from '../io';
 import { useColor } from '../render/reporter';
-import { GlobalOptions, loadGraph, measured, withCluster } from './common';
+import { GlobalOptions, loadGraph, locate, measured, withCluster } from './common';
 
 export interface PlanCommandOptions {
   readonly forceConflicts?: boolean;
@@ -23,9 +23,10 @@ export async function planCommand(
   global: GlobalOptions,
 ): Promise<number> {
   const { graph } = loadGraph(io, dir);
+  const location = locate(graph);
   return withCluster(io, global, async (cluster) => {
     const { value: result, requests } = await measured(cluster, async () => {
-      const inventory = await readInventory(cluster.port, inventoryLocation(graph));
+      const inventory = await readInventory(cluster.port, location);
       return planGraph(graph, cluster.port, inventory, {
         forceConflicts: options.forceConflicts,
         signal: io.signal,

@@ -1,16 +1,10 @@
-import {
-  graphHash,
-  inventoryLocation,
-  inventoryRef,
-  objectsNotIn,
-  readInventory,
-} from '../../runtime/inventory';
+import { graphHash, inventoryRef, objectsNotIn, readInventory } from '../../runtime/inventory';
 import { verify } from '../../runtime/rollout';
 import { ExitCode } from '../exit-codes';
 import { CliIo } from '../io';
 import { style as makeStyle } from '../render/ansi';
 import { useColor } from '../render/reporter';
-import { GlobalOptions, loadGraph, withCluster } from './common';
+import { GlobalOptions, loadGraph, locate, withCluster } from './common';
 
 /**
  * `stackwright status [dir]`: a snapshot, no waiting: what the inventory records (last deploy,
@@ -23,8 +17,8 @@ export async function statusCommand(
   global: GlobalOptions,
 ): Promise<number> {
   const { graph } = loadGraph(io, dir);
+  const location = locate(graph);
   return withCluster(io, global, async (cluster) => {
-    const location = inventoryLocation(graph);
     const inventory = await readInventory(cluster.port, location);
     const result = await verify(graph, cluster.port, { waitMs: 0, diagnose: false, signal: io.signal });
     const orphans = inventory ? objectsNotIn(inventory, graph).map(inventoryRef) : [];
