@@ -20,3 +20,4 @@ export * from './node-config-templates';
 export * from './clustered-stateful-set';
 export * from './keystone-service-user';
 export * from './openstack-service-dependencies';
+export * from './oslo-cache';

@@ -8,6 +8,7 @@ import { JobComponent } from '../common/job-component';
 import { KEYSTONE_AUTHTOKEN_SCHEMA } from '../common/keystone-authtoken';
 import { KeystoneRegistration, keystoneAdminClientEnv } from '../common/keystone-registration';
 import { serviceUserPasswordEnv } from '../common/keystone-service-user';
+import { osloCacheConfig } from '../common/oslo-cache';
 import {
   mergeOslo,
   OsloSchema,
@@ -176,11 +177,7 @@ export class Heat extends Service {
             user_domain_name: 'Default',
           },
           clients_keystone: { auth_uri: props.keystone.authUrl.replace(/\/v3$/, '') },
-          cache: {
-            enabled: true,
-            backend: 'oslo_cache.memcache_pool',
-            memcache_servers: [...props.cache.servers],
-          },
+          ...osloCacheConfig(props.cache),
           oslo_messaging_notifications: { driver: ['messagingv2'] },
           oslo_middleware: { enable_proxy_headers_parsing: true },
           ...deps.authtokenConfig,

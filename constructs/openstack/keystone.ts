@@ -7,6 +7,7 @@ import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/en
 import { GeneratedSecret } from '../common/generated-secret';
 import { JobComponent } from '../common/job-component';
 import { IdentityEndpoint } from '../common/keystone-registration';
+import { osloCacheConfig } from '../common/oslo-cache';
 import { mergeOslo, OsloSchema, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
 import { envFromSecret } from '../common/secret-ref';
 import { ServiceDatabase } from '../common/service-database';
@@ -93,11 +94,7 @@ export class Keystone extends Service implements IdentityEndpoint {
     const conf = mergeOslo(
       {
         DEFAULT: { debug: false, use_stderr: true },
-        cache: {
-          enabled: true,
-          backend: 'oslo_cache.memcache_pool',
-          memcache_servers: [...props.cache.servers],
-        },
+        ...osloCacheConfig(props.cache),
         token: { provider: 'fernet', expiration: 3600 },
         fernet_tokens: { key_repository: `${CONFIG_DIR}/fernet-keys`, max_active_keys: 3 },
         credential: { key_repository: `${CONFIG_DIR}/credential-keys`, provider: 'fernet' },

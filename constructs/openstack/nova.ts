@@ -17,6 +17,7 @@ import {
   serviceUserPasswordEnv,
 } from '../common/keystone-service-user';
 import { NodeConfiguredAgent, NodeScope } from '../common/node-config-templates';
+import { osloCacheConfig } from '../common/oslo-cache';
 import {
   mergeOslo,
   OsloSchema,
@@ -286,11 +287,7 @@ export class Nova extends Service {
     const common: OsloValues = {
       DEFAULT: { debug: false, use_stderr: true },
       api: { auth_strategy: 'keystone' },
-      cache: {
-        enabled: true,
-        backend: 'oslo_cache.memcache_pool',
-        memcache_servers: [...props.cache.servers],
-      },
+      ...osloCacheConfig(props.cache),
       cinder: { os_region_name: props.keystone.region },
       glance: { valid_interfaces: ['internal'] },
       oslo_concurrency: { lock_path: '/tmp/nova' },
