@@ -12,6 +12,11 @@ if (!fs.existsSync(entry)) {
   );
   process.exit(2);
 }
+// `stackwright graph | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
 require(entry)
   .main(process.argv.slice(2))
   .then((code) => {
