@@ -14,7 +14,6 @@ import { ComponentGraph, graphFromManifests, KubeObject, transitiveDependants } 
 import { deploy } from '../../lib/runtime/deploy';
 import { destroy } from '../../lib/runtime/destroy';
 import { RolloutEvent } from '../../lib/runtime/events';
-import { RolloutResult } from '../../lib/runtime/result';
 import { inventoryLocation, readInventory } from '../../lib/runtime/inventory';
 import { KubeCluster } from '../../lib/runtime/kube/kube-cluster';
 import { DeletionEvent } from '../../lib/runtime/reverse-delete';
@@ -46,12 +45,6 @@ function freshNamespace(prefix: string): string {
   const name = `sw-rt-${prefix}-${uniqueSuffix()}`;
   namespaces.push(name);
   return name;
-}
-
-/** True when every failed component failed on a PersistentVolumeClaim that reported `Lost`. */
-function onlyTransientClaimLoss(result: RolloutResult): boolean {
-  const failed = result.components.filter((c) => c.state === 'failed');
-  return failed.length > 0 && failed.every((c) => /PersistentVolumeClaim\/.*claim lost/.test(c.reason ?? ''));
 }
 
 function record<T>(): { events: T[]; onEvent: (e: T) => void } {
@@ -94,13 +87,7 @@ describe('the reference cloud', () => {
     const firstAuditOffset = audit ? fs.statSync(audit).size : 0;
 
     // WHEN it is deployed
-    let first = await deploy(graph, { cluster, onEvent: rollout.onEvent, componentTimeoutMs: 120_000 });
-    if (!first.ok && onlyTransientClaimLoss(first.rollout)) {
-      // The kwok volume stage binds a claim before kube-controller-manager has seen its new volume, so
-      // a claim can show `Lost` for a moment (a test-cluster artefact, reported); the readiness table
-      // fails on `Lost`. Re-running is what a user would do, and it must converge.
-      first = await deploy(graph, { cluster });
-    }
+    const first = await deploy(graph, { cluster, onEvent: rollout.onEvent, componentTimeoutMs: 120_000 });
 
     // THEN every component verified, none started before its gating dependencies were verified,
     const failures = first.rollout.components
