@@ -8,10 +8,10 @@ import {
   serviceUserPasswordEnv,
 } from '../../../constructs/common';
 import { SchedulingKey } from '../../../lib/scheduling';
-import { controlPlane } from '../support/control-plane-fixture';
+import { baseCloud } from '../support/compute-network-fixture';
 
 function registration() {
-  const { keystone, cache } = controlPlane();
+  const { keystone, cache } = baseCloud();
   const ksRegister = new KeystoneRegistration(keystone, 'ks-register', {
     keystone,
     operatorKey: SchedulingKey.OPERATOR_KEYSTONE,

@@ -7,14 +7,14 @@ import {
 } from '../../../constructs/common';
 import { Component, Service } from '../../../lib/model';
 import { placement, SchedulingKey } from '../../../lib/scheduling';
-import { controlPlane } from '../support/control-plane-fixture';
+import { baseCloud } from '../support/compute-network-fixture';
 
 /** A service built on the block, with one API gated as `gate` says. */
 class ExampleService extends Service {
   readonly deps: OpenStackServiceDependencies;
   readonly api: ApiService;
   constructor(
-    scope: ReturnType<typeof controlPlane>['cloud'],
+    scope: ReturnType<typeof baseCloud>['cloud'],
     inputs: Parameters<typeof openstackServiceDependencies>[1],
     gate?: DependencyGateOptions,
   ) {
@@ -57,7 +57,7 @@ function edges(component: Component): string[] {
 describe('openstackServiceDependencies', () => {
   test('builds the database chain, the vhost and the registration in the service, with its names', () => {
     // GIVEN
-    const { cloud, keystone, database, messaging, cache } = controlPlane();
+    const { cloud, keystone, database, messaging, cache } = baseCloud();
     // WHEN
     const service = new ExampleService(cloud, { keystone, database, messaging, cache });
     // THEN
@@ -69,7 +69,7 @@ describe('openstackServiceDependencies', () => {
 
   test('env: the database connection, then the transport URL, then the authtoken password', () => {
     // GIVEN
-    const { cloud, keystone, database, messaging, cache } = controlPlane();
+    const { cloud, keystone, database, messaging, cache } = baseCloud();
     // WHEN
     const service = new ExampleService(cloud, { keystone, database, messaging, cache });
     // THEN
@@ -84,7 +84,7 @@ describe('openstackServiceDependencies', () => {
 
   test('gate: Keystone, database, memcached and the bus ready; db-sync, mq-init and registration completed', () => {
     // GIVEN
-    const { cloud, keystone, database, messaging, cache } = controlPlane();
+    const { cloud, keystone, database, messaging, cache } = baseCloud();
     // WHEN
     const service = new ExampleService(cloud, { keystone, database, messaging, cache });
     // THEN
@@ -101,7 +101,7 @@ describe('openstackServiceDependencies', () => {
 
   test('gate options: no registration, no memcached, the bus for notifications only', () => {
     // GIVEN
-    const { cloud, keystone, database, messaging, cache } = controlPlane();
+    const { cloud, keystone, database, messaging, cache } = baseCloud();
     // WHEN
     const service = new ExampleService(
       cloud,
@@ -119,7 +119,7 @@ describe('openstackServiceDependencies', () => {
 
   test('without a message bus: no vhost, no transport URL, no edge on a bus', () => {
     // GIVEN
-    const { cloud, keystone, database, cache } = controlPlane();
+    const { cloud, keystone, database, cache } = baseCloud();
     // WHEN
     const service = new ExampleService(cloud, { keystone, database, cache });
     // THEN
@@ -131,7 +131,7 @@ describe('openstackServiceDependencies', () => {
 
   test('with a message bus in the inputs, the vhost is typed as present', () => {
     // GIVEN
-    const { cloud, keystone, database, messaging, cache } = controlPlane();
+    const { cloud, keystone, database, messaging, cache } = baseCloud();
     const service = new BareService(cloud, 'bare');
     const bus: MessagingEndpoint = messaging;
     // WHEN

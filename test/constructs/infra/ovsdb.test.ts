@@ -2,13 +2,7 @@ import { App } from 'cdk8s';
 import { OvsdbCluster } from '../../../constructs/infra';
 import { Cloud } from '../../../lib/model';
 import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
-import {
-  errorOf,
-  keyTerms,
-  keyTolerations,
-  termsOf,
-  tolerationsOf,
-} from '../support/compute-network-fixture';
+import { errorOf, expectPlacedOn } from '../support/compute-network-fixture';
 
 function ovsdbCloud(props: ConstructorParameters<typeof OvsdbCluster>[2] = {}) {
   const cloud = new Cloud(new App(), 'prod', { namespace: 'openstack' });
@@ -69,10 +63,7 @@ describe('OvsdbCluster', () => {
     (name) => {
       // THEN
       const sts = findObject(objects, 'StatefulSet', name);
-      expect(termsOf(sts)).toEqual(keyTerms(['infra.yaook.cloud/ovsdbcluster', 'infra.yaook.cloud/any']));
-      expect(tolerationsOf(sts)).toEqual(
-        keyTolerations(['infra.yaook.cloud/ovsdbcluster', 'infra.yaook.cloud/any']),
-      );
+      expectPlacedOn(sts, ['infra.yaook.cloud/ovsdbcluster', 'infra.yaook.cloud/any']);
       expect((podSpecOf(sts).securityContext as { runAsNonRoot: boolean }).runAsNonRoot).toBe(true);
     },
   );

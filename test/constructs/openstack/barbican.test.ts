@@ -1,18 +1,16 @@
 import { Barbican, BarbicanProps } from '../../../constructs/openstack';
-import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
+import { edgesOf, findObject, synthObjects } from '../../../lib/testing';
 import {
-  configFile,
-  controlPlane,
+  baseCloud,
   envOf,
-  expectedTerms,
-  expectedTolerations,
-  nodeSelectorTermsOf,
-  ofService,
-  tolerationsOf,
-} from '../support/control-plane-fixture';
+  expectPlacedOn,
+  fileOf,
+  objectsOfService,
+  scriptOf,
+} from '../support/compute-network-fixture';
 
 function barbicanCloud(overrides: Partial<BarbicanProps> = {}) {
-  const { cloud, database, messaging, cache, keystone } = controlPlane();
+  const { cloud, database, messaging, cache, keystone } = baseCloud();
   new Barbican(cloud, 'barbican', { keystone, database, messaging, cache, ...overrides });
   return cloud;
 }
@@ -24,7 +22,7 @@ describe('Barbican', () => {
 
   test('matches the snapshot', () => {
     // THEN
-    expect(ofService(objects, 'barbican')).toMatchSnapshot();
+    expect(objectsOfService(objects, 'barbican')).toMatchSnapshot();
   });
 
   test.each([
@@ -40,8 +38,7 @@ describe('Barbican', () => {
   ])('%s %s runs on its seed key or its group key and tolerates both', (kind, name, keys) => {
     // THEN
     const workload = findObject(objects, kind, name);
-    expect(nodeSelectorTermsOf(workload)).toEqual(expectedTerms(keys));
-    expect(tolerationsOf(workload)).toEqual(expectedTolerations(keys));
+    expectPlacedOn(workload, keys);
   });
 
   test('carries the canonical edges: RabbitMQ is soft for the API and gating for the listener', () => {
@@ -65,9 +62,7 @@ describe('Barbican', () => {
 
   test('the key encryption key is generated in the cluster and reaches only the API, from its Secret', () => {
     // THEN the generator Job writes a Fernet key into barbican-kek
-    const script = (
-      podSpecOf(findObject(objects, 'Job', 'barbican-kek-setup')).containers as { command: string[] }[]
-    )[0].command[2];
+    const script = scriptOf(findObject(objects, 'Job', 'barbican-kek-setup'));
     expect(script).toBe(
       "kubectl get secret barbican-kek >/dev/null 2>&1 || kubectl create secret generic barbican-kek --from-literal=kek=\"$(openssl rand 32 | base64 | tr '+/' '-_')\"",
     );
@@ -82,7 +77,7 @@ describe('Barbican', () => {
 
   test('renders barbican.conf with the simple crypto store and keystone notifications', () => {
     // THEN
-    const conf = configFile(objects, 'barbican-api-config', 'barbican.conf');
+    const conf = fileOf(objects, 'barbican-api-config', 'barbican.conf');
     expect(conf).toContain('[DEFAULT]\ndebug = false\nhost_href = http://barbican-api:9311\n');
     expect(conf).toContain('[crypto]\nenabled_crypto_plugins = simple_crypto\n');
     expect(conf).toContain('[secretstore]\nenabled_secretstore_plugins = store_crypto\n');
@@ -97,7 +92,7 @@ describe('Barbican', () => {
     const without = synthObjects(barbicanCloud({ keystoneListener: false }));
     // THEN
     expect(without.some((o) => o.metadata.name === 'barbican-keystone-listener')).toBe(false);
-    expect(configFile(without, 'barbican-api-config', 'barbican.conf')).toContain(
+    expect(fileOf(without, 'barbican-api-config', 'barbican.conf')).toContain(
       '[keystone_notifications]\nallow_requeue = false\nenable = false\n',
     );
   });
@@ -118,7 +113,7 @@ describe('Barbican', () => {
 
   test('a Barbican without a database fails for JavaScript users with the path and what to pass', () => {
     // GIVEN
-    const { cloud, messaging, cache, keystone } = controlPlane();
+    const { cloud, messaging, cache, keystone } = baseCloud();
     const props = { keystone, messaging, cache } as unknown as BarbicanProps;
     // WHEN / THEN
     expect(() => new Barbican(cloud, 'barbican', props)).toThrow(

@@ -4,24 +4,22 @@ import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testi
 import { TinyService } from '../../support/tiny-service';
 import { placement, SchedulingKey } from '../../../lib/scheduling';
 import {
-  configFile,
-  controlPlane,
+  baseCloud,
   envOf,
-  expectedTerms,
-  expectedTolerations,
-  nodeSelectorTermsOf,
-  ofService,
-  tolerationsOf,
-} from '../support/control-plane-fixture';
+  expectPlacedOn,
+  fileOf,
+  objectsOfService,
+  scriptOf,
+} from '../support/compute-network-fixture';
 
 /**
  * A cloud with Gnocchi, a stand-in for Nova with two nova-compute components (as two per-node
  * configuration templates would give), and Ceilometer with `overrides` (which may use the fixture).
  */
 function ceilometerCloud(
-  overrides: (fixture: ReturnType<typeof controlPlane>) => Partial<CeilometerProps> = () => ({}),
+  overrides: (fixture: ReturnType<typeof baseCloud>) => Partial<CeilometerProps> = () => ({}),
 ) {
-  const fixture = controlPlane();
+  const fixture = baseCloud();
   const { cloud, database, messaging, cache, keystone } = fixture;
   const gnocchi = new Gnocchi(cloud, 'gnocchi', { keystone, database, cache });
   const nova = new TinyService(
@@ -47,7 +45,7 @@ describe('Ceilometer', () => {
 
   test('matches the snapshot', () => {
     // THEN
-    expect(ofService(objects, 'ceilometer')).toMatchSnapshot();
+    expect(objectsOfService(objects, 'ceilometer')).toMatchSnapshot();
   });
 
   test.each([
@@ -66,20 +64,17 @@ describe('Ceilometer', () => {
   ])('%s %s runs on its seed key or its group key and tolerates both', (kind, name, keys) => {
     // THEN
     const workload = findObject(objects, kind, name);
-    expect(nodeSelectorTermsOf(workload)).toEqual(expectedTerms(keys));
-    expect(tolerationsOf(workload)).toEqual(expectedTolerations(keys));
+    expectPlacedOn(workload, keys);
   });
 
   test('the compute agent is a DaemonSet on hypervisors that need no OVN maintenance, unprivileged', () => {
     // THEN
     const agent = findObject(objects, 'DaemonSet', 'ceilometer-compute');
-    expect(nodeSelectorTermsOf(agent)).toEqual(
-      expectedTerms(
-        ['compute.yaook.cloud/hypervisor'],
-        [{ key: 'maintenance.yaook.cloud/ovn-maintenance', operator: 'In', values: ['not-required'] }],
-      ),
+    expectPlacedOn(
+      agent,
+      ['compute.yaook.cloud/hypervisor'],
+      [{ key: 'maintenance.yaook.cloud/ovn-maintenance', operator: 'In', values: ['not-required'] }],
     );
-    expect(tolerationsOf(agent)).toEqual(expectedTolerations(['compute.yaook.cloud/hypervisor']));
     const spec = podSpecOf(agent);
     expect(spec.hostNetwork).toBeUndefined();
     expect(spec.securityContext).toMatchObject({ runAsNonRoot: true });
@@ -120,9 +115,7 @@ describe('Ceilometer', () => {
 
   test('registers a service user and no catalogue entry', () => {
     // THEN
-    const script = (
-      podSpecOf(findObject(objects, 'Job', 'ceilometer-ks-register')).containers as { command: string[] }[]
-    )[0].command[2];
+    const script = scriptOf(findObject(objects, 'Job', 'ceilometer-ks-register'));
     expect(script).toContain(
       'openstack user create --or-show --domain Default --password "$SERVICE_PASSWORD" ceilometer',
     );
@@ -132,16 +125,16 @@ describe('Ceilometer', () => {
 
   test('renders ceilometer.conf, polling and the Gnocchi pipeline', () => {
     // THEN
-    const conf = configFile(objects, 'ceilometer-central-config', 'ceilometer.conf');
+    const conf = fileOf(objects, 'ceilometer-central-config', 'ceilometer.conf');
     expect(conf).toContain(
       '[service_credentials]\nauth_type = password\nauth_url = http://keystone-api:5000/v3\ninterface = internalURL\nproject_domain_name = Default\nproject_name = service\nregion_name = RegionOne\nuser_domain_name = Default\nusername = ceilometer\n',
     );
     expect(conf).toContain('[compute]\ninstance_discovery_method = libvirt_metadata\n');
     expect(conf).not.toContain('[coordination]');
-    expect(parse(configFile(objects, 'ceilometer-central-config', 'polling.yaml'))).toEqual({
+    expect(parse(fileOf(objects, 'ceilometer-central-config', 'polling.yaml'))).toEqual({
       sources: [{ name: 'all_pollsters', interval: 300, meters: ['*'] }],
     });
-    expect(parse(configFile(objects, 'ceilometer-notification-config', 'pipeline.yaml')).sinks).toEqual([
+    expect(parse(fileOf(objects, 'ceilometer-notification-config', 'pipeline.yaml')).sinks).toEqual([
       { name: 'meter_sink', publishers: ['gnocchi://?archive_policy=low'] },
     ]);
     expect(
@@ -155,7 +148,7 @@ describe('Ceilometer', () => {
     // GIVEN
     const ha = synthObjects(ceilometerCloud(({ cache }) => ({ cache, centralReplicas: 2 })));
     // THEN
-    expect(configFile(ha, 'ceilometer-central-config', 'ceilometer.conf')).toContain(
+    expect(fileOf(ha, 'ceilometer-central-config', 'ceilometer.conf')).toContain(
       '[coordination]\nbackend_url = memcached://cache-0.cache:11211\n',
     );
     expect(edgesOf(findObject(ha, 'Deployment', 'ceilometer-central'))).toContainEqual({
@@ -187,7 +180,7 @@ describe('Ceilometer', () => {
 
   test('a Ceilometer without Gnocchi fails for JavaScript users with the path and what to pass', () => {
     // GIVEN
-    const { cloud, messaging, keystone } = controlPlane();
+    const { cloud, messaging, keystone } = baseCloud();
     const props = { keystone, messaging } as unknown as CeilometerProps;
     // WHEN / THEN
     expect(() => new Ceilometer(cloud, 'ceilometer', props)).toThrow(

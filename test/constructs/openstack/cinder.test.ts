@@ -1,15 +1,15 @@
 import { Cinder, CinderProps } from '../../../constructs/openstack';
 import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
 import {
-  configFile,
-  controlPlane,
+  baseCloud,
   envOf,
-  expectedTerms,
-  expectedTolerations,
-  nodeSelectorTermsOf,
-  ofService,
-  tolerationsOf,
-} from '../support/control-plane-fixture';
+  expectPlacedOn,
+  fileOf,
+  keyTerms,
+  objectsOfService,
+  scriptOf,
+  termsOf,
+} from '../support/compute-network-fixture';
 
 const ceph = {
   monitors: ['10.0.0.1:6789', '10.0.0.2:6789'],
@@ -18,7 +18,7 @@ const ceph = {
 };
 
 function cinderCloud(overrides: Partial<CinderProps> = {}) {
-  const { cloud, database, messaging, cache, keystone } = controlPlane();
+  const { cloud, database, messaging, cache, keystone } = baseCloud();
   new Cinder(cloud, 'cinder', {
     keystone,
     database,
@@ -52,7 +52,7 @@ describe('Cinder', () => {
 
   test('matches the snapshot', () => {
     // THEN
-    expect(ofService(objects, 'cinder')).toMatchSnapshot();
+    expect(objectsOfService(objects, 'cinder')).toMatchSnapshot();
   });
 
   test.each([
@@ -78,15 +78,14 @@ describe('Cinder', () => {
   ])('%s %s runs on its seed key or its group key and tolerates both', (kind, name, keys) => {
     // THEN
     const workload = findObject(objects, kind, name);
-    expect(nodeSelectorTermsOf(workload)).toEqual(expectedTerms(keys));
-    expect(tolerationsOf(workload)).toEqual(expectedTolerations(keys));
+    expectPlacedOn(workload, keys);
   });
 
   test('the LVM volume service is restricted to the node holding the volume group', () => {
     // THEN
     const workload = findObject(objects, 'StatefulSet', 'cinder-volume-lvm');
-    expect(nodeSelectorTermsOf(workload)).toEqual(
-      expectedTerms(
+    expect(termsOf(workload)).toEqual(
+      keyTerms(
         ['block-storage.yaook.cloud/cinder-volume', 'block-storage.yaook.cloud/cinder-any-service'],
         [{ key: 'example.com/storage', operator: 'In', values: ['lvm'] }],
       ),
@@ -148,9 +147,7 @@ describe('Cinder', () => {
 
   test('registers the volumev3 endpoint, quoted for the shell', () => {
     // THEN
-    const script = (
-      podSpecOf(findObject(objects, 'Job', 'cinder-ks-register')).containers as { command: string[] }[]
-    )[0].command[2];
+    const script = scriptOf(findObject(objects, 'Job', 'cinder-ks-register'));
     expect(script).toContain('openstack service create --name cinder volumev3');
     expect(script).toContain(
       'openstack endpoint create --region "$OS_REGION_NAME" cinder internal \'http://cinder-api:8776/v3/%(project_id)s\'',
@@ -159,7 +156,7 @@ describe('Cinder', () => {
 
   test('each volume service renders only its own backend', () => {
     // THEN
-    const rbd = configFile(objects, 'cinder-volume-ceph-config', 'cinder.conf');
+    const rbd = fileOf(objects, 'cinder-volume-ceph-config', 'cinder.conf');
     expect(rbd).toContain('enabled_backends = ceph\n');
     expect(rbd).toContain(
       [
@@ -174,10 +171,10 @@ describe('Cinder', () => {
       ].join('\n'),
     );
     expect(rbd).not.toContain('[lvm]');
-    expect(configFile(objects, 'cinder-volume-ceph-config', 'ceph.conf')).toBe(
+    expect(fileOf(objects, 'cinder-volume-ceph-config', 'ceph.conf')).toBe(
       '[global]\nmon_host = 10.0.0.1:6789,10.0.0.2:6789\nkeyring = /etc/ceph/ceph.client.cinder.keyring\n',
     );
-    const lvm = configFile(objects, 'cinder-volume-lvm-config', 'cinder.conf');
+    const lvm = fileOf(objects, 'cinder-volume-lvm-config', 'cinder.conf');
     expect(lvm).toContain(
       '[lvm]\nbackend_host = cinder-volume-lvm\ntarget_helper = lioadm\ntarget_protocol = iscsi\nvolume_backend_name = lvm\n',
     );
@@ -188,7 +185,7 @@ describe('Cinder', () => {
 
   test('the API config has Keystone auth and backups, and no credential', () => {
     // THEN
-    const conf = configFile(objects, 'cinder-api-config', 'cinder.conf');
+    const conf = fileOf(objects, 'cinder-api-config', 'cinder.conf');
     expect(conf).toContain('backup_driver = cinder.backup.drivers.ceph.CephBackupDriver');
     expect(conf).toContain('backup_ceph_pool = backups');
     expect(conf).toContain(
@@ -218,11 +215,11 @@ describe('Cinder', () => {
       cinderCloud({ config: { ceph: { rbd_max_clone_depth: 3 }, DEFAULT: { debug: true } } }),
     );
     // THEN
-    expect(configFile(overridden, 'cinder-volume-ceph-config', 'cinder.conf')).toContain(
+    expect(fileOf(overridden, 'cinder-volume-ceph-config', 'cinder.conf')).toContain(
       'rbd_max_clone_depth = 3',
     );
-    expect(configFile(overridden, 'cinder-api-config', 'cinder.conf')).not.toContain('rbd_max_clone_depth');
-    expect(configFile(overridden, 'cinder-api-config', 'cinder.conf')).toContain('debug = true');
+    expect(fileOf(overridden, 'cinder-api-config', 'cinder.conf')).not.toContain('rbd_max_clone_depth');
+    expect(fileOf(overridden, 'cinder-api-config', 'cinder.conf')).toContain('debug = true');
   });
 
   test('an unknown oslo option fails with the construct path and the known options', () => {
@@ -253,7 +250,7 @@ describe('Cinder', () => {
 
   test('a Cinder without Keystone fails for JavaScript users with the path and what to pass', () => {
     // GIVEN props as a JavaScript caller could write them
-    const { cloud, database, messaging, cache } = controlPlane();
+    const { cloud, database, messaging, cache } = baseCloud();
     const props = { database, messaging, cache, volumeBackends: [] } as unknown as CinderProps;
     // WHEN / THEN
     expect(() => new Cinder(cloud, 'cinder', props)).toThrow(

@@ -1,18 +1,16 @@
 import { Gnocchi, GnocchiProps } from '../../../constructs/openstack';
 import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
 import {
-  configFile,
-  controlPlane,
+  baseCloud,
+  commandOf,
   envOf,
-  expectedTerms,
-  expectedTolerations,
-  nodeSelectorTermsOf,
-  ofService,
-  tolerationsOf,
-} from '../support/control-plane-fixture';
+  expectPlacedOn,
+  fileOf,
+  objectsOfService,
+} from '../support/compute-network-fixture';
 
 function gnocchiCloud(overrides: Partial<GnocchiProps> = {}) {
-  const { cloud, database, cache, keystone } = controlPlane();
+  const { cloud, database, cache, keystone } = baseCloud();
   new Gnocchi(cloud, 'gnocchi', { keystone, database, cache, ...overrides });
   return cloud;
 }
@@ -30,7 +28,7 @@ describe('Gnocchi', () => {
 
   test('matches the snapshot', () => {
     // THEN
-    expect(ofService(objects, 'gnocchi')).toMatchSnapshot();
+    expect(objectsOfService(objects, 'gnocchi')).toMatchSnapshot();
   });
 
   test.each([
@@ -41,8 +39,7 @@ describe('Gnocchi', () => {
   ])('%s %s runs on its seed keys and tolerates them', (kind, name, keys) => {
     // THEN
     const workload = findObject(objects, kind, name);
-    expect(nodeSelectorTermsOf(workload)).toEqual(expectedTerms(keys));
-    expect(tolerationsOf(workload)).toEqual(expectedTolerations(keys));
+    expectPlacedOn(workload, keys);
   });
 
   test('carries the canonical edges: Keystone, the indexer, storage-init and memcached', () => {
@@ -63,8 +60,7 @@ describe('Gnocchi', () => {
 
   test('db-sync migrates the indexer only and storage-init the storage only', () => {
     // THEN
-    const command = (name: string) =>
-      (podSpecOf(findObject(objects, 'Job', name)).containers as { command: string[] }[])[0].command;
+    const command = (name: string) => commandOf(findObject(objects, 'Job', name));
     expect(command('gnocchi-db-sync')).toEqual(['gnocchi-upgrade', '--skip-storage', '--skip-incoming']);
     expect(command('gnocchi-storage-init')).toEqual(['gnocchi-upgrade', '--skip-index']);
     expect(envOf(findObject(objects, 'Job', 'gnocchi-db-sync')).OS_INDEXER__URL).toBe(
@@ -94,7 +90,7 @@ describe('Gnocchi', () => {
 
   test('renders gnocchi.conf with keystone auth, coordination over memcached and no credential', () => {
     // THEN
-    const conf = configFile(objects, 'gnocchi-metricd-config', 'gnocchi.conf');
+    const conf = fileOf(objects, 'gnocchi-metricd-config', 'gnocchi.conf');
     expect(conf).toContain('[DEFAULT]\ncoordination_url = memcached://cache-0.cache:11211\n');
     expect(conf).toContain('[api]\nauth_mode = keystone\n');
     expect(conf).toContain('[metricd]\nworkers = 2\n');
@@ -106,10 +102,10 @@ describe('Gnocchi', () => {
     // GIVEN
     const onCeph = synthObjects(gnocchiCloud({ storage: { type: 'ceph', pool: 'metrics', ceph } }));
     // THEN
-    expect(configFile(onCeph, 'gnocchi-api-config', 'gnocchi.conf')).toContain(
+    expect(fileOf(onCeph, 'gnocchi-api-config', 'gnocchi.conf')).toContain(
       '[storage]\nceph_conffile = /etc/gnocchi/ceph.conf\nceph_keyring = /etc/ceph/ceph.client.gnocchi.keyring\nceph_pool = metrics\nceph_username = gnocchi\ndriver = ceph\n',
     );
-    expect(configFile(onCeph, 'gnocchi-storage-init-ceph', 'ceph.conf')).toContain('mon_host = 10.0.0.1\n');
+    expect(fileOf(onCeph, 'gnocchi-storage-init-ceph', 'ceph.conf')).toContain('mon_host = 10.0.0.1\n');
     expect(onCeph.some((o) => o.kind === 'PersistentVolumeClaim')).toBe(false);
     expect(podSpecOf(findObject(onCeph, 'Deployment', 'gnocchi-metricd')).volumes).toContainEqual({
       name: 'ceph-keyring',
@@ -134,7 +130,7 @@ describe('Gnocchi', () => {
 
   test('a Gnocchi without a cache fails for JavaScript users with the path and what to pass', () => {
     // GIVEN
-    const { cloud, database, keystone } = controlPlane();
+    const { cloud, database, keystone } = baseCloud();
     const props = { keystone, database } as unknown as GnocchiProps;
     // WHEN / THEN
     expect(() => new Gnocchi(cloud, 'gnocchi', props)).toThrow(

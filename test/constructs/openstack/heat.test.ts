@@ -1,18 +1,18 @@
 import { Heat, HeatProps } from '../../../constructs/openstack';
-import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
+import { edgesOf, findObject, synthObjects } from '../../../lib/testing';
 import {
-  configFile,
-  controlPlane,
+  baseCloud,
   envOf,
-  expectedTerms,
-  expectedTolerations,
-  nodeSelectorTermsOf,
-  ofService,
-  tolerationsOf,
-} from '../support/control-plane-fixture';
+  expectPlacedOn,
+  fileOf,
+  keyTerms,
+  objectsOfService,
+  scriptOf,
+  termsOf,
+} from '../support/compute-network-fixture';
 
 function heatCloud(overrides: Partial<HeatProps> = {}) {
-  const { cloud, database, messaging, cache, keystone } = controlPlane();
+  const { cloud, database, messaging, cache, keystone } = baseCloud();
   new Heat(cloud, 'heat', { keystone, database, messaging, cache, ...overrides });
   return cloud;
 }
@@ -24,7 +24,7 @@ describe('Heat', () => {
 
   test('matches the snapshot', () => {
     // THEN
-    expect(ofService(objects, 'heat')).toMatchSnapshot();
+    expect(objectsOfService(objects, 'heat')).toMatchSnapshot();
   });
 
   test.each([
@@ -33,8 +33,7 @@ describe('Heat', () => {
   ])('%s %s has no key of its own in the seed, so it runs on the API group key alone', (kind, name) => {
     // THEN
     const workload = findObject(objects, kind, name);
-    expect(nodeSelectorTermsOf(workload)).toEqual(expectedTerms(['any.yaook.cloud/api']));
-    expect(tolerationsOf(workload)).toEqual(expectedTolerations(['any.yaook.cloud/api']));
+    expectPlacedOn(workload, ['any.yaook.cloud/api']);
   });
 
   test.each(['heat-db-sync', 'heat-domain-setup', 'heat-ks-register', 'heat-domain-admin-credentials'])(
@@ -42,7 +41,7 @@ describe('Heat', () => {
     (name) => {
       // THEN
       const keys = ['operator.yaook.cloud/heat', 'operator.yaook.cloud/any'];
-      expect(nodeSelectorTermsOf(findObject(objects, 'Job', name))).toEqual(expectedTerms(keys));
+      expect(termsOf(findObject(objects, 'Job', name))).toEqual(keyTerms(keys));
     },
   );
 
@@ -68,9 +67,7 @@ describe('Heat', () => {
 
   test('the domain setup creates the stack domain, its admin and the delegated roles', () => {
     // THEN
-    const script = (
-      podSpecOf(findObject(objects, 'Job', 'heat-domain-setup')).containers as { command: string[] }[]
-    )[0].command[2];
+    const script = scriptOf(findObject(objects, 'Job', 'heat-domain-setup'));
     expect(script.split('\n')).toEqual([
       "openstack domain create --or-show --description 'Stacks of Heat' heat",
       'openstack user create --or-show --domain heat --password "$DOMAIN_ADMIN_PASSWORD" heat_domain_admin',
@@ -83,7 +80,7 @@ describe('Heat', () => {
 
   test('renders heat.conf with the stack domain and trustee, passwords from Secrets', () => {
     // THEN
-    const conf = configFile(objects, 'heat-engine-config', 'heat.conf');
+    const conf = fileOf(objects, 'heat-engine-config', 'heat.conf');
     expect(conf).toContain(
       '[DEFAULT]\ndebug = false\nnum_engine_workers = 2\nregion_name_for_services = RegionOne\nstack_domain_admin = heat_domain_admin\nstack_user_domain_name = heat\n',
     );
@@ -110,7 +107,7 @@ describe('Heat', () => {
       }),
     );
     // THEN
-    const conf = configFile(tuned, 'heat-api-config', 'heat.conf');
+    const conf = fileOf(tuned, 'heat-api-config', 'heat.conf');
     expect(conf).toContain('max_stacks_per_tenant = 50\nnum_engine_workers = 4\n');
     expect(conf).toContain('stack_user_domain_name = stacks\n');
   });
@@ -130,7 +127,7 @@ describe('Heat', () => {
 
   test('a Heat without messaging fails for JavaScript users with the path and what to pass', () => {
     // GIVEN
-    const { cloud, database, cache, keystone } = controlPlane();
+    const { cloud, database, cache, keystone } = baseCloud();
     const props = { keystone, database, cache } as unknown as HeatProps;
     // WHEN / THEN
     expect(() => new Heat(cloud, 'heat', props)).toThrow(

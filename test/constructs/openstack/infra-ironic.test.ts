@@ -1,20 +1,18 @@
 import { InfraIronic, InfraIronicProps } from '../../../constructs/openstack';
-import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
+import { edgesOf, findObject, synthObjects } from '../../../lib/testing';
 import { TinyService } from '../../support/tiny-service';
 import {
-  configFile,
-  controlPlane,
+  baseCloud,
   envOf,
-  expectedTerms,
-  expectedTolerations,
-  nodeSelectorTermsOf,
-  ofService,
-  tolerationsOf,
-} from '../support/control-plane-fixture';
+  expectPlacedOn,
+  fileOf,
+  objectsOfService,
+  scriptOf,
+} from '../support/compute-network-fixture';
 
 /** Ironic with stand-ins for Glance, Neutron and Swift (`withServices`), or on its own. */
 function ironicCloud(overrides: Partial<InfraIronicProps> = {}, withServices = true) {
-  const { cloud, database, messaging, cache, keystone } = controlPlane();
+  const { cloud, database, messaging, cache, keystone } = baseCloud();
   const services = withServices
     ? {
         glance: new TinyService(cloud, 'glance', ['api']),
@@ -45,7 +43,7 @@ describe('InfraIronic', () => {
 
   test('matches the snapshot', () => {
     // THEN
-    expect(ofService(objects, 'ironic')).toMatchSnapshot();
+    expect(objectsOfService(objects, 'ironic')).toMatchSnapshot();
   });
 
   test.each([
@@ -60,8 +58,7 @@ describe('InfraIronic', () => {
   ])('%s %s runs on its seed key or its group key and tolerates both', (kind, name, keys) => {
     // THEN
     const workload = findObject(objects, kind, name);
-    expect(nodeSelectorTermsOf(workload)).toEqual(expectedTerms(keys));
-    expect(tolerationsOf(workload)).toEqual(expectedTolerations(keys));
+    expectPlacedOn(workload, keys);
   });
 
   test('carries the canonical edges: glance ready, neutron through the networks Job, swift at run time', () => {
@@ -92,9 +89,7 @@ describe('InfraIronic', () => {
 
   test('the network Job creates the provisioning and cleaning networks idempotently', () => {
     // THEN
-    const script = (
-      podSpecOf(findObject(objects, 'Job', 'ironic-network-setup')).containers as { command: string[] }[]
-    )[0].command[2];
+    const script = scriptOf(findObject(objects, 'Job', 'ironic-network-setup'));
     expect(script.split('\n')).toEqual([
       'openstack network show provisioning >/dev/null 2>&1 || openstack network create --provider-network-type flat --provider-physical-network physnet-bm provisioning',
       'openstack subnet show provisioning >/dev/null 2>&1 || openstack subnet create --network provisioning --subnet-range 10.20.0.0/24 provisioning',
@@ -104,7 +99,7 @@ describe('InfraIronic', () => {
 
   test('renders the conductor options and periodic-task spacing into ironic.conf', () => {
     // THEN
-    const conf = configFile(objects, 'ironic-conductor-config', 'ironic.conf');
+    const conf = fileOf(objects, 'ironic-conductor-config', 'ironic.conf');
     expect(conf).toContain(
       '[conductor]\ncheck_provision_state_interval = 30\nperiodic_max_workers = 1\nsync_local_state_interval = 0\nsync_power_state_interval = 120\nworkers_pool_size = 3\n',
     );
@@ -135,7 +130,7 @@ describe('InfraIronic', () => {
     // GIVEN
     const alone = synthObjects(ironicCloud({}, false));
     // THEN
-    const conf = configFile(alone, 'ironic-api-config', 'ironic.conf');
+    const conf = fileOf(alone, 'ironic-api-config', 'ironic.conf');
     expect(conf).toContain('default_network_interface = noop\n');
     expect(conf).toContain('workers_pool_size = 100\n');
     expect(conf).toContain('sync_power_state_interval = 60\n');
@@ -181,7 +176,7 @@ describe('InfraIronic', () => {
 
   test('an Ironic without Keystone fails for JavaScript users with the path and what to pass', () => {
     // GIVEN
-    const { cloud, database, messaging, cache } = controlPlane();
+    const { cloud, database, messaging, cache } = baseCloud();
     const props = { database, messaging, cache } as unknown as InfraIronicProps;
     // WHEN / THEN
     expect(() => new InfraIronic(cloud, 'ironic', props)).toThrow(

@@ -9,14 +9,15 @@ import { SchedulingKey } from '../../../lib/scheduling';
 import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
 import {
   baseCloud,
+  commandOf,
   envOf,
   errorOf,
+  expectPlacedOn,
   fileOf,
   keyTerms,
-  keyTolerations,
   objectsOfService,
+  scriptOf,
   termsOf,
-  tolerationsOf,
 } from '../support/compute-network-fixture';
 
 const HYPERVISOR = 'compute.yaook.cloud/hypervisor';
@@ -122,8 +123,7 @@ describe('Nova (one cell)', () => {
   ])('%s %s runs on its seed key and group', (kind, name, keys) => {
     // THEN
     const workload = findObject(objects, kind, name);
-    expect(termsOf(workload)).toEqual(keyTerms(keys));
-    expect(tolerationsOf(workload)).toEqual(keyTolerations(keys));
+    expectPlacedOn(workload, keys);
   });
 
   test.each(['nova-compute', 'nova-libvirt'])(
@@ -131,8 +131,7 @@ describe('Nova (one cell)', () => {
     (name) => {
       // THEN
       const daemonSet = findObject(objects, 'DaemonSet', name);
-      expect(termsOf(daemonSet)).toEqual(keyTerms([HYPERVISOR], [NO_OVN_MAINTENANCE]));
-      expect(tolerationsOf(daemonSet)).toEqual(keyTolerations([HYPERVISOR]));
+      expectPlacedOn(daemonSet, [HYPERVISOR], [NO_OVN_MAINTENANCE]);
       const spec = podSpecOf(daemonSet);
       expect(spec.hostNetwork).toBe(true);
       expect(
@@ -232,10 +231,12 @@ describe('Nova (one cell)', () => {
     );
     expect(conductor.OS_DEFAULT__TRANSPORT_URL).toBe('rabbit://nova-cell1:$(MQ_PASSWORD)@mq:5672/nova-cell1');
     expect(envOf(findObject(objects, 'Job', 'nova-api-db-sync')).OS_API_DATABASE__CONNECTION).toBeDefined();
-    expect(
-      (podSpecOf(findObject(objects, 'Job', 'nova-cell0-db-sync')).containers as { command: string[] }[])[0]
-        .command,
-    ).toEqual(['nova-manage', 'db', 'sync', '--local_cell']);
+    expect(commandOf(findObject(objects, 'Job', 'nova-cell0-db-sync'))).toEqual([
+      'nova-manage',
+      'db',
+      'sync',
+      '--local_cell',
+    ]);
     const mapping = envOf(findObject(objects, 'Job', 'nova-cell-mapping'));
     expect(mapping.CELL1_DATABASE).toBe(
       'mysql+pymysql://nova_cell1:$(CELL1_DB_PASSWORD)@db:3306/nova_cell1?charset=utf8',
@@ -402,9 +403,7 @@ describe('Nova with two cells', () => {
       to: 'nova-cell2-conductor',
       kind: 'ready',
     });
-    const script = (
-      podSpecOf(findObject(objects, 'Job', 'nova-cell-mapping')).containers as { command: string[] }[]
-    )[0].command[2];
+    const script = scriptOf(findObject(objects, 'Job', 'nova-cell-mapping'));
     expect(script).toContain('create_cell --name cell1');
     expect(script).toContain(
       'create_cell --name cell2 --database_connection "$CELL2_DATABASE" --transport-url "$CELL2_TRANSPORT"',

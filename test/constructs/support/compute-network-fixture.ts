@@ -1,28 +1,48 @@
 import { App } from 'cdk8s';
 import { MariaDB, Memcached, RabbitMQ } from '../../../constructs/infra';
-import { Keystone } from '../../../constructs/openstack/keystone';
+import { Keystone, KeystoneProps } from '../../../constructs/openstack/keystone';
 import { KubeObject } from '../../../lib/graph';
 import { Cloud } from '../../../lib/model';
 import { podSpecOf } from '../../../lib/testing';
 
-/** The infrastructure and Keystone the compute and network services need, in a cloud `prod` (namespace `openstack`). */
-export interface BaseCloud {
+/*
+ * The shared fixture and readers of the construct tests (every OpenStack service, not only compute
+ * and network, despite the file's name, which test/examples imports too). Finding objects, edges and
+ * pod specs is `lib/testing`'s job; this adds what only these tests need.
+ */
+
+/** The infrastructure of a cloud `prod` (namespace `openstack`): MariaDB `db`, RabbitMQ `mq`, Memcached `cache`. */
+export interface InfraCloud {
   readonly app: App;
   readonly cloud: Cloud;
   readonly database: MariaDB;
   readonly messaging: RabbitMQ;
   readonly cache: Memcached;
+}
+
+/** The infrastructure plus Keystone `keystone`: what almost every service needs. */
+export interface BaseCloud extends InfraCloud {
   readonly keystone: Keystone;
 }
 
-export function baseCloud(): BaseCloud {
+/** A cloud with the infrastructure only, for tests of Keystone itself. */
+export function infraCloud(): InfraCloud {
   const app = new App();
   const cloud = new Cloud(app, 'prod', { namespace: 'openstack' });
   const database = new MariaDB(cloud, 'db');
   const messaging = new RabbitMQ(cloud, 'mq');
   const cache = new Memcached(cloud, 'cache');
-  const keystone = new Keystone(cloud, 'keystone', { database, cache, messaging });
-  return { app, cloud, database, messaging, cache, keystone };
+  return { app, cloud, database, messaging, cache };
+}
+
+/** A cloud with the infrastructure and a Keystone on all of it (with `keystone` props merged in). */
+export function baseCloud(keystone: Partial<KeystoneProps> = {}): BaseCloud {
+  const infra = infraCloud();
+  const { database, cache, messaging } = infra;
+  return {
+    ...infra,
+    keystone: new Keystone(infra.cloud, 'keystone', { database, cache, messaging, ...keystone }),
+  };
 }
 
 /** The objects of one service (by the `stackwright.io/service` annotation), for snapshots. */
@@ -36,20 +56,29 @@ export interface Requirement {
   readonly values?: readonly string[];
 }
 
-/** A workload's required node affinity terms, as written in the pod spec. */
+/**
+ * A workload's required node affinity terms, as the match expressions of each term. A term with
+ * anything besides match expressions (`matchFields`) throws, so comparing only these loses nothing.
+ */
 export function termsOf(object: KubeObject): Requirement[][] {
   const spec = podSpecOf(object) as {
     affinity?: {
       nodeAffinity?: {
         requiredDuringSchedulingIgnoredDuringExecution?: {
-          nodeSelectorTerms: { matchExpressions: Requirement[] }[];
+          nodeSelectorTerms: ({ matchExpressions: Requirement[] } & Record<string, unknown>)[];
         };
       };
     };
   };
-  return (
-    spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []
-  ).map((t) => t.matchExpressions);
+  const terms =
+    spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  return (terms ?? []).map((term) => {
+    const other = Object.keys(term).filter((k) => k !== 'matchExpressions');
+    if (other.length > 0) {
+      throw new Error(`${object.kind}/${object.metadata.name}: a node selector term has ${other.join(', ')}`);
+    }
+    return term.matchExpressions;
+  });
 }
 
 /** The tolerations of a workload's pods as `key:operator:effect`, in order. */
@@ -68,6 +97,16 @@ export function keyTolerations(keys: readonly string[]): string[] {
   return keys.flatMap((key) => [`${key}:Exists:NoSchedule`, `${key}:Exists:NoExecute`]);
 }
 
+/** Expects `workload` to require one of `keys` (each ANDed with `narrowing`) and to tolerate exactly `keys`. */
+export function expectPlacedOn(
+  workload: KubeObject,
+  keys: readonly string[],
+  narrowing: readonly Requirement[] = [],
+): void {
+  expect(termsOf(workload)).toEqual(keyTerms(keys, narrowing));
+  expect(tolerationsOf(workload)).toEqual(keyTolerations(keys));
+}
+
 /** One file of a ConfigMap. */
 export function fileOf(objects: readonly KubeObject[], configMap: string, file: string): string {
   const found = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === configMap);
@@ -76,15 +115,39 @@ export function fileOf(objects: readonly KubeObject[], configMap: string, file: 
   return text;
 }
 
-/** The environment of a workload's container (the first, or the one named), by variable name. */
-export function envOf(object: KubeObject, container?: string): Record<string, unknown> {
-  const containers = podSpecOf(object).containers as {
-    name: string;
-    env?: { name: string; value?: string; valueFrom?: unknown }[];
-  }[];
+interface Container {
+  readonly name: string;
+  readonly command?: string[];
+  readonly env?: { name: string; value?: string; valueFrom?: unknown }[];
+}
+
+/** A workload's container: the first, or the one named. */
+function containerOf(object: KubeObject, container?: string): Container {
+  const containers = podSpecOf(object).containers as Container[];
   const chosen = container === undefined ? containers[0] : containers.find((c) => c.name === container);
   if (!chosen) throw new Error(`no container ${container} in ${object.kind}/${object.metadata.name}`);
-  return Object.fromEntries((chosen.env ?? []).map((e) => [e.name, e.value ?? e.valueFrom]));
+  return chosen;
+}
+
+/** The environment of a workload's container (the first, or the one named), by variable name. */
+export function envOf(object: KubeObject, container?: string): Record<string, unknown> {
+  return Object.fromEntries(
+    (containerOf(object, container).env ?? []).map((e) => [e.name, e.value ?? e.valueFrom]),
+  );
+}
+
+/** The command of a workload's container (the first, or the one named). */
+export function commandOf(object: KubeObject, container?: string): string[] {
+  const command = containerOf(object, container).command;
+  if (!command) throw new Error(`${object.kind}/${object.metadata.name} has no command`);
+  return command;
+}
+
+/** The script of a workload's first container, run as `sh -c <script>` (the third word of its command). */
+export function scriptOf(object: KubeObject): string {
+  const script = commandOf(object)[2];
+  if (script === undefined) throw new Error(`${object.kind}/${object.metadata.name} runs no script`);
+  return script;
 }
 
 /** The message of the error `run` throws (construction or synthesis), or '' when it does not throw. */
