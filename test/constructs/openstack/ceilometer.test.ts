@@ -5,6 +5,7 @@ import { TinyService } from '../../support/tiny-service';
 import { placement, SchedulingKey } from '../../../lib/scheduling';
 import {
   baseCloud,
+  edgesFrom,
   envOf,
   expectPlacedOn,
   fileOf,
@@ -86,31 +87,27 @@ describe('Ceilometer', () => {
 
   test('carries the canonical edges, with a same-node edge to every nova-compute', () => {
     // THEN
-    const collector = (from: string) => [
-      { from, to: 'ceilometer-ks-register', kind: 'completed' },
-      { from, to: 'ceilometer-mq-init', kind: 'completed' },
-      { from, to: 'ceilometer-upgrade', kind: 'completed' },
-      { from, to: 'gnocchi-api', kind: 'ready' },
-      { from, to: 'keystone-api', kind: 'ready' },
-      { from, to: 'mq', kind: 'ready' },
-    ];
+    const collector = (from: string) =>
+      edgesFrom(from, {
+        completed: ['ceilometer-ks-register', 'ceilometer-mq-init', 'ceilometer-upgrade'],
+        ready: ['gnocchi-api', 'keystone-api', 'mq'],
+      });
     expect(edgesOf(findObject(objects, 'Deployment', 'ceilometer-central'))).toEqual(
       collector('ceilometer-central'),
     );
     expect(edgesOf(findObject(objects, 'Deployment', 'ceilometer-notification'))).toEqual(
       collector('ceilometer-notification'),
     );
-    expect(edgesOf(findObject(objects, 'DaemonSet', 'ceilometer-compute'))).toEqual([
-      { from: 'ceilometer-compute', to: 'ceilometer-ks-register', kind: 'completed' },
-      { from: 'ceilometer-compute', to: 'ceilometer-mq-init', kind: 'completed' },
-      { from: 'ceilometer-compute', to: 'mq', kind: 'ready' },
-      { from: 'ceilometer-compute', to: 'nova-compute-default', kind: 'same-node' },
-      { from: 'ceilometer-compute', to: 'nova-compute-gpu', kind: 'same-node' },
-    ]);
-    expect(edgesOf(findObject(objects, 'Job', 'ceilometer-upgrade'))).toEqual([
-      { from: 'ceilometer-upgrade', to: 'ceilometer-ks-register', kind: 'completed' },
-      { from: 'ceilometer-upgrade', to: 'gnocchi-api', kind: 'ready' },
-    ]);
+    expect(edgesOf(findObject(objects, 'DaemonSet', 'ceilometer-compute'))).toEqual(
+      edgesFrom('ceilometer-compute', {
+        completed: ['ceilometer-ks-register', 'ceilometer-mq-init'],
+        ready: ['mq'],
+        'same-node': ['nova-compute-default', 'nova-compute-gpu'],
+      }),
+    );
+    expect(edgesOf(findObject(objects, 'Job', 'ceilometer-upgrade'))).toEqual(
+      edgesFrom('ceilometer-upgrade', { completed: ['ceilometer-ks-register'], ready: ['gnocchi-api'] }),
+    );
   });
 
   test('registers a service user and no catalogue entry', () => {

@@ -2,6 +2,7 @@ import { Glance, GlanceProps } from '../../../constructs/openstack/glance';
 import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
 import {
   baseCloud,
+  edgesFrom,
   envOf,
   errorOf,
   expectPlacedOn,
@@ -52,14 +53,12 @@ describe('Glance', () => {
 
   test('glance-api carries the canonical edges: keystone, mariadb, memcached ready; db-sync, registration, storage-init completed', () => {
     // THEN
-    expect(edgesOf(findObject(objects, 'Deployment', 'glance-api'))).toEqual([
-      { from: 'glance-api', to: 'cache', kind: 'ready' },
-      { from: 'glance-api', to: 'db', kind: 'ready' },
-      { from: 'glance-api', to: 'glance-db-sync', kind: 'completed' },
-      { from: 'glance-api', to: 'glance-ks-register', kind: 'completed' },
-      { from: 'glance-api', to: 'glance-storage-init', kind: 'completed' },
-      { from: 'glance-api', to: 'keystone-api', kind: 'ready' },
-    ]);
+    expect(edgesOf(findObject(objects, 'Deployment', 'glance-api'))).toEqual(
+      edgesFrom('glance-api', {
+        ready: ['cache', 'db', 'keystone-api'],
+        completed: ['glance-db-sync', 'glance-ks-register', 'glance-storage-init'],
+      }),
+    );
     expect(edgesOf(findObject(objects, 'Job', 'glance-ks-register'))).toContainEqual({
       from: 'glance-ks-register',
       to: 'keystone-bootstrap',

@@ -3,6 +3,7 @@ import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testi
 import {
   baseCloud,
   commandOf,
+  edgesFrom,
   envOf,
   expectPlacedOn,
   fileOf,
@@ -44,14 +45,11 @@ describe('Gnocchi', () => {
 
   test('carries the canonical edges: Keystone, the indexer, storage-init and memcached', () => {
     // THEN
-    const expected = (from: string) => [
-      { from, to: 'cache', kind: 'ready' },
-      { from, to: 'db', kind: 'ready' },
-      { from, to: 'gnocchi-db-sync', kind: 'completed' },
-      { from, to: 'gnocchi-ks-register', kind: 'completed' },
-      { from, to: 'gnocchi-storage-init', kind: 'completed' },
-      { from, to: 'keystone-api', kind: 'ready' },
-    ];
+    const expected = (from: string) =>
+      edgesFrom(from, {
+        ready: ['cache', 'db', 'keystone-api'],
+        completed: ['gnocchi-db-sync', 'gnocchi-ks-register', 'gnocchi-storage-init'],
+      });
     expect(edgesOf(findObject(objects, 'Deployment', 'gnocchi-api'))).toEqual(expected('gnocchi-api'));
     expect(edgesOf(findObject(objects, 'Deployment', 'gnocchi-metricd'))).toEqual(
       expected('gnocchi-metricd'),

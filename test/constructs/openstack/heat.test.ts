@@ -2,6 +2,7 @@ import { Heat, HeatProps } from '../../../constructs/openstack';
 import { edgesOf, findObject, synthObjects } from '../../../lib/testing';
 import {
   baseCloud,
+  edgesFrom,
   envOf,
   expectPlacedOn,
   fileOf,
@@ -47,22 +48,16 @@ describe('Heat', () => {
 
   test('carries the canonical edges, including the domain and trusts setup', () => {
     // THEN API and engine wait for the same things
-    const expected = (from: string) => [
-      { from, to: 'cache', kind: 'ready' },
-      { from, to: 'db', kind: 'ready' },
-      { from, to: 'heat-db-sync', kind: 'completed' },
-      { from, to: 'heat-domain-setup', kind: 'completed' },
-      { from, to: 'heat-ks-register', kind: 'completed' },
-      { from, to: 'heat-mq-init', kind: 'completed' },
-      { from, to: 'keystone-api', kind: 'ready' },
-      { from, to: 'mq', kind: 'ready' },
-    ];
+    const expected = (from: string) =>
+      edgesFrom(from, {
+        ready: ['cache', 'db', 'keystone-api', 'mq'],
+        completed: ['heat-db-sync', 'heat-domain-setup', 'heat-ks-register', 'heat-mq-init'],
+      });
     expect(edgesOf(findObject(objects, 'Deployment', 'heat-api'))).toEqual(expected('heat-api'));
     expect(edgesOf(findObject(objects, 'Deployment', 'heat-engine'))).toEqual(expected('heat-engine'));
-    expect(edgesOf(findObject(objects, 'Job', 'heat-domain-setup'))).toEqual([
-      { from: 'heat-domain-setup', to: 'heat-domain-admin-credentials', kind: 'completed' },
-      { from: 'heat-domain-setup', to: 'keystone-bootstrap', kind: 'completed' },
-    ]);
+    expect(edgesOf(findObject(objects, 'Job', 'heat-domain-setup'))).toEqual(
+      edgesFrom('heat-domain-setup', { completed: ['heat-domain-admin-credentials', 'keystone-bootstrap'] }),
+    );
   });
 
   test('the domain setup creates the stack domain, its admin and the delegated roles', () => {

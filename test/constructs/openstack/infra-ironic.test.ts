@@ -3,6 +3,7 @@ import { edgesOf, findObject, synthObjects } from '../../../lib/testing';
 import { TinyService } from '../../support/tiny-service';
 import {
   baseCloud,
+  edgesFrom,
   envOf,
   expectPlacedOn,
   fileOf,
@@ -63,17 +64,12 @@ describe('InfraIronic', () => {
 
   test('carries the canonical edges: glance ready, neutron through the networks Job, swift at run time', () => {
     // THEN
-    const shared = (from: string) => [
-      { from, to: 'db', kind: 'ready' },
-      { from, to: 'glance-api', kind: 'ready' },
-      { from, to: 'ironic-db-sync', kind: 'completed' },
-      { from, to: 'ironic-ks-register', kind: 'completed' },
-      { from, to: 'ironic-mq-init', kind: 'completed' },
-      { from, to: 'ironic-network-setup', kind: 'completed' },
-      { from, to: 'keystone-api', kind: 'ready' },
-      { from, to: 'mq', kind: 'ready' },
-      { from, to: 'swift-proxy', kind: 'runtime' },
-    ];
+    const shared = (from: string) =>
+      edgesFrom(from, {
+        ready: ['db', 'glance-api', 'keystone-api', 'mq'],
+        completed: ['ironic-db-sync', 'ironic-ks-register', 'ironic-mq-init', 'ironic-network-setup'],
+        runtime: ['swift-proxy'],
+      });
     expect(edgesOf(findObject(objects, 'StatefulSet', 'ironic-conductor'))).toEqual(
       shared('ironic-conductor'),
     );
@@ -81,10 +77,9 @@ describe('InfraIronic', () => {
       { from: 'ironic-api', to: 'cache', kind: 'ready' },
       ...shared('ironic-api'),
     ]);
-    expect(edgesOf(findObject(objects, 'Job', 'ironic-network-setup'))).toEqual([
-      { from: 'ironic-network-setup', to: 'keystone-bootstrap', kind: 'completed' },
-      { from: 'ironic-network-setup', to: 'neutron-api', kind: 'ready' },
-    ]);
+    expect(edgesOf(findObject(objects, 'Job', 'ironic-network-setup'))).toEqual(
+      edgesFrom('ironic-network-setup', { completed: ['keystone-bootstrap'], ready: ['neutron-api'] }),
+    );
   });
 
   test('the network Job creates the provisioning and cleaning networks idempotently', () => {

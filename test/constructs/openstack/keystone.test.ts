@@ -1,42 +1,30 @@
-import { App } from 'cdk8s';
-import { MariaDB, Memcached, RabbitMQ } from '../../../constructs/infra';
-import { Keystone } from '../../../constructs/openstack';
-import { Cloud } from '../../../lib/model';
+import { KeystoneProps } from '../../../constructs/openstack';
 import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
+import {
+  baseCloud,
+  edgesFrom,
+  fileOf,
+  keyTerms,
+  objectsOfService,
+  termsOf,
+} from '../support/compute-network-fixture';
 
-function keystoneCloud(config?: ConstructorParameters<typeof Keystone>[2]['config']) {
-  const app = new App();
-  const cloud = new Cloud(app, 'prod', { namespace: 'openstack' });
-  const database = new MariaDB(cloud, 'db');
-  const cache = new Memcached(cloud, 'cache');
-  const messaging = new RabbitMQ(cloud, 'mq');
-  new Keystone(cloud, 'keystone', { database, cache, messaging, config });
-  return cloud;
+function keystoneCloud(config?: KeystoneProps['config']) {
+  return baseCloud({ config }).cloud;
 }
 
 describe('Keystone', () => {
   const objects = synthObjects(keystoneCloud());
 
   test('matches the snapshot', () => {
-    expect(
-      objects.filter((o) => o.metadata.annotations?.['stackwright.io/service'] === 'keystone'),
-    ).toMatchSnapshot();
+    expect(objectsOfService(objects, 'keystone')).toMatchSnapshot();
   });
 
   test('the API runs on the identity key or the any-API group and tolerates both', () => {
-    const spec = podSpecOf(findObject(objects, 'Deployment', 'keystone-api')) as {
-      affinity: {
-        nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: unknown[] } };
-      };
-      tolerations: unknown[];
-    };
-    expect(
-      spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms,
-    ).toEqual([
-      { matchExpressions: [{ key: 'identity.yaook.cloud/api', operator: 'Exists' }] },
-      { matchExpressions: [{ key: 'any.yaook.cloud/api', operator: 'Exists' }] },
-    ]);
-    expect(spec.tolerations).toEqual([
+    const api = findObject(objects, 'Deployment', 'keystone-api');
+    expect(termsOf(api)).toEqual(keyTerms(['identity.yaook.cloud/api', 'any.yaook.cloud/api']));
+    // the tolerations in full: no value or tolerationSeconds besides key, operator and effect
+    expect(podSpecOf(api).tolerations).toEqual([
       { effect: 'NoSchedule', key: 'identity.yaook.cloud/api', operator: 'Exists' },
       { effect: 'NoExecute', key: 'identity.yaook.cloud/api', operator: 'Exists' },
       { effect: 'NoSchedule', key: 'any.yaook.cloud/api', operator: 'Exists' },
@@ -47,46 +35,31 @@ describe('Keystone', () => {
   test.each(['keystone-db-sync', 'keystone-db-init', 'keystone-bootstrap', 'keystone-fernet-setup'])(
     'Job %s is scheduled like a Yaook operator Job',
     (name) => {
-      const spec = podSpecOf(findObject(objects, 'Job', name)) as {
-        affinity: {
-          nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: unknown[] } };
-        };
-      };
-      expect(
-        spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms,
-      ).toEqual([
-        { matchExpressions: [{ key: 'operator.yaook.cloud/keystone', operator: 'Exists' }] },
-        { matchExpressions: [{ key: 'operator.yaook.cloud/any', operator: 'Exists' }] },
-      ]);
+      expect(termsOf(findObject(objects, 'Job', name))).toEqual(
+        keyTerms(['operator.yaook.cloud/keystone', 'operator.yaook.cloud/any']),
+      );
     },
   );
 
   test('carries the canonical edges', () => {
-    expect(edgesOf(findObject(objects, 'Deployment', 'keystone-api'))).toEqual([
-      { from: 'keystone-api', to: 'cache', kind: 'ready' },
-      { from: 'keystone-api', to: 'db', kind: 'ready' },
-      { from: 'keystone-api', to: 'keystone-db-sync', kind: 'completed' },
-      { from: 'keystone-api', to: 'mq', kind: 'runtime' },
-    ]);
-    expect(edgesOf(findObject(objects, 'Job', 'keystone-db-sync'))).toEqual([
-      { from: 'keystone-db-sync', to: 'keystone-credential-setup', kind: 'completed' },
-      { from: 'keystone-db-sync', to: 'keystone-db-init', kind: 'completed' },
-      { from: 'keystone-db-sync', to: 'keystone-fernet-setup', kind: 'completed' },
-    ]);
-    expect(edgesOf(findObject(objects, 'Job', 'keystone-db-init'))).toEqual([
-      { from: 'keystone-db-init', to: 'db', kind: 'ready' },
-      { from: 'keystone-db-init', to: 'keystone-db-credentials', kind: 'completed' },
-    ]);
-    expect(edgesOf(findObject(objects, 'Job', 'keystone-bootstrap'))).toEqual([
-      { from: 'keystone-bootstrap', to: 'keystone-admin-credentials', kind: 'completed' },
-      { from: 'keystone-bootstrap', to: 'keystone-api', kind: 'ready' },
-    ]);
+    expect(edgesOf(findObject(objects, 'Deployment', 'keystone-api'))).toEqual(
+      edgesFrom('keystone-api', { ready: ['cache', 'db'], completed: ['keystone-db-sync'], runtime: ['mq'] }),
+    );
+    expect(edgesOf(findObject(objects, 'Job', 'keystone-db-sync'))).toEqual(
+      edgesFrom('keystone-db-sync', {
+        completed: ['keystone-credential-setup', 'keystone-db-init', 'keystone-fernet-setup'],
+      }),
+    );
+    expect(edgesOf(findObject(objects, 'Job', 'keystone-db-init'))).toEqual(
+      edgesFrom('keystone-db-init', { ready: ['db'], completed: ['keystone-db-credentials'] }),
+    );
+    expect(edgesOf(findObject(objects, 'Job', 'keystone-bootstrap'))).toEqual(
+      edgesFrom('keystone-bootstrap', { completed: ['keystone-admin-credentials'], ready: ['keystone-api'] }),
+    );
   });
 
   test('renders keystone.conf from typed options, with no credential in it', () => {
-    const conf = (findObject(objects, 'ConfigMap', 'keystone-api-config').data as Record<string, string>)[
-      'keystone.conf'
-    ];
+    const conf = fileOf(objects, 'keystone-api-config', 'keystone.conf');
     expect(conf).toContain('[token]\nexpiration = 3600\nprovider = fernet');
     expect(conf).toContain('memcache_servers = cache-0.cache:11211,cache-1.cache:11211');
     expect(conf.startsWith('[DEFAULT]\n')).toBe(true);
@@ -107,13 +80,11 @@ describe('Keystone', () => {
   });
 
   test('user overrides are merged and rendered', () => {
-    const conf = (
-      findObject(
-        synthObjects(keystoneCloud({ token: { expiration: 7200 } })),
-        'ConfigMap',
-        'keystone-api-config',
-      ).data as Record<string, string>
-    )['keystone.conf'];
+    const conf = fileOf(
+      synthObjects(keystoneCloud({ token: { expiration: 7200 } })),
+      'keystone-api-config',
+      'keystone.conf',
+    );
     expect(conf).toContain('expiration = 7200');
   });
 

@@ -3,6 +3,7 @@ import { Neutron, NeutronProps } from '../../../constructs/openstack/neutron';
 import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
 import {
   baseCloud,
+  edgesFrom,
   envOf,
   errorOf,
   expectPlacedOn,
@@ -54,27 +55,19 @@ describe('Neutron', () => {
 
   test('neutron-api carries the canonical edges: keystone, mariadb, memcached, rabbitmq, ovsdb nb and sb ready', () => {
     // THEN
-    expect(edgesOf(findObject(objects, 'Deployment', 'neutron-api'))).toEqual([
-      { from: 'neutron-api', to: 'cache', kind: 'ready' },
-      { from: 'neutron-api', to: 'db', kind: 'ready' },
-      { from: 'neutron-api', to: 'keystone-api', kind: 'ready' },
-      { from: 'neutron-api', to: 'mq', kind: 'ready' },
-      { from: 'neutron-api', to: 'neutron-db-sync', kind: 'completed' },
-      { from: 'neutron-api', to: 'neutron-ks-register', kind: 'completed' },
-      { from: 'neutron-api', to: 'neutron-mq-init', kind: 'completed' },
-      { from: 'neutron-api', to: 'ovsdb-nb', kind: 'ready' },
-      { from: 'neutron-api', to: 'ovsdb-sb', kind: 'ready' },
-    ]);
+    expect(edgesOf(findObject(objects, 'Deployment', 'neutron-api'))).toEqual(
+      edgesFrom('neutron-api', {
+        ready: ['cache', 'db', 'keystone-api', 'mq', 'ovsdb-nb', 'ovsdb-sb'],
+        completed: ['neutron-db-sync', 'neutron-ks-register', 'neutron-mq-init'],
+      }),
+    );
   });
 
   test('ovn-northd runs on its own key alone and waits for both databases', () => {
     // THEN
     const northd = findObject(objects, 'Deployment', 'neutron-northd');
     expectPlacedOn(northd, ['network.yaook.cloud/neutron-northd']);
-    expect(edgesOf(northd)).toEqual([
-      { from: 'neutron-northd', to: 'ovsdb-nb', kind: 'ready' },
-      { from: 'neutron-northd', to: 'ovsdb-sb', kind: 'ready' },
-    ]);
+    expect(edgesOf(northd)).toEqual(edgesFrom('neutron-northd', { ready: ['ovsdb-nb', 'ovsdb-sb'] }));
     expect((northd.spec as { replicas: number }).replicas).toBe(2);
   });
 
@@ -110,10 +103,9 @@ describe('Neutron', () => {
 
   test('ovn-controller waits for the southbound database', () => {
     // THEN
-    expect(edgesOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'))).toEqual([
-      { from: 'neutron-ovn-agent', to: 'neutron-metadata-secret', kind: 'completed' },
-      { from: 'neutron-ovn-agent', to: 'ovsdb-sb', kind: 'ready' },
-    ]);
+    expect(edgesOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'))).toEqual(
+      edgesFrom('neutron-ovn-agent', { completed: ['neutron-metadata-secret'], ready: ['ovsdb-sb'] }),
+    );
   });
 
   test('renders neutron.conf with ML2/OVN and both OVSDB connections, credentials from Secrets', () => {
@@ -159,10 +151,9 @@ describe('Neutron with the BGP, L3 and DHCP agents', () => {
     // THEN
     const bgp = findObject(objects, 'DaemonSet', 'neutron-bgp-agent');
     expectPlacedOn(bgp, [BGP], [NO_OVN_MAINTENANCE]);
-    expect(edgesOf(bgp)).toEqual([
-      { from: 'neutron-bgp-agent', to: 'neutron-ovn-agent', kind: 'same-node' },
-      { from: 'neutron-bgp-agent', to: 'ovsdb-sb', kind: 'ready' },
-    ]);
+    expect(edgesOf(bgp)).toEqual(
+      edgesFrom('neutron-bgp-agent', { 'same-node': ['neutron-ovn-agent'], ready: ['ovsdb-sb'] }),
+    );
     expect(fileOf(objects, 'neutron-bgp-agent-config', 'bgp-agent.conf')).toContain('bgp_AS = 64999');
   });
 

@@ -10,6 +10,7 @@ import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testi
 import {
   baseCloud,
   commandOf,
+  edgesFrom,
   envOf,
   errorOf,
   expectPlacedOn,
@@ -142,36 +143,32 @@ describe('Nova (one cell)', () => {
 
   test('nova-compute carries the canonical edges', () => {
     // THEN
-    expect(edgesOf(findObject(objects, 'DaemonSet', 'nova-compute'))).toEqual([
-      { from: 'nova-compute', to: 'glance-api', kind: 'runtime' },
-      { from: 'nova-compute', to: 'keystone-api', kind: 'ready' },
-      { from: 'nova-compute', to: 'mq', kind: 'ready' },
-      { from: 'nova-compute', to: 'neutron-api', kind: 'runtime' },
-      { from: 'nova-compute', to: 'neutron-ovn-agent', kind: 'same-node' },
-      { from: 'nova-compute', to: 'nova-cell1-mq-init', kind: 'completed' },
-      { from: 'nova-compute', to: 'nova-conductor', kind: 'ready' },
-      { from: 'nova-compute', to: 'nova-libvirt', kind: 'same-node' },
-      { from: 'nova-compute', to: 'placement-api', kind: 'ready' },
-    ]);
+    expect(edgesOf(findObject(objects, 'DaemonSet', 'nova-compute'))).toEqual(
+      edgesFrom('nova-compute', {
+        runtime: ['glance-api', 'neutron-api'],
+        ready: ['keystone-api', 'mq', 'nova-conductor', 'placement-api'],
+        'same-node': ['neutron-ovn-agent', 'nova-libvirt'],
+        completed: ['nova-cell1-mq-init'],
+      }),
+    );
   });
 
   test('the API waits for its databases, cell mapping and infrastructure; placement, glance and neutron are runtime', () => {
     // THEN
-    expect(edgesOf(findObject(objects, 'Deployment', 'nova-api'))).toEqual([
-      { from: 'nova-api', to: 'cache', kind: 'ready' },
-      { from: 'nova-api', to: 'db', kind: 'ready' },
-      { from: 'nova-api', to: 'glance-api', kind: 'runtime' },
-      { from: 'nova-api', to: 'keystone-api', kind: 'ready' },
-      { from: 'nova-api', to: 'mq', kind: 'ready' },
-      { from: 'nova-api', to: 'neutron-api', kind: 'runtime' },
-      { from: 'nova-api', to: 'nova-api-db-sync', kind: 'completed' },
-      { from: 'nova-api', to: 'nova-cell-mapping', kind: 'completed' },
-      { from: 'nova-api', to: 'nova-cell0-db-sync', kind: 'completed' },
-      { from: 'nova-api', to: 'nova-cell1-db-sync', kind: 'completed' },
-      { from: 'nova-api', to: 'nova-cell1-mq-init', kind: 'completed' },
-      { from: 'nova-api', to: 'nova-ks-register', kind: 'completed' },
-      { from: 'nova-api', to: 'placement-api', kind: 'runtime' },
-    ]);
+    expect(edgesOf(findObject(objects, 'Deployment', 'nova-api'))).toEqual(
+      edgesFrom('nova-api', {
+        ready: ['cache', 'db', 'keystone-api', 'mq'],
+        runtime: ['glance-api', 'neutron-api', 'placement-api'],
+        completed: [
+          'nova-api-db-sync',
+          'nova-cell-mapping',
+          'nova-cell0-db-sync',
+          'nova-cell1-db-sync',
+          'nova-cell1-mq-init',
+          'nova-ks-register',
+        ],
+      }),
+    );
   });
 
   test('the scheduler waits for placement', () => {
@@ -191,19 +188,16 @@ describe('Nova (one cell)', () => {
         { from: 'nova-metadata', to: 'neutron-metadata-secret', kind: 'completed' },
       ]),
     );
-    expect(edgesOf(findObject(objects, 'Deployment', 'nova-vnc'))).toEqual([
-      { from: 'nova-vnc', to: 'db', kind: 'ready' },
-      { from: 'nova-vnc', to: 'nova-cell-mapping', kind: 'completed' },
-      { from: 'nova-vnc', to: 'nova-cell1-db-sync', kind: 'completed' },
-    ]);
+    expect(edgesOf(findObject(objects, 'Deployment', 'nova-vnc'))).toEqual(
+      edgesFrom('nova-vnc', { ready: ['db'], completed: ['nova-cell-mapping', 'nova-cell1-db-sync'] }),
+    );
   });
 
   test('cell setup (discover_hosts) waits for the API and every nova-compute', () => {
     // THEN
-    expect(edgesOf(findObject(objects, 'Job', 'nova-cell-setup'))).toEqual([
-      { from: 'nova-cell-setup', to: 'nova-api', kind: 'ready' },
-      { from: 'nova-cell-setup', to: 'nova-compute', kind: 'ready' },
-    ]);
+    expect(edgesOf(findObject(objects, 'Job', 'nova-cell-setup'))).toEqual(
+      edgesFrom('nova-cell-setup', { ready: ['nova-api', 'nova-compute'] }),
+    );
   });
 
   test('Neutron reaches Nova at run time: port events to the API, metadata to the metadata API', () => {

@@ -2,6 +2,7 @@ import { PlacementService, PlacementServiceProps } from '../../../constructs/ope
 import { edgesOf, findObject, synthObjects } from '../../../lib/testing';
 import {
   baseCloud,
+  edgesFrom,
   envOf,
   errorOf,
   expectPlacedOn,
@@ -53,13 +54,12 @@ describe('PlacementService', () => {
 
   test('placement-api carries the canonical edges', () => {
     // THEN
-    expect(edgesOf(findObject(objects, 'Deployment', 'placement-api'))).toEqual([
-      { from: 'placement-api', to: 'cache', kind: 'ready' },
-      { from: 'placement-api', to: 'db', kind: 'ready' },
-      { from: 'placement-api', to: 'keystone-api', kind: 'ready' },
-      { from: 'placement-api', to: 'placement-db-sync', kind: 'completed' },
-      { from: 'placement-api', to: 'placement-ks-register', kind: 'completed' },
-    ]);
+    expect(edgesOf(findObject(objects, 'Deployment', 'placement-api'))).toEqual(
+      edgesFrom('placement-api', {
+        ready: ['cache', 'db', 'keystone-api'],
+        completed: ['placement-db-sync', 'placement-ks-register'],
+      }),
+    );
   });
 
   test('the connection goes to [placement_database], from the Secret', () => {

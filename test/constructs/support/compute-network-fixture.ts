@@ -1,7 +1,7 @@
 import { App } from 'cdk8s';
 import { MariaDB, Memcached, RabbitMQ } from '../../../constructs/infra';
 import { Keystone, KeystoneProps } from '../../../constructs/openstack/keystone';
-import { KubeObject } from '../../../lib/graph';
+import { Edge, EdgeKind, KubeObject } from '../../../lib/graph';
 import { Cloud } from '../../../lib/model';
 import { podSpecOf } from '../../../lib/testing';
 
@@ -105,6 +105,18 @@ export function expectPlacedOn(
 ): void {
   expect(termsOf(workload)).toEqual(keyTerms(keys, narrowing));
   expect(tolerationsOf(workload)).toEqual(keyTolerations(keys));
+}
+
+/**
+ * The edges from `from`, given by kind, in the order the `depends-on` annotation keeps them (sorted
+ * `to:kind` strings), so that comparing with `edgesOf` checks the order too.
+ */
+export function edgesFrom(from: string, byKind: Partial<Record<EdgeKind, readonly string[]>>): Edge[] {
+  const edges = (Object.entries(byKind) as [EdgeKind, readonly string[]][]).flatMap(([kind, targets]) =>
+    targets.map((to) => ({ from, to, kind })),
+  );
+  const key = (e: Edge) => `${e.to}:${e.kind}`;
+  return edges.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
 /** One file of a ConfigMap. */
