@@ -7,6 +7,7 @@ import {
   expectPlacedOn,
   fileOf,
   objectsOfService,
+  operatorKeys,
   scriptOf,
 } from '../support/compute-network-fixture';
 
@@ -33,13 +34,12 @@ describe('Barbican', () => {
       'barbican-keystone-listener',
       ['key-manager.yaook.cloud/barbican-keystone-listener', 'key-manager.yaook.cloud/barbican-any-service'],
     ],
-    ['Job', 'barbican-kek-setup', ['operator.yaook.cloud/barbican', 'operator.yaook.cloud/any']],
-    ['Job', 'barbican-db-sync', ['operator.yaook.cloud/barbican', 'operator.yaook.cloud/any']],
-    ['Job', 'barbican-ks-register', ['operator.yaook.cloud/barbican', 'operator.yaook.cloud/any']],
+    ['Job', 'barbican-kek-setup', operatorKeys('barbican')],
+    ['Job', 'barbican-db-sync', operatorKeys('barbican')],
+    ['Job', 'barbican-ks-register', operatorKeys('barbican')],
   ])('%s %s runs on its seed key or its group key and tolerates both', (kind, name, keys) => {
     // THEN
-    const workload = findObject(objects, kind, name);
-    expectPlacedOn(workload, keys);
+    expectPlacedOn(findObject(objects, kind, name), keys);
   });
 
   test('carries the canonical edges: RabbitMQ is soft for the API and gating for the listener', () => {

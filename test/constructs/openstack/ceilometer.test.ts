@@ -10,6 +10,7 @@ import {
   expectPlacedOn,
   fileOf,
   objectsOfService,
+  operatorKeys,
   scriptOf,
 } from '../support/compute-network-fixture';
 
@@ -60,12 +61,11 @@ describe('Ceilometer', () => {
       'ceilometer-notification',
       ['ceilometer.yaook.cloud/notification', 'ceilometer.yaook.cloud/ceilometer-any-service'],
     ],
-    ['Job', 'ceilometer-upgrade', ['operator.yaook.cloud/ceilometer', 'operator.yaook.cloud/any']],
-    ['Job', 'ceilometer-ks-register', ['operator.yaook.cloud/ceilometer', 'operator.yaook.cloud/any']],
+    ['Job', 'ceilometer-upgrade', operatorKeys('ceilometer')],
+    ['Job', 'ceilometer-ks-register', operatorKeys('ceilometer')],
   ])('%s %s runs on its seed key or its group key and tolerates both', (kind, name, keys) => {
     // THEN
-    const workload = findObject(objects, kind, name);
-    expectPlacedOn(workload, keys);
+    expectPlacedOn(findObject(objects, kind, name), keys);
   });
 
   test('the compute agent is a DaemonSet on hypervisors that need no OVN maintenance, unprivileged', () => {

@@ -8,6 +8,7 @@ import {
   fileOf,
   keyTerms,
   objectsOfService,
+  operatorKeys,
   scriptOf,
   termsOf,
 } from '../support/compute-network-fixture';
@@ -73,13 +74,12 @@ describe('Cinder', () => {
       'cinder-backup',
       ['block-storage.yaook.cloud/cinder-backup', 'block-storage.yaook.cloud/cinder-any-service'],
     ],
-    ['Job', 'cinder-db-sync', ['operator.yaook.cloud/cinder', 'operator.yaook.cloud/any']],
-    ['Job', 'cinder-ks-register', ['operator.yaook.cloud/cinder', 'operator.yaook.cloud/any']],
-    ['Job', 'cinder-mq-init', ['operator.yaook.cloud/cinder', 'operator.yaook.cloud/any']],
+    ['Job', 'cinder-db-sync', operatorKeys('cinder')],
+    ['Job', 'cinder-ks-register', operatorKeys('cinder')],
+    ['Job', 'cinder-mq-init', operatorKeys('cinder')],
   ])('%s %s runs on its seed key or its group key and tolerates both', (kind, name, keys) => {
     // THEN
-    const workload = findObject(objects, kind, name);
-    expectPlacedOn(workload, keys);
+    expectPlacedOn(findObject(objects, kind, name), keys);
   });
 
   test('the LVM volume service is restricted to the node holding the volume group', () => {
@@ -110,24 +110,15 @@ describe('Cinder', () => {
 
   test('carries the canonical edges', () => {
     // THEN the API and the scheduler wait for Keystone, the database, RabbitMQ and memcached
-    const common = [
-      { to: 'cache', kind: 'ready' },
-      { to: 'cinder-db-sync', kind: 'completed' },
-      { to: 'cinder-mq-init', kind: 'completed' },
-      { to: 'db', kind: 'ready' },
-      { to: 'keystone-api', kind: 'ready' },
-      { to: 'mq', kind: 'ready' },
-    ];
-    const to = (from: string, edges: { to: string; kind: string }[]) => edges.map((e) => ({ from, ...e }));
+    const common = {
+      ready: ['cache', 'db', 'keystone-api', 'mq'],
+      completed: ['cinder-db-sync', 'cinder-mq-init'],
+    };
     expect(edgesOf(findObject(objects, 'Deployment', 'cinder-api'))).toEqual(
-      to('cinder-api', [
-        ...common.slice(0, 2),
-        { to: 'cinder-ks-register', kind: 'completed' },
-        ...common.slice(2),
-      ]),
+      edgesFrom('cinder-api', { ...common, completed: [...common.completed, 'cinder-ks-register'] }),
     );
     expect(edgesOf(findObject(objects, 'Deployment', 'cinder-scheduler'))).toEqual(
-      to('cinder-scheduler', common),
+      edgesFrom('cinder-scheduler', common),
     );
     // AND volume and backup wait for the API
     for (const [kind, name] of [
@@ -135,9 +126,7 @@ describe('Cinder', () => {
       ['StatefulSet', 'cinder-volume-lvm'],
       ['Deployment', 'cinder-backup'],
     ]) {
-      expect(edgesOf(findObject(objects, kind, name))).toEqual([
-        { from: name, to: 'cinder-api', kind: 'ready' },
-      ]);
+      expect(edgesOf(findObject(objects, kind, name))).toEqual(edgesFrom(name, { ready: ['cinder-api'] }));
     }
     // AND registration waits for Keystone's bootstrap
     expect(edgesOf(findObject(objects, 'Job', 'cinder-ks-register'))).toEqual(

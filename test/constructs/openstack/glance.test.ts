@@ -9,6 +9,7 @@ import {
   fileOf,
   keyTerms,
   objectsOfService,
+  operatorKeys,
   termsOf,
 } from '../support/compute-network-fixture';
 
@@ -45,9 +46,7 @@ describe('Glance', () => {
     'Job %s runs on the Glance operator key',
     (name) => {
       // THEN
-      expect(termsOf(findObject(objects, 'Job', name))).toEqual(
-        keyTerms(['operator.yaook.cloud/glance', 'operator.yaook.cloud/any']),
-      );
+      expect(termsOf(findObject(objects, 'Job', name))).toEqual(keyTerms(operatorKeys('glance')));
     },
   );
 

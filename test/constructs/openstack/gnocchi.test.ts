@@ -8,6 +8,7 @@ import {
   expectPlacedOn,
   fileOf,
   objectsOfService,
+  operatorKeys,
 } from '../support/compute-network-fixture';
 
 function gnocchiCloud(overrides: Partial<GnocchiProps> = {}) {
@@ -35,12 +36,11 @@ describe('Gnocchi', () => {
   test.each([
     ['Deployment', 'gnocchi-api', ['gnocchi.yaook.cloud/api', 'any.yaook.cloud/api']],
     ['Deployment', 'gnocchi-metricd', ['gnocchi.yaook.cloud/metricd']],
-    ['Job', 'gnocchi-storage-init', ['operator.yaook.cloud/gnocchi', 'operator.yaook.cloud/any']],
-    ['Job', 'gnocchi-db-sync', ['operator.yaook.cloud/gnocchi', 'operator.yaook.cloud/any']],
+    ['Job', 'gnocchi-storage-init', operatorKeys('gnocchi')],
+    ['Job', 'gnocchi-db-sync', operatorKeys('gnocchi')],
   ])('%s %s runs on its seed keys and tolerates them', (kind, name, keys) => {
     // THEN
-    const workload = findObject(objects, kind, name);
-    expectPlacedOn(workload, keys);
+    expectPlacedOn(findObject(objects, kind, name), keys);
   });
 
   test('carries the canonical edges: Keystone, the indexer, storage-init and memcached', () => {

@@ -8,6 +8,7 @@ import {
   fileOf,
   keyTerms,
   objectsOfService,
+  operatorKeys,
   scriptOf,
   termsOf,
 } from '../support/compute-network-fixture';
@@ -33,16 +34,14 @@ describe('Heat', () => {
     ['Deployment', 'heat-engine'],
   ])('%s %s has no key of its own in the seed, so it runs on the API group key alone', (kind, name) => {
     // THEN
-    const workload = findObject(objects, kind, name);
-    expectPlacedOn(workload, ['any.yaook.cloud/api']);
+    expectPlacedOn(findObject(objects, kind, name), ['any.yaook.cloud/api']);
   });
 
   test.each(['heat-db-sync', 'heat-domain-setup', 'heat-ks-register', 'heat-domain-admin-credentials'])(
     'Job %s is scheduled like a Yaook operator Job',
     (name) => {
       // THEN
-      const keys = ['operator.yaook.cloud/heat', 'operator.yaook.cloud/any'];
-      expect(termsOf(findObject(objects, 'Job', name))).toEqual(keyTerms(keys));
+      expect(termsOf(findObject(objects, 'Job', name))).toEqual(keyTerms(operatorKeys('heat')));
     },
   );
 

@@ -8,6 +8,7 @@ import {
   expectPlacedOn,
   fileOf,
   objectsOfService,
+  operatorKeys,
   scriptOf,
 } from '../support/compute-network-fixture';
 
@@ -54,29 +55,27 @@ describe('InfraIronic', () => {
       'ironic-conductor',
       ['infra-bare-metal.yaook.cloud/conductor', 'infra-bare-metal.yaook.cloud/ironic-any-service'],
     ],
-    ['Job', 'ironic-db-sync', ['operator.yaook.cloud/infra-ironic', 'operator.yaook.cloud/any']],
-    ['Job', 'ironic-network-setup', ['operator.yaook.cloud/infra-ironic', 'operator.yaook.cloud/any']],
+    ['Job', 'ironic-db-sync', operatorKeys('infra-ironic')],
+    ['Job', 'ironic-network-setup', operatorKeys('infra-ironic')],
   ])('%s %s runs on its seed key or its group key and tolerates both', (kind, name, keys) => {
     // THEN
-    const workload = findObject(objects, kind, name);
-    expectPlacedOn(workload, keys);
+    expectPlacedOn(findObject(objects, kind, name), keys);
   });
 
   test('carries the canonical edges: glance ready, neutron through the networks Job, swift at run time', () => {
     // THEN
-    const shared = (from: string) =>
-      edgesFrom(from, {
-        ready: ['db', 'glance-api', 'keystone-api', 'mq'],
-        completed: ['ironic-db-sync', 'ironic-ks-register', 'ironic-mq-init', 'ironic-network-setup'],
-        runtime: ['swift-proxy'],
-      });
+    const shared = {
+      ready: ['db', 'glance-api', 'keystone-api', 'mq'],
+      completed: ['ironic-db-sync', 'ironic-ks-register', 'ironic-mq-init', 'ironic-network-setup'],
+      runtime: ['swift-proxy'],
+    };
     expect(edgesOf(findObject(objects, 'StatefulSet', 'ironic-conductor'))).toEqual(
-      shared('ironic-conductor'),
+      edgesFrom('ironic-conductor', shared),
     );
-    expect(edgesOf(findObject(objects, 'Deployment', 'ironic-api'))).toEqual([
-      { from: 'ironic-api', to: 'cache', kind: 'ready' },
-      ...shared('ironic-api'),
-    ]);
+    // AND only the API uses memcached
+    expect(edgesOf(findObject(objects, 'Deployment', 'ironic-api'))).toEqual(
+      edgesFrom('ironic-api', { ...shared, ready: ['cache', ...shared.ready] }),
+    );
     expect(edgesOf(findObject(objects, 'Job', 'ironic-network-setup'))).toEqual(
       edgesFrom('ironic-network-setup', { completed: ['keystone-bootstrap'], ready: ['neutron-api'] }),
     );

@@ -6,6 +6,7 @@ import {
   fileOf,
   keyTerms,
   objectsOfService,
+  operatorKeys,
   termsOf,
 } from '../support/compute-network-fixture';
 
@@ -35,9 +36,7 @@ describe('Keystone', () => {
   test.each(['keystone-db-sync', 'keystone-db-init', 'keystone-bootstrap', 'keystone-fernet-setup'])(
     'Job %s is scheduled like a Yaook operator Job',
     (name) => {
-      expect(termsOf(findObject(objects, 'Job', name))).toEqual(
-        keyTerms(['operator.yaook.cloud/keystone', 'operator.yaook.cloud/any']),
-      );
+      expect(termsOf(findObject(objects, 'Job', name))).toEqual(keyTerms(operatorKeys('keystone')));
     },
   );
 

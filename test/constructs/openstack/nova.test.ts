@@ -123,8 +123,7 @@ describe('Nova (one cell)', () => {
     ['Job', 'nova-api-db-sync', [SchedulingKey.OPERATOR_NOVA, SchedulingKey.OPERATOR_ANY]],
   ])('%s %s runs on its seed key and group', (kind, name, keys) => {
     // THEN
-    const workload = findObject(objects, kind, name);
-    expectPlacedOn(workload, keys);
+    expectPlacedOn(findObject(objects, kind, name), keys);
   });
 
   test.each(['nova-compute', 'nova-libvirt'])(

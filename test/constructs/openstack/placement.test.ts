@@ -9,6 +9,7 @@ import {
   fileOf,
   keyTerms,
   objectsOfService,
+  operatorKeys,
   scriptOf,
   termsOf,
 } from '../support/compute-network-fixture';
@@ -46,9 +47,7 @@ describe('PlacementService', () => {
     'Job %s runs on the Nova operator key (Yaook runs Placement with Nova)',
     (name) => {
       // THEN
-      expect(termsOf(findObject(objects, 'Job', name))).toEqual(
-        keyTerms(['operator.yaook.cloud/nova', 'operator.yaook.cloud/any']),
-      );
+      expect(termsOf(findObject(objects, 'Job', name))).toEqual(keyTerms(operatorKeys('nova')));
     },
   );
 

@@ -97,6 +97,11 @@ export function keyTolerations(keys: readonly string[]): string[] {
   return keys.flatMap((key) => [`${key}:Exists:NoSchedule`, `${key}:Exists:NoExecute`]);
 }
 
+/** The keys a Yaook operator Job runs on: its operator's own key, or the key shared by all operators. */
+export function operatorKeys(operator: string): string[] {
+  return [`operator.yaook.cloud/${operator}`, 'operator.yaook.cloud/any'];
+}
+
 /** Expects `workload` to require one of `keys` (each ANDed with `narrowing`) and to tolerate exactly `keys`. */
 export function expectPlacedOn(
   workload: KubeObject,
