@@ -10,6 +10,7 @@ import {
 } from '../common/clustered-stateful-set';
 import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../common/config-files';
 import { DatabaseEndpoint } from '../common/endpoints';
+import { containerResources } from '../common/pod-template';
 import { GeneratedSecret } from '../common/generated-secret';
 import { envFromSecret, SecretRef } from '../common/secret-ref';
 
@@ -107,10 +108,7 @@ export class MariaDB extends Service implements DatabaseEndpoint {
             ],
             readinessProbe: probe,
             livenessProbe: { ...probe, initialDelaySeconds: 60 },
-            resources: {
-              requests: { cpu: k8s.Quantity.fromString('250m'), memory: k8s.Quantity.fromString('1Gi') },
-              limits: { memory: k8s.Quantity.fromString('4Gi') },
-            },
+            resources: containerResources({ cpu: '250m', memory: '1Gi' }),
           },
         ],
       },

@@ -10,6 +10,7 @@ import {
 } from '../common/clustered-stateful-set';
 import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../common/config-files';
 import { MessagingEndpoint } from '../common/endpoints';
+import { containerResources } from '../common/pod-template';
 import { GeneratedSecret } from '../common/generated-secret';
 import { envFromSecret, SecretRef } from '../common/secret-ref';
 
@@ -106,10 +107,7 @@ export class RabbitMQ extends Service implements MessagingEndpoint {
             volumeMounts: [config.mount, { name: 'data', mountPath: '/var/lib/rabbitmq' }],
             readinessProbe: probe,
             livenessProbe: { ...probe, initialDelaySeconds: 60 },
-            resources: {
-              requests: { cpu: k8s.Quantity.fromString('250m'), memory: k8s.Quantity.fromString('512Mi') },
-              limits: { memory: k8s.Quantity.fromString('2Gi') },
-            },
+            resources: containerResources({ cpu: '250m', memory: '512Mi' }),
           },
         ],
       },
