@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the e2e control-plane binaries (kube-apiserver, kube-controller-manager,
-# kube-scheduler, kubectl, etcd, kwok) from source through the Go module proxy into
+# Builds the e2e cluster binaries (kube-apiserver, kube-controller-manager,
+# kube-scheduler, kubectl, etcd, kwok, and kubelet + kube-proxy for the real node) from source through the Go module proxy into
 # a version-keyed cache outside the repository, and assembles the kwok stage file.
 #
 #   build.sh               build what is missing (foreground), idempotent and resumable
@@ -134,7 +134,7 @@ do_build() {
   flock -n 9 || die "another build is running for $VERSION_KEY (see $BUILD_LOG); use build.sh --wait"
   local start name
   start="$(now)"
-  for name in etcd kwok kube-apiserver kube-controller-manager kube-scheduler kubectl; do
+  for name in "${ALL_BINARIES[@]}"; do
     ensure_binary "$name"
   done
   assemble_stages

@@ -73,7 +73,7 @@ require_cmd() {
 # Expected `--version` fragment per binary; used to decide whether a cached binary is usable.
 expected_version() {
   case "$1" in
-    kube-apiserver | kube-controller-manager | kube-scheduler) echo "Kubernetes ${K8S_VERSION}" ;;
+    kube-apiserver | kube-controller-manager | kube-scheduler | kubelet | kube-proxy) echo "Kubernetes ${K8S_VERSION}" ;;
     kubectl) echo "Client Version: ${K8S_VERSION}" ;;
     etcd) echo "etcd Version: ${ETCD_VERSION#v}" ;;
     kwok) echo "${KWOK_VERSION}" ;;
@@ -97,7 +97,8 @@ binary_ok() {
   grep -qF -- "$(expected_version "$1")" <<<"$out"
 }
 
-ALL_BINARIES=(kube-apiserver kube-controller-manager kube-scheduler kubectl etcd kwok)
+# Build order: the control plane first (every e2e suite needs it), the real node's binaries last.
+ALL_BINARIES=(etcd kwok kube-apiserver kube-controller-manager kube-scheduler kubectl kubelet kube-proxy)
 
 all_binaries_ok() {
   local b

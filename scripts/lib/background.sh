@@ -1,0 +1,51 @@
+# shellcheck shell=bash
+# Detached, resumable builds shared by scripts/cluster/build.sh, scripts/pulumi/build.sh and
+# scripts/images/build.sh: `--background` starts the caller's own foreground build under setsid
+# (it survives the calling shell, a CI step or a 10-minute tool limit), `--wait` blocks until it
+# ends and fails with the log's tail when it failed. Sourced, never executed.
+#
+# The caller sets BG_NAME (log prefix), BG_DIR (cache dir holding build.{log,pid,rc}) and
+# defines bg_log/bg_die or uses the defaults below.
+
+bg_log() { printf '[%s] %s\n' "$BG_NAME" "$*" >&2; }
+bg_die() {
+  printf '[%s] ERROR: %s\n' "$BG_NAME" "$*" >&2
+  exit 1
+}
+
+# True while a process exists and has not exited (a zombie has exited; kill -0 alone says alive).
+bg_pid_alive() {
+  local state
+  kill -0 "$1" 2>/dev/null || return 1
+  state="$({ awk '{ print $3 }' "/proc/$1/stat"; } 2>/dev/null)" || return 1
+  [[ "$state" != Z && "$state" != X ]]
+}
+
+# bg_start SCRIPT [ARGS...]: run SCRIPT ARGS detached unless a build already runs.
+bg_start() {
+  mkdir -p "$BG_DIR"
+  if [[ -s "$BG_DIR/build.pid" ]] && bg_pid_alive "$(cat "$BG_DIR/build.pid")"; then
+    bg_log "background build already running (pid $(cat "$BG_DIR/build.pid")), log: $BG_DIR/build.log"
+    return 0
+  fi
+  rm -f "$BG_DIR/build.rc"
+  setsid nohup bash -c '"$@"; echo $? >"'"$BG_DIR"'/build.rc"' _ "$@" >"$BG_DIR/build.log" 2>&1 </dev/null &
+  echo $! >"$BG_DIR/build.pid"
+  bg_log "background build started (pid $!), log: $BG_DIR/build.log"
+}
+
+# bg_wait: wait for a background build started by bg_start; exit 1 with the log's tail if it failed.
+bg_wait() {
+  local pid rc
+  if [[ -s "$BG_DIR/build.pid" ]]; then
+    pid="$(cat "$BG_DIR/build.pid")"
+    while bg_pid_alive "$pid"; do sleep 2; done
+  fi
+  if [[ -s "$BG_DIR/build.rc" ]]; then
+    rc="$(cat "$BG_DIR/build.rc")"
+    if [[ "$rc" != 0 ]]; then
+      tail -n 30 "$BG_DIR/build.log" >&2 || true
+      bg_die "background build failed (exit $rc), full log: $BG_DIR/build.log"
+    fi
+  fi
+}
