@@ -3,8 +3,10 @@
   build [--only-ready]  build missing layers and the archive; print the archive's path
   archive               print the path of the archive the recipes describe (fails if not built)
   refs                  print every image reference, one per line
+  images                print the names of the recipes that are images
   keys                  print each recipe's layer key and whether it is cached
   rootfs NAME           print the layer directories of image NAME, top first (for overlay mounts)
+  env NAME              print the environment image NAME's config sets, one VAR=value a line
   layer NAME            (internal) build one layer; run by `build` inside unshare
 """
 
@@ -28,8 +30,9 @@ def main(argv: list[str]) -> int:
     build.add_argument('--only-ready', action='store_true')
     sub.add_parser('archive')
     sub.add_parser('refs')
+    sub.add_parser('images')
     sub.add_parser('keys')
-    for name in ('rootfs', 'layer'):
+    for name in ('rootfs', 'env', 'layer'):
         sub.add_parser(name).add_argument('name')
     args = parser.parse_args(argv)
 
@@ -52,6 +55,8 @@ def main(argv: list[str]) -> int:
         print(out)
     elif args.command == 'refs':
         print('\n'.join(ref for r in images for ref in r.image.refs))
+    elif args.command == 'images':
+        print('\n'.join(r.name for r in images))
     elif args.command == 'keys':
         for r in recipes.values():
             state = 'missing inputs' if r.missing_inputs() else ('cached' if cache.diff_id(r) else 'to build')
@@ -62,6 +67,13 @@ def main(argv: list[str]) -> int:
             log(f'ERROR: no built image {args.name}; run bash scripts/images/build.sh')
             return 1
         print('\n'.join(str(cache.tree(r)) for r in reversed(recipe.chain)))
+    elif args.command == 'env':
+        recipe = recipes.get(args.name)
+        if recipe is None or recipe.image is None:
+            log(f'ERROR: no image {args.name}; images: {", ".join(r.name for r in images)}')
+            return 1
+        for variable in recipe.image.env:
+            print(variable)
     elif args.command == 'layer':
         LayerBuild(recipes[args.name], cache, args.repo).run()
     return 0

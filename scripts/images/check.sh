@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# Quick proofs of the image contract (docs/images.md) without Kubernetes: each image's layers are
+# mounted as a read-only overlay and its commands run chrooted as uid/gid 42424, with tmpfs on
+# /tmp and /run as the pods have, in private mount, PID and network namespaces (nothing binds a
+# host port, nothing outlives the check). Needs root and a finished scripts/images/build.sh.
+#
+#   check.sh            check every image
+#   check.sh NAME...    check the named images (recipe names: keystone, mariadb, ...)
+set -euo pipefail
+shopt -s inherit_errexit
+# shellcheck source=scripts/images/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+if [[ "${1:-}" != --inside ]]; then
+  ((EUID == 0)) || { echo "[images] check.sh needs root (overlay mounts, chroot)" >&2; exit 1; }
+  exec unshare --mount --propagation private --pid --fork --mount-proc --net bash ${STACKWRIGHT_IMAGES_CHECK_TRACE:+-x} "$0" --inside "$@"
+fi
+shift
+ip link set lo up
+CHECK_ROOT="$IMAGES_CACHE/check"
+FAILED=()
+
+# mount_image NAME: the image's rootfs, read-only, at $CHECK_ROOT/NAME (printed).
+mount_image() {
+  local name="$1" root="$CHECK_ROOT/$1" lowers
+  lowers="$(imagelib rootfs "$name" | paste -sd:)"
+  mkdir -p "$root"
+  if [[ "$lowers" == *:* ]]; then
+    mount -t overlay overlay -o "ro,lowerdir=$lowers" "$root"
+  else # overlayfs needs two lower directories to mount without an upper one
+    mount --bind "$lowers" "$root"
+    mount -o remount,bind,ro "$root"
+  fi
+  mount --bind /dev "$root/dev"
+  mount -t proc proc "$root/proc"
+  mount -t tmpfs -o mode=1777 tmpfs "$root/tmp"
+  mount -t tmpfs -o mode=0755 tmpfs "$root/run"
+  echo "$root"
+}
+
+# as_service ROOT SCRIPT: run SCRIPT with sh in ROOT as a container of the image runs: uid/gid
+# 42424, the PATH and environment of the image's config (IMAGE_ENV) and nothing else.
+IMAGE_ENV=()
+as_service() {
+  chroot --userspec=42424:42424 --groups=42424 "$1" /usr/bin/env -i \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp "${IMAGE_ENV[@]}" \
+    /bin/sh -ec "$2"
+}
+
+# tcp_request PORT TEXT: send TEXT to 127.0.0.1:PORT, print the first line of the answer; fails
+# when nothing listens.
+tcp_request() {
+  local line=
+  { printf '%b' "$2" >&3 && { IFS= read -r -t 5 line <&3 || true; }; } 3<>"/dev/tcp/127.0.0.1/$1" || return 1
+  printf '%s\n' "${line%$'\r'}"
+}
+
+# http_body PORT: the last line of GET / on 127.0.0.1:PORT.
+http_body() {
+  { printf 'GET / HTTP/1.0\r\n\r\n' >&3 && tail -n1 <&3; } 3<>"/dev/tcp/127.0.0.1/$1"
+}
+
+# retry SECONDS CMD...: run CMD every second until it succeeds or SECONDS pass.
+retry() {
+  local i
+  for ((i = 0; i < $1; i++)); do "${@:2}" >/dev/null 2>&1 && return 0; sleep 1; done
+  return 1
+}
+
+# chrooted_pids ROOT: the processes running in ROOT (this PID namespace holds only the check's).
+chrooted_pids() {
+  local proc
+  for proc in /proc/[0-9]*; do
+    if [[ "$(readlink "$proc/root" 2>/dev/null)" == "$1" ]]; then echo "${proc#/proc/}"; fi
+  done
+}
+
+# stop_chrooted ROOT: end what a check left running in ROOT, by pid, so its mounts can go.
+stop_chrooted() {
+  local pids
+  pids="$(chrooted_pids "$1")"
+  [[ -z "$pids" ]] && return 0
+  # shellcheck disable=SC2086 # one pid per word
+  kill $pids 2>/dev/null || true
+  retry 10 test -z "$(chrooted_pids "$1")" || true
+}
+
+check_minbase() {
+  as_service "$1" '
+    test "$(id -u):$(id -g)" = 42424:42424 && test "$(id -un)" = stackwright
+    ! touch /etc/probe 2>/dev/null
+    touch /tmp/probe'
+}
+
+check_toolbox() {
+  as_service "$1" '
+    kubectl version --client
+    openssl rand 32 | base64 | tr "+/" "-_" | grep -Eq "^[A-Za-z0-9_=-]{44}$"
+    curl --version | head -n1'
+}
+
+check_mariadb() {
+  local root="$1"
+  as_service "$root" '
+    mariadbd --version; mariadb --version; mariadb-backup --version 2>&1 | head -n1
+    socat -V | sed -n 2p; ss -V; test -f /usr/lib/galera/libgalera_smm.so; test -x /usr/bin/wsrep_sst_mariabackup
+    mariadb-install-db --datadir=/tmp/data --skip-test-db --skip-name-resolve --auth-root-authentication-method=normal >/tmp/install.log 2>&1 ||
+      { cat /tmp/install.log; exit 1; }'
+  # /run/mysqld is an emptyDir in the pod, writable through fsGroup 42424.
+  install -d -o 42424 -g 42424 "$root/run/mysqld"
+  as_service "$root" 'exec mariadbd --datadir=/tmp/data --wsrep-on=OFF --port=3306 >/tmp/mariadbd.log 2>&1' &
+  retry 60 as_service "$root" 'mariadb-admin -uroot ping' || { cat "$root/tmp/mariadbd.log"; return 1; }
+  as_service "$root" '
+    test "$(mariadb -uroot -N -e "select @@port, @@socket")" = "$(printf "3306\t/run/mysqld/mysqld.sock")"
+    mariadb -uroot -h 127.0.0.1 -e "select version()"
+    mariadb-admin -uroot shutdown'
+  wait
+}
+
+check_rabbitmq() {
+  local root="$1" env='export RABBITMQ_ERLANG_COOKIE=check-cookie RABBITMQ_NODENAME=rabbit@localhost '
+  # The data volume, as the StatefulSet mounts it (the Erlang cookie and node state go there).
+  mount -t tmpfs -o uid=42424,gid=42424,mode=0750 tmpfs "$root/var/lib/rabbitmq"
+  as_service "$root" 'command -v rabbitmq-server rabbitmqctl rabbitmq-diagnostics rabbitmq-plugins'
+  as_service "$root" "$env"'
+    echo "[rabbitmq_management]." >/tmp/enabled_plugins
+    RABBITMQ_ENABLED_PLUGINS_FILE=/tmp/enabled_plugins exec rabbitmq-server >/tmp/rabbitmq.log 2>&1' &
+  # The manifests' probe.
+  retry 90 as_service "$root" "$env; rabbitmq-diagnostics -q check_running" || { cat "$root/tmp/rabbitmq.log"; return 1; }
+  [[ "$(tcp_request 15672 'GET /api/overview HTTP/1.0\r\n\r\n')" == "HTTP/1.1 401 Unauthorized" ]]
+  as_service "$root" "$env; rabbitmqctl -q version; rabbitmqctl stop"
+}
+
+check_memcached() {
+  local root="$1"
+  as_service "$root" 'exec memcached -m 64 -p 11211 -l 127.0.0.1' &
+  retry 10 tcp_request 11211 'version\r\n' || return 1
+  [[ "$(tcp_request 11211 'version\r\n')" == "VERSION 1.6."* ]]
+}
+
+# A WSGI app served by the image's uwsgi, the way the manifests' uwsgi command line runs the
+# services: it answers with the versions of the service packages it can import.
+WSGI_APP='import importlib.metadata as m
+def application(env, start):
+    start("200 OK", [("Content-Type", "text/plain")])
+    return [" ".join(d + "=" + m.version(d) for d in ("keystone", "glance", "openstack-placement", "nova")).encode()]'
+
+check_openstackclient() {
+  local root="$1"
+  as_service "$root" 'openstack --version; python3 -c "import openstack, pymysql, memcache; print(openstack.version.__version__)"'
+  printf '%s\n' "$WSGI_APP" >"$root/tmp/app.py"
+  as_service "$root" 'exec uwsgi --http-socket 127.0.0.1:8080 --wsgi-file /tmp/app.py --master --processes 1 --die-on-term --need-app >/tmp/uwsgi.log 2>&1' &
+  retry 30 tcp_request 8080 'GET / HTTP/1.0\r\n\r\n' || { cat "$root/tmp/uwsgi.log"; return 1; }
+  local body
+  body="$(http_body 8080)"
+  [[ "$body" == "keystone=27.0.2 glance=30.2.0 openstack-placement=13.0.0 nova=31.3.1" ]] ||
+    { echo "uwsgi answered: $body"; return 1; }
+}
+
+check_keystone() {
+  as_service "$1" '
+    keystone-manage --help >/dev/null; command -v keystone-wsgi-public keystone-wsgi-admin uwsgi
+    test -f /etc/keystone/sso_callback_template.html
+    test -d /etc/keystone/keystone.conf.d -a -d /etc/keystone/fernet-keys -a -d /etc/keystone/credential-keys'
+}
+
+check_glance() {
+  as_service "$1" '
+    glance-manage --help >/dev/null; command -v glance-api
+    test -f /etc/glance/glance-api-paste.ini -a -d /etc/glance/metadefs -a -d /etc/glance/glance-api.conf.d
+    python3 -c "import glance_store, pymysql"'
+}
+
+check_placement() {
+  as_service "$1" '
+    placement-manage --help >/dev/null; command -v placement-api uwsgi
+    test -d /etc/placement/placement.conf.d
+    python3 -c "import placement.wsgi"'
+}
+
+check_nova() {
+  as_service "$1" '
+    nova-manage --help >/dev/null
+    command -v nova-api-wsgi nova-metadata-wsgi nova-scheduler nova-conductor nova-novncproxy uwsgi
+    test -f /etc/nova/api-paste.ini -a -f /etc/nova/rootwrap.conf -a -d /etc/nova/nova.conf.d'
+}
+
+names=("$@")
+((${#names[@]})) || mapfile -t names < <(imagelib images)
+for name in "${names[@]}"; do
+  start=$SECONDS
+  root="$(mount_image "$name")"
+  mapfile -t IMAGE_ENV < <(imagelib env "$name")
+  # A subshell outside any `if`, so `set -e` stops a check at its first failing command.
+  set +e
+  (set -e && "check_${name//-/_}" "$root") >"$CHECK_ROOT/$name.log" 2>&1
+  rc=$?
+  set -e
+  if ((rc == 0)); then
+    printf '[images] ok   %-16s %3ss\n' "$name" "$((SECONDS - start))" >&2
+  else
+    printf '[images] FAIL %-16s (output below)\n' "$name" >&2
+    sed 's/^/    /' "$CHECK_ROOT/$name.log" >&2
+    FAILED+=("$name")
+  fi
+  stop_chrooted "$root"
+  umount -R -l "$root"
+done
+((${#FAILED[@]} == 0)) || { echo "[images] failed: ${FAILED[*]}" >&2; exit 1; }
