@@ -27,8 +27,8 @@ require_tools() {
   command -v unshare >/dev/null || bg_die "unshare not found (util-linux)"
   if ! command -v mmdebstrap >/dev/null; then
     bg_log "installing mmdebstrap with apt-get"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q mmdebstrap >/dev/null ||
-      bg_die "apt-get install mmdebstrap failed; run apt-get update first"
+    { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q mmdebstrap; } >/dev/null ||
+      bg_die "apt-get install mmdebstrap failed; install it by hand (Debian package mmdebstrap)"
   fi
 }
 

@@ -242,7 +242,24 @@ def build_all(recipes: dict[str, Recipe], cache: Cache, repo: Path, *, only_read
         build_layer(recipe, cache, repo)
     if pending:
         return None
-    return write_archive(recipes, cache)
+    archive = write_archive(recipes, cache)
+    prune(recipes, cache, archive)
+    return archive
+
+
+def prune(recipes: dict[str, Recipe], cache: Cache, archive: Path) -> None:
+    """Delete layers and archives the current recipes no longer use (a ~1 GiB archive per recipe
+    change would otherwise pile up). Going back to an older recipe rebuilds what it needs."""
+    keep_layers = {cache.layer_dir(r).name for r in recipes.values()}
+    for layer_dir in (cache.root / 'layers').iterdir():
+        if layer_dir.name not in keep_layers:
+            _unmount_below(layer_dir)
+            shutil.rmtree(layer_dir)
+            log(f'pruned layer {layer_dir.name}')
+    for old in (cache.root / 'archives').iterdir():
+        if old.stem != archive.stem:
+            old.unlink()
+            log(f'pruned {old.name}')
 
 
 def write_archive(recipes: dict[str, Recipe], cache: Cache) -> Path:
