@@ -75,7 +75,7 @@ def main(argv: list[str]) -> int:
         for variable in recipe.image.env:
             print(variable)
     elif args.command == 'layer':
-        LayerBuild(recipes[args.name], cache, args.repo).run()
+        LayerBuild(recipes[args.name], cache).run()
     return 0
 
 

@@ -72,7 +72,10 @@ class Cache:
         return marker.read_text().strip() if marker.exists() else None
 
     def archive(self, recipes: list[Recipe]) -> Path:
-        key = hashlib.sha256(json.dumps([[r.name, r.key, r.raw.get('image')] for r in recipes]).encode())
+        """Keyed by the layers' digests (not the recipe keys), so a layer rebuilt under the same key
+        still gets a new archive."""
+        key = hashlib.sha256(
+            json.dumps([[r.name, [self.diff_id(x) for x in r.chain], r.raw.get('image')] for r in recipes]).encode())
         return self.root / 'archives' / f'images-{key.hexdigest()[:16]}.tar'
 
     def record_time(self, what: str, seconds: float, size: int | None = None) -> None:
@@ -124,10 +127,9 @@ def _unmount_below(path: Path) -> None:
 class LayerBuild:
     """Runs inside the layer's namespaces (python3 -m imagelib layer NAME)."""
 
-    def __init__(self, recipe: Recipe, cache: Cache, repo: Path):
+    def __init__(self, recipe: Recipe, cache: Cache):
         self.recipe = recipe
         self.cache = cache
-        self.repo = repo
         self.tree = cache.tree(recipe)
         self.root = cache.layer_dir(recipe) / 'merged' if recipe.parent else self.tree
 
