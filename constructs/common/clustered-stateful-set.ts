@@ -33,6 +33,12 @@ export interface ClusteredStatefulSetProps extends ClusterServices {
    * @default true
    */
   readonly disruptionBudget?: boolean;
+  /**
+   * Send clients to this member only (by its StatefulSet pod-name label), for a cluster that must
+   * take writes on one member (Galera); the peers Service still lists every member.
+   * @default - every ready member
+   */
+  readonly clientMember?: number;
 }
 
 /**
@@ -93,9 +99,13 @@ export function clusteredStatefulSet(
       spec: { clusterIp: 'None', publishNotReadyAddresses: true, selector, ports: props.peerPorts },
     });
   }
+  const clientSelector =
+    props.clientMember === undefined
+      ? selector
+      : { ...selector, 'statefulset.kubernetes.io/pod-name': `${name}-${props.clientMember}` };
   new k8s.KubeService(component, 'client', {
     metadata: { name },
-    spec: { clusterIp: props.peerPorts ? undefined : 'None', selector, ports: props.clientPorts },
+    spec: { clusterIp: props.peerPorts ? undefined : 'None', selector: clientSelector, ports: props.clientPorts },
   });
   const storage = props.storage;
   const statefulSet = new k8s.KubeStatefulSet(component, 'statefulset', {
