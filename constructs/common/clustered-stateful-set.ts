@@ -105,7 +105,11 @@ export function clusteredStatefulSet(
       : { ...selector, 'statefulset.kubernetes.io/pod-name': `${name}-${props.clientMember}` };
   new k8s.KubeService(component, 'client', {
     metadata: { name },
-    spec: { clusterIp: props.peerPorts ? undefined : 'None', selector: clientSelector, ports: props.clientPorts },
+    spec: {
+      clusterIp: props.peerPorts ? undefined : 'None',
+      selector: clientSelector,
+      ports: props.clientPorts,
+    },
   });
   const storage = props.storage;
   const statefulSet = new k8s.KubeStatefulSet(component, 'statefulset', {

@@ -160,7 +160,7 @@ export function mariadbStartScript(member: GaleraMember): string {
     '      waited=$((waited + 5))',
     '    done',
     '  fi',
-    "elif grep -q '^safe_to_bootstrap: *1' \"$data/grastate.dat\" 2>/dev/null && ! peer_primary; then",
+    'elif grep -q \'^safe_to_bootstrap: *1\' "$data/grastate.dat" 2>/dev/null && ! peer_primary; then',
     '  echo "start.sh: bootstrap: last member to leave (safe_to_bootstrap: 1), no primary component: re-founding the cluster"',
     '  bootstrap=yes',
     'fi',
@@ -182,7 +182,11 @@ export function mariadbReadyCommand(replicas: number): string[] {
       ? "SELECT GROUP_CONCAT(VARIABLE_VALUE ORDER BY VARIABLE_NAME) FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME IN ('WSREP_LOCAL_STATE_COMMENT', 'WSREP_READY')"
       : 'SELECT 1';
   const expected = replicas > 1 ? 'Synced,ON' : '1';
-  return ['/bin/sh', '-ec', `test "$(mariadb --defaults-file=${MARIADB_CLIENT_CNF} -N -s -e "${query}")" = ${expected}`];
+  return [
+    '/bin/sh',
+    '-ec',
+    `test "$(mariadb --defaults-file=${MARIADB_CLIENT_CNF} -N -s -e "${query}")" = ${expected}`,
+  ];
 }
 
 /** The liveness and startup check: the server process answers on its socket (any state). */

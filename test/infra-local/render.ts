@@ -44,8 +44,9 @@ const secrets = new Map<string, string>();
 /** The value a generator Job would have put in the Secret: one per Secret key, shared by all pods. */
 function secretValue(name: string, key: string): string {
   const id = `${name}/${key}`;
-  if (!secrets.has(id)) secrets.set(id, randomBytes(24).toString('hex'));
-  return secrets.get(id)!;
+  const value = secrets.get(id) ?? randomBytes(24).toString('hex');
+  secrets.set(id, value);
+  return value;
 }
 
 /** Expands `$(VAR)` references to variables defined earlier, as the kubelet does. */
@@ -87,8 +88,9 @@ function renderMember(objects: KubeObject[], sts: KubeObject, ordinal: number, d
     } else if (volume?.configMap) {
       const source = join(dir, 'volumes', m.name);
       mkdirSync(source, { recursive: true });
-      const data = (findObject(objects, 'ConfigMap', volume.configMap.name) as { data?: Record<string, string> })
-        .data;
+      const data = (
+        findObject(objects, 'ConfigMap', volume.configMap.name) as { data?: Record<string, string> }
+      ).data;
       for (const [file, content] of Object.entries(data ?? {})) writeFileSync(join(source, file), content);
       mounts.push(`${m.mountPath}\tconfig\t${source}`);
     } else if (volume?.secret) {

@@ -48,9 +48,7 @@ describe('MariaDB with Galera (3 members)', () => {
     expect(commandOf(findObject(objects, 'Job', 'db-sst-credentials'))[2]).toBe(
       'kubectl get secret db-sst-credentials >/dev/null 2>&1 || kubectl create secret generic db-sst-credentials --from-literal=password="$(openssl rand -hex 24)"',
     );
-    expect(edgesOf(sts)).toEqual(
-      edgesFrom('db', { completed: ['db-credentials', 'db-sst-credentials'] }),
-    );
+    expect(edgesOf(sts)).toEqual(edgesFrom('db', { completed: ['db-credentials', 'db-sst-credentials'] }));
   });
 
   test('my.cnf is the whole server configuration: datadir below the volume, Galera with mariabackup SST', () => {
@@ -84,7 +82,9 @@ describe('MariaDB with Galera (3 members)', () => {
     expect(start).toContain(
       `printf '[mysqld]\\nwsrep_sst_auth = sst:%s\\n' "$MARIADB_SST_PASSWORD" >"$run/sst.cnf"`,
     );
-    expect(start).toContain(`GRANT RELOAD, PROCESS, LOCK TABLES, BINLOG MONITOR ON *.* TO 'sst'@'localhost';`);
+    expect(start).toContain(
+      `GRANT RELOAD, PROCESS, LOCK TABLES, BINLOG MONITOR ON *.* TO 'sst'@'localhost';`,
+    );
     expect(start).toContain(`GRANT ALL PRIVILEGES ON *.* TO 'root'@'%' WITH GRANT OPTION;`);
     expect(start).toContain('peers="db-0.db-peers db-1.db-peers db-2.db-peers"');
     // AND a new cluster only from member 0 with nobody on the Galera port, or the last member to leave
@@ -127,7 +127,8 @@ describe('MariaDB with Galera (3 members)', () => {
 
   test('clients reach member 0 only; members reach each other through the peers Service', () => {
     // THEN
-    const selector = (name: string) => (findObject(objects, 'Service', name).spec as { selector: unknown }).selector;
+    const selector = (name: string) =>
+      (findObject(objects, 'Service', name).spec as { selector: unknown }).selector;
     const members = { 'app.kubernetes.io/component': 'server', 'app.kubernetes.io/instance': 'db' };
     expect(selector('db')).toEqual({ ...members, 'statefulset.kubernetes.io/pod-name': 'db-0' });
     expect(selector('db-peers')).toEqual(members);
@@ -145,7 +146,9 @@ describe('MariaDB with one member', () => {
     expect(cnf).toContain('\nwsrep_on = OFF\n');
     expect(cnf).not.toContain('wsrep_provider');
     expect(start).not.toContain('--wsrep-new-cluster');
-    expect(start.endsWith('[ -d "$data/mysql" ] || initialise\nexec mariadbd --defaults-file="$cnf"\n')).toBe(true);
+    expect(start.endsWith('[ -d "$data/mysql" ] || initialise\nexec mariadbd --defaults-file="$cnf"\n')).toBe(
+      true,
+    );
   });
 
   test('is ready when it answers a query', () => {
