@@ -41,10 +41,14 @@ export interface MariaDBProps {
 const PORT = 3306;
 
 /**
- * MariaDB with Galera replication: a StatefulSet of `replicas` nodes with a headless Service for
- * peer discovery, a client Service, and a PodDisruptionBudget that keeps a quorum during drains.
- * The root password is generated in the cluster. Per-service databases and users are created by
- * each consuming service's `db-init` Job (see `ServiceDatabase`).
+ * MariaDB with Galera replication: a StatefulSet of `replicas` members with a headless Service for
+ * peer discovery, a client Service that sends every client to member 0 (one writer, so no
+ * certification conflicts), and a PodDisruptionBudget that keeps a quorum during drains. Members
+ * run `start.sh` from their ConfigMap, which initialises an empty datadir, bootstraps a new cluster
+ * only when no other member runs, and otherwise joins (see `galera-scripts.ts` and
+ * docs/infrastructure.md for the full-restart story). The root and SST passwords are generated in
+ * the cluster. Per-service databases and users are created by each consuming service's `db-init`
+ * Job (see `ServiceDatabase`), as `root@'%'`.
  */
 export class MariaDB extends Service implements DatabaseEndpoint {
   readonly server: Component;

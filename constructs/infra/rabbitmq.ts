@@ -40,10 +40,12 @@ const AMQP_PORT = 5672;
 const MANAGEMENT_PORT = 15672;
 
 /**
- * RabbitMQ for oslo.messaging: a clustered StatefulSet (peer discovery through the headless
- * Service), a client Service with AMQP and the management API (used by the per-service vhost/user
- * Jobs, see `ServiceMessaging`), and a PodDisruptionBudget. Admin password and Erlang cookie are
- * generated in the cluster.
+ * RabbitMQ for oslo.messaging: a clustered StatefulSet whose members find each other by classic
+ * peer discovery over the headless Service (long node names `rabbit@<pod>.<peers>`; a member's
+ * first start waits for a running peer, see `rabbitmq-scripts.ts`), a client Service with AMQP and
+ * the management API (used by the per-service vhost/user Jobs, see `ServiceMessaging`), and a
+ * PodDisruptionBudget. Admin password and Erlang cookie are generated in the cluster; the cookie
+ * reaches Erlang as an owner-only file.
  */
 export class RabbitMQ extends Service implements MessagingEndpoint {
   readonly server: Component;

@@ -4,7 +4,8 @@
 # Synced by the pod's own readiness probe), a row written through member 0 is on every member,
 # member 0 rejoins after a crash (SIGKILL) and after a clean stop (SIGTERM) with the row still there,
 # and the whole cluster comes back on its own after every member stopped cleanly (the last to leave
-# re-founds it) and after every member crashed (Galera's pc.recovery).
+# re-founds it) and after every member crashed (Galera's pc.recovery); a one-member MariaDB runs
+# without Galera and keeps its data across a restart.
 # Needs root and the Debian packages mariadb-server galera-4 mariadb-backup socat.
 # Usage: sudo bash test/infra-local/galera.sh   (STACKWRIGHT_INFRA_KEEP=1 keeps the work dir on failure)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -13,8 +14,9 @@ for command in mariadbd mariadb-backup socat; do
   command -v "$command" >/dev/null || fail "$command missing: apt-get install mariadb-server galera-4 mariadb-backup socat"
 done
 
-render db
+render db single
 add_members db db-peers 3
+add_members single single-peers 1
 
 sql() { # sql ORDINAL STATEMENT: as root through the client options the start script wrote
   local i=$1
@@ -67,4 +69,18 @@ wait_for 600 "every member Synced again" all_ready
 [ "$(bootstraps)" = 2 ] || fail "a member bootstrapped after the crash: $(grep -H '^start.sh: bootstrap:' "$work"/log/db-*.log)"
 for i in 0 1 2; do wait_for 10 "db-$i sees wsrep_cluster_size=3" cluster_size "$i"; done
 has_row 1 'written before the restart' || fail "the row is lost after the crash"
+
+log "one member, without Galera: initialises, serves, and keeps its data across a restart"
+start_member single 0
+wait_for 300 "single-0 ready" probe single 0 readiness
+in_member single 0 mariadb --defaults-file=/run/mysqld/client.cnf -e \
+  "CREATE DATABASE proof; CREATE TABLE proof.t (id INT PRIMARY KEY); INSERT INTO proof.t VALUES (7)"
+kill_member single 0 TERM
+start_member single 0
+wait_for 300 "single-0 ready after a restart" probe single 0 readiness
+[ "$(in_member single 0 mariadb --defaults-file=/run/mysqld/client.cnf -N -s -e "SELECT id FROM proof.t")" = 7 ] ||
+  fail "single-0 lost its row"
+[ "$(in_member single 0 mariadb --defaults-file=/run/mysqld/client.cnf -N -s -e "SELECT @@wsrep_on")" = 0 ] ||
+  fail "single-0 runs with wsrep on"
+log "ok: single-0 kept its row, wsrep off"
 log "PASS"

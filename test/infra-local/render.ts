@@ -113,6 +113,7 @@ if (!outDir || statefulSets.length === 0) {
 }
 const cloud = new Cloud(new App(), 'local', { namespace: 'infra-local' });
 new MariaDB(cloud, 'db', { replicas: 3 });
+new MariaDB(cloud, 'single', { replicas: 1 });
 new RabbitMQ(cloud, 'rabbitmq', { replicas: 3 });
 const objects = synthObjects(cloud);
 for (const name of statefulSets) {
