@@ -1,7 +1,8 @@
 /**
  * The files and commands a MariaDB/Galera member runs with. The image is only trusted to put
- * `mariadbd`, `mariadb`, `mariadb-admin`, `mariadb-install-db`, `mariadb-backup` and `socat` on the
- * PATH and the Galera provider at {@link GALERA_PROVIDER} (see docs/infrastructure.md): no
+ * `mariadbd`, `mariadb`, `mariadb-admin`, `mariadb-install-db`, `mariadb-backup`, `socat` and what
+ * the SST script needs (`bash`, `ps`, `ss`) on the PATH and the Galera provider at
+ * {@link GALERA_PROVIDER} (see docs/infrastructure.md): no
  * entrypoint and none of the image's own configuration is used, so the same member starts from a
  * Debian-built test image and from a production image.
  */
@@ -88,12 +89,14 @@ export function mariadbStartScript(member: GaleraMember): string {
     `printf '[mysqld]\\nwsrep_sst_auth = ${SST_USER}:%s\\n' "$MARIADB_SST_PASSWORD" >"$run/sst.cnf"`,
     '',
     '# A fresh datadir: system tables, then the accounts, on a private server without networking.',
+    '# Built beside the datadir and renamed when complete: an interrupted run starts over.',
     'initialise() {',
     '  echo "start.sh: initialising $data"',
-    '  mariadb-install-db --no-defaults --datadir="$data" --auth-root-authentication-method=normal \\',
+    '  rm -rf "$data.init"',
+    '  mariadb-install-db --no-defaults --datadir="$data.init" --auth-root-authentication-method=normal \\',
     '    --skip-test-db --skip-name-resolve >/dev/null',
-    '  mariadbd --defaults-file="$cnf" --wsrep-provider=none --wsrep-on=OFF --skip-networking \\',
-    '    --socket="$run/init.sock" &',
+    '  mariadbd --defaults-file="$cnf" --datadir="$data.init" --wsrep-provider=none --wsrep-on=OFF \\',
+    '    --skip-networking --socket="$run/init.sock" &',
     '  init_pid=$!',
     '  tries=0',
     '  until mariadb-admin --no-defaults --socket="$run/init.sock" -uroot ping >/dev/null 2>&1; do',
@@ -110,6 +113,8 @@ export function mariadbStartScript(member: GaleraMember): string {
     'SQL',
     `  mariadb-admin --defaults-file=${MARIADB_CLIENT_CNF} --socket="$run/init.sock" shutdown`,
     '  wait "$init_pid"',
+    '  rm -rf "$data"',
+    '  mv "$data.init" "$data"',
     '}',
     '',
   ];
