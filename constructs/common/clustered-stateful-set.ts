@@ -20,8 +20,9 @@ export interface ClusterServices {
 
 export interface ClusteredStatefulSetProps extends ClusterServices {
   /**
-   * `OrderedReady` when a member can only start once the ones before it run (Galera's first node
-   * bootstraps the cluster the others join); `Parallel` when members find each other on their own.
+   * `OrderedReady` when a member can only start once the ones before it are ready; `Parallel` when
+   * members find each other on their own (Galera, RabbitMQ and the OVSDB raft clusters order
+   * themselves in their start scripts, since after a full stop none is ready without the others).
    */
   readonly podManagementPolicy: 'OrderedReady' | 'Parallel';
   /** The members' pods; they are always spread over nodes. */

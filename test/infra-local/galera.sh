@@ -36,6 +36,17 @@ bootstraps() { cat "$work"/log/db-*.log | grep -c '^start.sh: bootstrap:' || tru
 [ "$(bootstraps)" = 1 ] && grep -q '^start.sh: bootstrap: member 0' "$work/log/db-0.log" ||
   fail "expected one bootstrap, by db-0; got: $(grep -H '^start.sh: bootstrap:' "$work"/log/db-*.log)"
 
+secret_of() { tr '\0' '\n' <"$work/kit/db/0/env" | sed -n "s/^$1=//p"; }
+for secret in MARIADB_ROOT_PASSWORD MARIADB_SST_PASSWORD; do
+  value=$(secret_of "$secret")
+  for i in 0 1 2; do
+    for pid in $(ip netns pids "$(member_ns db "$i")"); do
+      ! tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "$value" || fail "$secret is on the command line of pid $pid"
+    done
+  done
+done
+log "ok: neither password is on any member process's command line"
+
 sql 0 "CREATE DATABASE proof; CREATE TABLE proof.t (id INT PRIMARY KEY, note VARCHAR(64)); INSERT INTO proof.t VALUES (1, 'written before the restart')"
 for i in 1 2; do wait_for 30 "db-$i has the row written on db-0" has_row "$i" 'written before the restart'; done
 
