@@ -2,8 +2,9 @@
 # RabbitMQ as the RabbitMQ construct synthesises it, three members run from the rendered manifests
 # without Kubernetes (see lib.sh), all started at once as Parallel pod management starts them: they
 # form one cluster (`rabbitmqctl cluster_status` lists three running nodes, every member ready by
-# the pod's own readiness probe), member 0 rejoins after a crash, and the admin user from the
-# Secret authenticates. Needs root and the Debian package rabbitmq-server.
+# the pod's own readiness probe), the admin user from the Secret authenticates, member 0 rejoins
+# after a crash, and the cluster comes back after every member stopped and all start at once.
+# Needs root and the Debian package rabbitmq-server.
 # Usage: sudo bash test/infra-local/rabbitmq.sh   (STACKWRIGHT_INFRA_KEEP=1 keeps the work dir on failure)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -37,5 +38,11 @@ log "rabbitmq-0 crashes (SIGKILL) and restarts"
 kill_member rabbitmq 0 KILL
 start_member rabbitmq 0
 wait_for 600 "rabbitmq-0 ready again" ready 0
+for i in 0 1 2; do wait_for 60 "rabbitmq-$i lists 3 running nodes" three_running "$i"; done
+
+log "full-cluster restart: every member stops cleanly (0, 1, then 2), all start again together"
+for i in 0 1 2; do kill_member rabbitmq "$i" TERM; done
+for i in 0 1 2; do start_member rabbitmq "$i"; done
+wait_for 600 "every member running and clustered again" all_ready
 for i in 0 1 2; do wait_for 60 "rabbitmq-$i lists 3 running nodes" three_running "$i"; done
 log "PASS"
