@@ -18,8 +18,15 @@ const cacheDir =
   process.env.STACKWRIGHT_TRANSPILE_CACHE ||
   path.join(os.homedir(), '.cache', 'stackwright', 'transpile', `esbuild-${esbuildVersion}`);
 
-// The same output as `tsc` for what the synth path uses: CommonJS, ES2022, tsconfig.json's target.
-const options = { loader: 'ts', format: 'cjs', target: 'es2022', sourcemap: 'inline' };
+// What `tsc` emits with tsconfig.json: CommonJS at ES2022, `import()` turned into `require()`
+// (esbuild keeps it native by default, which would resolve through the ESM loader and miss `.ts`).
+const options = {
+  loader: 'ts',
+  format: 'cjs',
+  target: 'es2022',
+  supported: { 'dynamic-import': false },
+  sourcemap: 'inline',
+};
 
 function transpile(source, filename) {
   const key = crypto
