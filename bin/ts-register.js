@@ -3,6 +3,9 @@
 // without a build. Transpile-only (esbuild, no type-check: `npm run build`, lint and the tests do
 // that). Each file's output is cached on disk by content hash, so an edit re-transpiles only the
 // file that changed and an unchanged tree starts nearly as fast as the compiled JavaScript.
+// Each transpiled file carries an inline source map; run with `node --enable-source-maps` for stack
+// traces in TypeScript lines. Not on by default: Node then parses every loaded package's map too
+// (cdk8s-plus alone ships ~6 MB of them), which cost 0.3 s and 28 MB per synth of the reference cloud.
 // Plain JavaScript on purpose: it is what makes TypeScript loadable, so it cannot be TypeScript.
 'use strict';
 const crypto = require('crypto');
@@ -56,5 +59,3 @@ function transpile(source, filename) {
 require.extensions['.ts'] = (module, filename) => {
   module._compile(transpile(fs.readFileSync(filename, 'utf8'), filename), filename);
 };
-// Stack traces point into the TypeScript a user edits (each transpiled file carries its map).
-process.setSourceMapsEnabled(true);
