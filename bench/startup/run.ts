@@ -16,7 +16,10 @@
  * medians. CPU time (user + system of the child and its children) comes from GNU time when
  * installed, which is steadier than wall time on a loaded machine.
  *
- *   npm run build && node dist-lib/bench/startup/run.js [--runs 5] [--compare <other dist-lib>]
+ * - no-op re-deploy (with `--kubeconfig`): the reference cloud deployed again, unchanged, on a live
+ *   cluster: whole process wall time, via node, npx and the unbundled tsc output.
+ *
+ *   npm run build && node dist-lib/bench/startup/run.js [--runs 5] [--compare <other dist-lib>] [--kubeconfig <file>]
  *
  * (from source: `node --require ./bin/ts-register.js bench/startup/run.ts`; needs `npm run build`
  * either way for the bundle and the precompiled variants.)
@@ -240,10 +243,43 @@ async function main(): Promise<void> {
       },
     );
   }
-  const samples = new Map<Variant, Sample[]>(variants.map((v) => [v, []]));
+  // `--kubeconfig <file>`: a live cluster (e.g. `npm run cluster:up`) for the no-op re-deploy of
+  // the reference cloud, whole process wall time. The warm-up round deploys it for real first.
+  const cluster = option('kubeconfig', '');
+  if (cluster) {
+    const deploy = (cli: string) => `${cli} deploy ${manifests} --kubeconfig ${path.resolve(cluster)}`;
+    variants.push(
+      {
+        group: 'no-op re-deploy',
+        name: '`node bin/stackwright.js deploy` (bundle)',
+        command: deploy(bundle),
+      },
+      {
+        group: 'no-op re-deploy',
+        name: '`npx stackwright deploy` (bundle)',
+        command: deploy('npx --no-install stackwright'),
+      },
+      { group: 'no-op re-deploy', name: 'unbundled tsc output, `deploy`', command: deploy(unbundled) },
+    );
+    if (compare)
+      variants.push({
+        group: 'no-op re-deploy',
+        name: `${compare}: \`deploy\``,
+        command: deploy(
+          `node -e "require('${path.resolve(compare)}/lib/cli/main').main(process.argv.slice(1)).then((c) => (process.exitCode = c))" --`,
+        ),
+      });
+  }
+  // `--only <group,...>`: measure only these groups (e.g. `--only "no-op re-deploy"`).
+  const only = option('only', '');
+  const selected = only ? variants.filter((v) => only.split(',').includes(v.group)) : variants;
+  const samples = new Map<Variant, Sample[]>(selected.map((v) => [v, []]));
   try {
-    // The manifests every deploy reads, and a warm-up of every command (disk cache, npx's cache).
-    for (const variant of variants) {
+    // The manifests every deploy reads, then a warm-up of every command (disk cache, npx's cache).
+    await measure(`node --require ./bin/ts-register.js stacks/main.ts`, {
+      env: { STACKWRIGHT_TRANSPILE_CACHE: cache, CDK8S_OUTDIR: manifests },
+    });
+    for (const variant of selected) {
       variant.prepare?.();
       await measure(variant.command, {
         env: { STACKWRIGHT_TRANSPILE_CACHE: cache },
@@ -267,7 +303,7 @@ async function main(): Promise<void> {
     api.stop();
     fs.rmSync(work, { recursive: true, force: true });
   }
-  process.stdout.write(report(variants, samples, runs));
+  process.stdout.write(report(selected, samples, runs));
 }
 
 function report(variants: readonly Variant[], samples: Map<Variant, Sample[]>, runs: number): string {
