@@ -5,6 +5,8 @@ import * as path from 'path';
 import { component, deployment, namespace } from '../runtime/support/manifests';
 import { manifestDir } from './support';
 
+// Each test runs fresh Node processes (transpiling on a cold cache): seconds on a loaded machine.
+const CHILD_PROCESS_TIMEOUT_MS = 60_000;
 const root = path.join(__dirname, '..', '..');
 const register = path.join(root, 'bin', 'ts-register.js');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'stackwright-startup-'));
@@ -62,46 +64,58 @@ const clusterModules = (modules: readonly string[]) =>
   modules.filter((m) => CLUSTER_CLIENT.some((pattern) => pattern.test(m)));
 
 describe('CLI start-up loads only what the command needs', () => {
-  test('--help loads the argument parser and nothing of the graph, the engine or the cluster client', () => {
-    // WHEN
-    const { code, modules } = run(['--help']);
+  test(
+    '--help loads the argument parser and nothing of the graph, the engine or the cluster client',
+    () => {
+      // WHEN
+      const { code, modules } = run(['--help']);
 
-    // THEN
-    expect(code).toBe(0);
-    expect(clusterModules(modules)).toEqual([]);
-    expect(modules.filter((m) => m.startsWith('lib/')).sort()).toEqual([
-      'lib/cli/duration.ts',
-      'lib/cli/exit-codes.ts',
-      'lib/cli/io.ts',
-      'lib/cli/main.ts',
-      'lib/cli/program.ts',
-    ]);
-  });
+      // THEN
+      expect(code).toBe(0);
+      expect(clusterModules(modules)).toEqual([]);
+      expect(modules.filter((m) => m.startsWith('lib/')).sort()).toEqual([
+        'lib/cli/duration.ts',
+        'lib/cli/exit-codes.ts',
+        'lib/cli/io.ts',
+        'lib/cli/main.ts',
+        'lib/cli/program.ts',
+      ]);
+    },
+    CHILD_PROCESS_TIMEOUT_MS,
+  );
 
-  test('graph reads manifests without loading the cluster client', () => {
-    // GIVEN synthesised manifests
-    const dir = manifestDir(cloud());
+  test(
+    'graph reads manifests without loading the cluster client',
+    () => {
+      // GIVEN synthesised manifests
+      const dir = manifestDir(cloud());
 
-    // WHEN
-    const { code, modules } = run(['graph', dir, '--format', 'json']);
+      // WHEN
+      const { code, modules } = run(['graph', dir, '--format', 'json']);
 
-    // THEN it rendered the graph from the manifests, and never loaded the cluster side
-    expect(code).toBe(0);
-    expect(modules).toContain('lib/graph/load-manifests.ts');
-    expect(clusterModules(modules)).toEqual([]);
-  });
+      // THEN it rendered the graph from the manifests, and never loaded the cluster side
+      expect(code).toBe(0);
+      expect(modules).toContain('lib/graph/load-manifests.ts');
+      expect(clusterModules(modules)).toEqual([]);
+    },
+    CHILD_PROCESS_TIMEOUT_MS,
+  );
 
-  test('deploy does load the cluster client (the check above can fail)', () => {
-    // GIVEN manifests and a kubeconfig that does not exist, so deploy stops right after connecting
-    const dir = manifestDir(cloud());
+  test(
+    'deploy does load the cluster client (the check above can fail)',
+    () => {
+      // GIVEN manifests and a kubeconfig that does not exist, so deploy stops right after connecting
+      const dir = manifestDir(cloud());
 
-    // WHEN
-    const { code, modules } = run(['deploy', dir, '--kubeconfig', path.join(work, 'missing-kubeconfig')]);
+      // WHEN
+      const { code, modules } = run(['deploy', dir, '--kubeconfig', path.join(work, 'missing-kubeconfig')]);
 
-    // THEN it failed as unreachable (exit 3), after loading the transport and the client
-    expect(code).toBe(3);
-    expect(clusterModules(modules)).toEqual(
-      expect.arrayContaining(['lib/runtime/deploy.ts', 'lib/runtime/kube/kube-cluster.ts']),
-    );
-  });
+      // THEN it failed as unreachable (exit 3), after loading the transport and the client
+      expect(code).toBe(3);
+      expect(clusterModules(modules)).toEqual(
+        expect.arrayContaining(['lib/runtime/deploy.ts', 'lib/runtime/kube/kube-cluster.ts']),
+      );
+    },
+    CHILD_PROCESS_TIMEOUT_MS,
+  );
 });
