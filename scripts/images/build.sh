@@ -52,6 +52,6 @@ case "${1:-}" in
   --background) bg_start bash "$IMAGES_SCRIPTS_DIR/build.sh" ;;
   --wait) bg_wait && imagelib archive >/dev/null ;;
   --archive) imagelib archive ;;
-  -h | --help) sed -n '2,14p' "$0" ;;
+  -h | --help) sed -n '2,13p' "$0" ;;
   *) bg_die "unknown option $1 (try --help)" ;;
 esac

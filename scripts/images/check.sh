@@ -11,6 +11,9 @@ shopt -s inherit_errexit
 # shellcheck source=scripts/images/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
+case "${1:-}" in
+  -h | --help) sed -n '2,8p' "$0" && exit 0 ;;
+esac
 if [[ "${1:-}" != --inside ]]; then
   ((EUID == 0)) || { echo "[images] check.sh needs root (overlay mounts, chroot)" >&2; exit 1; }
   exec unshare --mount --propagation private --pid --fork --mount-proc --net bash ${STACKWRIGHT_IMAGES_CHECK_TRACE:+-x} "$0" --inside "$@"
@@ -185,8 +188,12 @@ check_nova() {
     test -f /etc/nova/api-paste.ini -a -f /etc/nova/rootwrap.conf -a -d /etc/nova/nova.conf.d'
 }
 
+mapfile -t known < <(imagelib images)
 names=("$@")
-((${#names[@]})) || mapfile -t names < <(imagelib images)
+((${#names[@]})) || names=("${known[@]}")
+for name in "${names[@]}"; do
+  [[ " ${known[*]} " == *" $name "* ]] || { echo "[images] no image $name; images: ${known[*]}" >&2; exit 2; }
+done
 for name in "${names[@]}"; do
   start=$SECONDS
   root="$(mount_image "$name")"
