@@ -35,7 +35,8 @@ PROXY_METRICS_PORT=11249
 PROXY_HEALTHZ_PORT=11256
 COREDNS_HEALTH_PORT=11258
 COREDNS_READY_PORT=11181
-# The image local-path-provisioner's helper pods run (needs sh, mkdir, rm): the project's base image.
+# The image local-path-provisioner's helper pods run as root (needs sh, mkdir, rm): the project's
+# base image (images/minbase.toml).
 NODE_HELPER_IMAGE="${STACKWRIGHT_NODE_HELPER_IMAGE:-stackwright.local/minbase:bookworm}"
 # The sysctls kubelet and the bridge plugin change (see above).
 NODE_SYSCTLS=(vm.overcommit_memory vm.panic_on_oom kernel.panic kernel.panic_on_oops
@@ -348,7 +349,8 @@ apply_local_path_config() {
     --from-literal=setup=$'#!/bin/sh\nset -eu\nmkdir -m 0777 -p "$VOL_DIR"\n' \
     --from-literal=teardown=$'#!/bin/sh\nset -eu\nrm -rf "$VOL_DIR"\n' \
     --from-literal=helperPod.yaml="$(printf '%s\n' 'apiVersion: v1' 'kind: Pod' 'metadata: {name: helper-pod}' \
-      'spec:' '  containers:' "  - {name: helper-pod, image: '$NODE_HELPER_IMAGE', imagePullPolicy: IfNotPresent}")" |
+      'spec:' '  containers:' "  - {name: helper-pod, image: '$NODE_HELPER_IMAGE', imagePullPolicy: IfNotPresent," \
+      '     securityContext: {runAsUser: 0, runAsGroup: 0}}')" |
     kubectl_c apply -f - >/dev/null
 }
 
@@ -481,7 +483,10 @@ real_node_down() {
   for ((i = ${#NODE_COMPONENTS[@]} - 1; i >= 1; i--)); do
     stop_node_component "${NODE_COMPONENTS[i]}"
   done
-  "$BIN_DIR/kube-proxy" --cleanup >>"$LOG_DIR/kube-proxy.log" 2>&1 || log "kube-proxy --cleanup failed (see its log)"
+  if [[ -x "$BIN_DIR/kube-proxy" ]]; then
+    "$BIN_DIR/kube-proxy" --cleanup >>"$LOG_DIR/kube-proxy-cleanup.log" 2>&1 ||
+      log "kube-proxy --cleanup failed, see $LOG_DIR/kube-proxy-cleanup.log (its chains are removed below)"
+  fi
   remove_containers
   stop_node_component containerd
   stop_shims

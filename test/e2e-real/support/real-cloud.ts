@@ -34,8 +34,13 @@ export function realCloud(outdir: string, namespace: string): RealCloud {
     replicas: 3,
     storageSize: '1Gi',
     storageClassName: REAL_STORAGE_CLASS,
+    image: LOCAL_IMAGES.mariadb,
   });
-  const messaging = new RabbitMQ(cloud, 'mq', { replicas: 3, storageSize: '1Gi' });
+  const messaging = new RabbitMQ(cloud, 'mq', {
+    replicas: 3,
+    storageSize: '1Gi',
+    image: LOCAL_IMAGES.rabbitmq,
+  });
   const cache = new Memcached(cloud, 'memcached', {
     replicas: 1,
     memoryMiB: 64,
