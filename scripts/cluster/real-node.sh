@@ -448,8 +448,8 @@ remove_iptables_chains() {
     for table in filter nat mangle raw; do
       "$cmd" -t "$table" -S >/dev/null 2>&1 || continue
       while read -r rule; do
-        # shellcheck disable=SC2086 # the rule spec is a list of arguments
-        "$cmd" -t "$table" ${rule/#-A/-D} 2>/dev/null || true
+        # eval: the spec quotes its comments ("kubernetes service portals") as a shell would.
+        eval "$cmd -t $table ${rule/#-A/-D}" 2>/dev/null || true
       done < <("$cmd" -t "$table" -S | grep -E '^-A ' | grep -E -- '-j (KUBE|CNI)-' | grep -vE '^-A (KUBE|CNI)-')
       for chain in $("$cmd" -t "$table" -S | sed -nE 's/^-N ((KUBE|CNI)-[^ ]+)$/\1/p'); do
         "$cmd" -t "$table" -F "$chain" 2>/dev/null || true
