@@ -121,8 +121,7 @@ conn = openstack.connect()
 access = conn.session.auth.get_access(conn.session)
 data = os.urandom(1024 * 1024)
 image = conn.image.create_image(name="e2e-roundtrip", data=data, disk_format="raw",
-                                container_format="bare", allow_duplicates=True)
-conn.image.wait_for_status(image, status="active", wait=120)
+                                container_format="bare", allow_duplicates=True, wait=True, timeout=120)
 conn.image.download_image(image, output="/tmp/downloaded")
 with open("/tmp/downloaded", "rb") as f:
     downloaded = hashlib.sha256(f.read()).hexdigest()
