@@ -309,7 +309,7 @@ any_component_running() {
 
 start_cluster() {
   ensure_binaries
-  if any_component_running; then
+  if any_component_running || real_node_configured; then
     log "cluster partly running or unhealthy: stopping it first"
     STACKWRIGHT_CLUSTER_LOCK_HELD=1 bash "$CLUSTER_SCRIPTS_DIR/down.sh" --keep-logs >&2
   fi
