@@ -382,6 +382,8 @@ real_node_up() {
   local t0
   t0="$(now)"
   mkdir -p "$NODE_DIR"
+  # RBAC first: CoreDNS and the provisioner start with their own identities.
+  kubectl_c apply -f "$CLUSTER_SCRIPTS_DIR/manifests-real/" >/dev/null
   save_host_state
   start_containerd
   setup_network
@@ -393,7 +395,6 @@ real_node_up() {
   label_node
   start_kube_proxy
   wait_node_healthy coredns 60
-  kubectl_c apply -f "$CLUSTER_SCRIPTS_DIR/manifests-real/" >/dev/null
   # One default class: claims of the real node's pods must get real directories.
   kubectl_c annotate storageclass kwok-volume --overwrite storageclass.kubernetes.io/is-default-class=false >/dev/null
   start_local_path_provisioner

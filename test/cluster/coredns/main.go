@@ -7,6 +7,7 @@ import (
 	"github.com/coredns/coredns/coremain"
 
 	// Plugins register themselves with the server in their init functions.
+	_ "github.com/coredns/coredns/plugin/bind"
 	_ "github.com/coredns/coredns/plugin/cache"
 	_ "github.com/coredns/coredns/plugin/errors"
 	_ "github.com/coredns/coredns/plugin/forward"
