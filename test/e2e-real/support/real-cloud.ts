@@ -21,7 +21,8 @@ export interface RealCloud {
 
 /**
  * Galera and RabbitMQ with their default three members (the point is cluster formation), one replica
- * of each API (one node, two cores) and small volumes on the real node's StorageClass.
+ * of each API (one node, two cores) and small volumes on the real node's StorageClass. No service
+ * sends notifications: nothing here would consume them, so RabbitMQ stands on its own.
  */
 export function realCloud(outdir: string, namespace: string): RealCloud {
   const app = new App({ outdir });
@@ -46,12 +47,11 @@ export function realCloud(outdir: string, namespace: string): RealCloud {
     memoryMiB: 64,
     image: LOCAL_IMAGES.memcached,
   });
-  const keystone = new Keystone(cloud, 'keystone', { database, cache, messaging, replicas: 1 });
+  const keystone = new Keystone(cloud, 'keystone', { database, cache, replicas: 1 });
   const glance = new Glance(cloud, 'glance', {
     keystone,
     database,
     cache,
-    messaging,
     replicas: 1,
     storage: { type: 'pvc', size: '2Gi', storageClassName: REAL_STORAGE_CLASS, accessMode: 'ReadWriteOnce' },
   });
