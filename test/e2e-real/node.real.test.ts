@@ -4,7 +4,7 @@
  * fsGroup, cluster DNS and the `kubernetes` Service from a pod, and `kubectl logs` through the kubelet.
  */
 import { uniqueSuffix } from '../e2e/support/kube';
-import { applyObject, kubectl } from './support/cli';
+import { applyObject, kubectl, realNodeName } from './support/cli';
 import { LOCAL_IMAGES } from './support/images';
 
 const namespace = `sw-node-${uniqueSuffix()}`;
@@ -29,7 +29,7 @@ test('the real node is Ready and is the only node with the control profile keys'
   const nodes = (JSON.parse(kubectl('get', 'nodes', '-o', 'json')) as NodeList).items;
   // THEN
   const withDbKey = nodes.filter((n) => n.metadata.labels['infra.yaook.cloud/db'] === 'true');
-  expect(withDbKey.map((n) => n.metadata.name)).toEqual([process.env.STACKWRIGHT_CLUSTER_REAL_NODE]);
+  expect(withDbKey.map((n) => n.metadata.name)).toEqual([realNodeName()]);
   expect(withDbKey[0].status.conditions.find((c) => c.type === 'Ready')?.status).toBe('True');
   expect(withDbKey[0].metadata.labels['any.yaook.cloud/api']).toBe('true');
 });
@@ -48,7 +48,7 @@ test('an unprivileged pod writes its fsGroup-owned volume, resolves Services and
     metadata: { name: 'writer', namespace },
     spec: {
       restartPolicy: 'Never',
-      nodeSelector: { 'infra.yaook.cloud/db': 'true' },
+      nodeSelector: { 'kubernetes.io/hostname': realNodeName() },
       securityContext: { runAsUser: 42424, runAsGroup: 42424, fsGroup: 42424, runAsNonRoot: true },
       containers: [
         {

@@ -12,7 +12,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { uniqueSuffix } from '../e2e/support/kube';
-import { applyObject, buildCli, deploy, DeployRun, destroy, execIn, kubectl } from './support/cli';
+import {
+  applyObject,
+  buildCli,
+  deploy,
+  DeployRun,
+  destroy,
+  execIn,
+  kubectl,
+  realNodeName,
+} from './support/cli';
 import { LOCAL_IMAGES } from './support/images';
 import { realCloud, RealCloud } from './support/real-cloud';
 
@@ -145,6 +154,8 @@ function runClientPod(): ClientReport {
     metadata: { name, namespace },
     spec: {
       restartPolicy: 'Never',
+      // Without a Yaook key of its own the pod could land on a kwok node, where nothing runs.
+      nodeSelector: { 'kubernetes.io/hostname': realNodeName() },
       securityContext: { runAsUser: 42424, runAsGroup: 42424, runAsNonRoot: true },
       containers: [
         {

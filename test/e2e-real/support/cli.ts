@@ -118,3 +118,11 @@ export function execIn(
 ): string {
   return kubectl('-n', namespace, 'exec', pod, '-c', container, '--', 'sh', '-c', script, 'sh', ...args);
 }
+
+/** The real node's name (cluster.env of a cluster started with `up.sh --real`). */
+export function realNodeName(): string {
+  const name = process.env.STACKWRIGHT_CLUSTER_REAL_NODE;
+  if (!name)
+    throw new Error('STACKWRIGHT_CLUSTER_REAL_NODE is not set: the cluster has no real node (up.sh --real)');
+  return name;
+}
