@@ -13,8 +13,8 @@
 #   mounts   tmpfs/bind mounts under the kubelet's root dir, container rootfs and shm mounts under
 #            containerd's state dir, /run/netns/cni-*: all unmounted.
 #   cgroups  /sys/fs/cgroup/<controller>/kubepods (the kubelet's cgroupfs tree): removed.
-#   files    symlinks in /var/log/containers (a kubelet constant): removed, the directory too
-#            when the node created it. Everything else lives in $NODE_DIR (removed with the run
+#   files    symlinks in /var/log/containers (a kubelet constant): removed; that directory and
+#            /run/netns (containerd bind-mounts it onto itself) too when the node created them. Everything else lives in $NODE_DIR (removed with the run
 #            dir) or $NODE_CACHE (containerd's root: imported images survive a restart).
 
 NODE_NAME="sw-real-0"
@@ -147,6 +147,8 @@ save_host_state() {
     local s
     for s in "${NODE_SYSCTLS[@]}"; do echo "sysctl $s $(sysctl -n "$s")"; done
     [[ -d /var/log/containers ]] || echo "created-dir /var/log/containers"
+    # containerd's CRI creates it and bind-mounts it onto itself (shared propagation).
+    [[ -d /run/netns ]] || echo "created-dir /run/netns"
   } >"$NODE_HOST_STATE.tmp"
   mv -f "$NODE_HOST_STATE.tmp" "$NODE_HOST_STATE"
 }
@@ -157,7 +159,10 @@ restore_host_state() {
   while read -r kind key value; do
     case "$kind" in
       sysctl) sysctl -qw "$key=$value" || log "could not restore sysctl $key=$value" ;;
-      created-dir) rmdir "$key" 2>/dev/null || true ;;
+      created-dir)
+        mountpoint -q "$key" && umount "$key"
+        rmdir "$key" 2>/dev/null || true
+        ;;
     esac
   done <"$NODE_HOST_STATE"
   rm -f "$NODE_HOST_STATE"
