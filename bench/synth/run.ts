@@ -7,7 +7,8 @@
  * Every measurement runs in a fresh Node process (`--expose-gc`), as `cdk8s synth` does, so no run
  * benefits from another's JIT warm-up or heap; the parent only orchestrates and reports medians.
  *
- *   npm run build && node dist-lib/bench/synth/run.js [--runs 5] [--sizes 1,10,50,200]
+ *   node --require ./bin/ts-register.js bench/synth/run.ts [--runs 5] [--sizes 1,10,50,200]
+ *   (or, compiled: npm run build && node dist-lib/bench/synth/run.js ...)
  *
  * Output: a Markdown report on stdout (see bench/synth/RESULTS.md).
  */
@@ -35,6 +36,8 @@ interface Sample {
   readonly heapRetainedMiB: number;
   /** Resident set growth from the start of the measurement to the end of synthesis. */
   readonly rssGrowthMiB: number;
+  /** CPU time (user + system) of build + synth: steadier than wall time on a loaded machine. */
+  readonly cpuMs: number;
 }
 
 const MiB = 1024 * 1024;
@@ -81,6 +84,7 @@ function measure(mode: Mode, regions: number, dumpFile: string): Sample {
   const input = mode === 'plain' ? (JSON.parse(readFileSync(dumpFile, 'utf8')) as unknown[][]) : [];
   gc();
   const before = process.memoryUsage();
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const apps =
     mode === 'sdk'
@@ -91,6 +95,7 @@ function measure(mode: Mode, regions: number, dumpFile: string): Sample {
   const t1 = performance.now();
   const yaml = apps.map((app) => app.synthYaml()).join('---\n');
   const t2 = performance.now();
+  const cpu = process.cpuUsage(cpu0);
   const afterSynth = process.memoryUsage();
   gc();
   const retained = process.memoryUsage();
@@ -106,6 +111,7 @@ function measure(mode: Mode, regions: number, dumpFile: string): Sample {
     yamlBytes: Buffer.byteLength(yaml),
     heapRetainedMiB: (retained.heapUsed - before.heapUsed) / MiB,
     rssGrowthMiB: (afterSynth.rss - before.rss) / MiB,
+    cpuMs: (cpu.user + cpu.system) / 1000,
   };
 }
 
@@ -127,7 +133,8 @@ function child(args: readonly string[]): void {
 function runChild<T>(args: string[]): Promise<T> {
   return new Promise((resolve, reject) => {
     const proc = fork(__filename, ['--child', ...args], {
-      execArgv: ['--expose-gc'],
+      // Inherited flags keep `--require ./bin/ts-register.js` when the benchmark runs from source.
+      execArgv: [...process.execArgv, '--expose-gc'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     let message: T | undefined;
@@ -168,6 +175,7 @@ interface Summary {
   readonly heapRetainedMiB: number;
   readonly rssGrowthMiB: number;
   readonly yamlBytes: number;
+  readonly cpuMs: number;
   readonly totals: readonly number[];
 }
 
@@ -180,6 +188,7 @@ function summarise(samples: readonly Sample[]): Summary {
     heapRetainedMiB: median(samples.map((s) => s.heapRetainedMiB)),
     rssGrowthMiB: median(samples.map((s) => s.rssGrowthMiB)),
     yamlBytes: samples[0].yamlBytes,
+    cpuMs: median(samples.map((s) => s.cpuMs)),
     totals,
   };
 }
@@ -194,8 +203,8 @@ function report(rows: readonly Row[], runs: number): string {
     `Machine: ${cpu.length} CPUs (${cpu[0]?.model ?? 'unknown'}), ${f1(totalmem() / 1024 / MiB)} GiB RAM, Node ${process.version}, ` +
       `cdk8s ${(JSON.parse(readFileSync(require.resolve('cdk8s/package.json'), 'utf8')) as { version: string }).version}. Median of ${runs} runs per cell, each in a fresh process.`,
     '',
-    '| regions | objects | SDK build ms | SDK synth ms | SDK total ms | SDK objects/s | SDK µs/object | plain build ms | plain synth ms | plain total ms | plain objects/s | SDK / plain | SDK heap retained MiB | plain heap retained MiB | SDK RSS growth MiB | YAML MiB |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| regions | objects | SDK build ms | SDK synth ms | SDK total ms | SDK objects/s | SDK µs/object | plain build ms | plain synth ms | plain total ms | plain objects/s | SDK / plain | SDK / plain (CPU) | SDK heap retained MiB | plain heap retained MiB | SDK KiB/object | plain KiB/object | SDK RSS growth MiB | YAML MiB |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map((r) =>
       [
         r.regions,
@@ -210,8 +219,11 @@ function report(rows: readonly Row[], runs: number): string {
         f0(r.plain.totalMs),
         f0((r.objects / r.plain.totalMs) * 1000),
         f2(r.sdk.totalMs / r.plain.totalMs),
+        f2(r.sdk.cpuMs / r.plain.cpuMs),
         f1(r.sdk.heapRetainedMiB),
         f1(r.plain.heapRetainedMiB),
+        f1((r.sdk.heapRetainedMiB * 1024) / r.objects),
+        f1((r.plain.heapRetainedMiB * 1024) / r.objects),
         f1(r.sdk.rssGrowthMiB),
         f2(r.sdk.yamlBytes / MiB),
       ]

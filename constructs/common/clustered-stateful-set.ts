@@ -20,8 +20,9 @@ export interface ClusterServices {
 
 export interface ClusteredStatefulSetProps extends ClusterServices {
   /**
-   * `OrderedReady` when a member can only start once the ones before it run (Galera's first node
-   * bootstraps the cluster the others join); `Parallel` when members find each other on their own.
+   * `OrderedReady` when a member can only start once the ones before it are ready; `Parallel` when
+   * members find each other on their own (Galera, RabbitMQ and the OVSDB raft clusters order
+   * themselves in their start scripts, since after a full stop none is ready without the others).
    */
   readonly podManagementPolicy: 'OrderedReady' | 'Parallel';
   /** The members' pods; they are always spread over nodes. */
@@ -33,6 +34,12 @@ export interface ClusteredStatefulSetProps extends ClusterServices {
    * @default true
    */
   readonly disruptionBudget?: boolean;
+  /**
+   * Send clients to this member only (by its StatefulSet pod-name label), for a cluster that must
+   * take writes on one member (Galera); the peers Service still lists every member.
+   * @default - every ready member
+   */
+  readonly clientMember?: number;
 }
 
 /**
@@ -93,9 +100,17 @@ export function clusteredStatefulSet(
       spec: { clusterIp: 'None', publishNotReadyAddresses: true, selector, ports: props.peerPorts },
     });
   }
+  const clientSelector =
+    props.clientMember === undefined
+      ? selector
+      : { ...selector, 'statefulset.kubernetes.io/pod-name': `${name}-${props.clientMember}` };
   new k8s.KubeService(component, 'client', {
     metadata: { name },
-    spec: { clusterIp: props.peerPorts ? undefined : 'None', selector, ports: props.clientPorts },
+    spec: {
+      clusterIp: props.peerPorts ? undefined : 'None',
+      selector: clientSelector,
+      ports: props.clientPorts,
+    },
   });
   const storage = props.storage;
   const statefulSet = new k8s.KubeStatefulSet(component, 'statefulset', {

@@ -9,6 +9,16 @@ import {
   quorumReplicasProblems,
 } from '../common/clustered-stateful-set';
 import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../common/config-files';
+import {
+  GaleraMember,
+  MARIADB_ALIVE_COMMAND,
+  MARIADB_CONFIG_DIR,
+  MARIADB_RUN_DIR,
+  MARIADB_VOLUME_DIR,
+  mariadbConfig,
+  mariadbReadyCommand,
+  mariadbStartScript,
+} from './galera-scripts';
 import { DatabaseEndpoint } from '../common/endpoints';
 import { containerResources } from '../common/pod-template';
 import { GeneratedSecret } from '../common/generated-secret';
@@ -31,14 +41,20 @@ export interface MariaDBProps {
 const PORT = 3306;
 
 /**
- * MariaDB with Galera replication: a StatefulSet of `replicas` nodes with a headless Service for
- * peer discovery, a client Service, and a PodDisruptionBudget that keeps a quorum during drains.
- * The root password is generated in the cluster. Per-service databases and users are created by
- * each consuming service's `db-init` Job (see `ServiceDatabase`).
+ * MariaDB with Galera replication: a StatefulSet of `replicas` members with a headless Service for
+ * peer discovery, a client Service that sends every client to member 0 (one writer, so no
+ * certification conflicts), and a PodDisruptionBudget that keeps a quorum during drains. Members
+ * run `start.sh` from their ConfigMap, which initialises an empty datadir, bootstraps a new cluster
+ * only when no other member runs, and otherwise joins (see `galera-scripts.ts` and
+ * docs/infrastructure.md for the full-restart story). The root and SST passwords are generated in
+ * the cluster. Per-service databases and users are created by each consuming service's `db-init`
+ * Job (see `ServiceDatabase`), as `root@'%'`.
  */
 export class MariaDB extends Service implements DatabaseEndpoint {
   readonly server: Component;
   readonly credentials: GeneratedSecret;
+  /** The password of the account mariadb-backup uses on a donor during a state transfer. */
+  readonly sstCredentials: GeneratedSecret;
   readonly host: string;
   readonly port = PORT;
 
@@ -51,10 +67,15 @@ export class MariaDB extends Service implements DatabaseEndpoint {
       operatorKey: SchedulingKey.OPERATOR_ANY,
       keys: ['password'],
     });
+    // A separate Secret, so clouds deployed before it existed get it without touching the root password.
+    this.sstCredentials = new GeneratedSecret(this, 'sst-credentials', {
+      operatorKey: SchedulingKey.OPERATOR_ANY,
+      keys: ['password'],
+    });
     this.server = new Component(this, 'default', {
       placement: placement(SchedulingKey.INFRA_DATABASE, SchedulingKey.ANY_INFRA),
     });
-    this.server.dependsOn(this.credentials, 'completed');
+    this.server.dependsOn(this.credentials, 'completed').dependsOn(this.sstCredentials, 'completed');
     const name = this.server.componentName;
     this.host = name;
     const services: ClusterServices = {
@@ -67,29 +88,26 @@ export class MariaDB extends Service implements DatabaseEndpoint {
       ],
       clientPorts: [{ name: 'mysql', port: PORT }],
     };
-    const config = configFiles(this.server, '/etc/mysql/conf.d', {
-      'galera.cnf': [
-        '[mysqld]',
-        'binlog_format = ROW',
-        'default_storage_engine = InnoDB',
-        'innodb_autoinc_lock_mode = 2',
-        `wsrep_on = ${replicas > 1 ? 'ON' : 'OFF'}`,
-        'wsrep_provider = /usr/lib/galera/libgalera_smm.so',
-        `wsrep_cluster_address = gcomm://${clusterMemberHosts(this.server, services).join(',')}`,
-        `wsrep_cluster_name = ${cloud.cloudName}-${name}`,
-        'wsrep_sst_method = mariabackup',
-        '',
-      ].join('\n'),
-    });
-    const probe: k8s.Probe = {
-      exec: { command: ['/bin/sh', '-ec', 'mariadb-admin -uroot -p"$MARIADB_ROOT_PASSWORD" ping'] },
-      periodSeconds: 10,
-      timeoutSeconds: 5,
+    const member: GaleraMember = {
+      replicas,
+      hosts: clusterMemberHosts(this.server, services),
+      clusterName: `${cloud.cloudName}-${name}`,
+      port: PORT,
     };
+    const config = configFiles(this.server, MARIADB_CONFIG_DIR, {
+      'my.cnf': mariadbConfig(member),
+      'start.sh': mariadbStartScript(member),
+    });
+    const alive: k8s.Probe = { exec: { command: [...MARIADB_ALIVE_COMMAND] }, timeoutSeconds: 10 };
     clusteredStatefulSet(this.server, {
       ...services,
-      // The first node bootstraps the Galera cluster; the others join it one at a time.
-      podManagementPolicy: 'OrderedReady',
+      // Members decide for themselves whether to bootstrap or join (see start.sh), and after a crash
+      // of every member Galera re-forms the cluster only once all of them run: OrderedReady would
+      // wait for member 0 to be Synced before starting the member it needs.
+      podManagementPolicy: 'Parallel',
+      // Galera certifies concurrent writes to the same rows on different members by aborting one of
+      // them at commit, which OpenStack services do not retry: every client writes through member 0.
+      clientMember: 0,
       storage: { size: props.storageSize ?? '10Gi', storageClassName: props.storageClassName },
       pod: {
         annotations: { [CONFIG_CHECKSUM_ANNOTATION]: config.checksum },
@@ -98,16 +116,29 @@ export class MariaDB extends Service implements DatabaseEndpoint {
           {
             name: 'mariadb',
             image: props.image ?? cloud.image('mariadb', '11.4'),
+            command: ['/bin/sh', `${MARIADB_CONFIG_DIR}/start.sh`],
             ports: [{ name: 'mysql', containerPort: PORT }],
-            env: [envFromSecret('MARIADB_ROOT_PASSWORD', this.adminPassword)],
+            env: [
+              envFromSecret('MARIADB_ROOT_PASSWORD', this.adminPassword),
+              envFromSecret('MARIADB_SST_PASSWORD', this.sstCredentials.ref('password')),
+            ],
             volumeMounts: [
               config.mount,
-              { name: 'data', mountPath: '/var/lib/mysql' },
-              { name: 'run', mountPath: '/run/mysqld' },
+              { name: 'data', mountPath: MARIADB_VOLUME_DIR },
+              { name: 'run', mountPath: MARIADB_RUN_DIR },
               { name: 'tmp', mountPath: '/tmp' },
             ],
-            readinessProbe: probe,
-            livenessProbe: { ...probe, initialDelaySeconds: 60 },
+            // Initialising, waiting for a primary component and a state transfer from a donor can
+            // take long on a big database: the other probes start once the server answers.
+            startupProbe: { ...alive, periodSeconds: 10, failureThreshold: 180 },
+            readinessProbe: {
+              exec: { command: mariadbReadyCommand(replicas) },
+              periodSeconds: 10,
+              timeoutSeconds: 5,
+            },
+            // A donor or desynced member is busy, not dead: only a server that stops answering on
+            // its socket for two minutes is restarted.
+            livenessProbe: { ...alive, periodSeconds: 30, failureThreshold: 4 },
             resources: containerResources({ cpu: '250m', memory: '1Gi' }),
           },
         ],

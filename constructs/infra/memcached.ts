@@ -51,6 +51,8 @@ export class Memcached extends Service implements CacheEndpoint {
           {
             name: 'memcached',
             image: props.image ?? 'docker.io/library/memcached:1.6',
+            // Stated, not the image's entrypoint: the same command runs on every memcached image.
+            command: ['memcached'],
             args: ['-m', String(memoryMiB), '-p', String(PORT)],
             ports: [{ name: 'memcached', containerPort: PORT }],
             readinessProbe: probe,

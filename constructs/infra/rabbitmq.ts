@@ -6,9 +6,22 @@ import {
   ClusterServices,
   clusteredStatefulSet,
   clusterMemberHosts,
+  clusterServiceName,
   quorumReplicasProblems,
 } from '../common/clustered-stateful-set';
 import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../common/config-files';
+import {
+  RABBITMQ_ALIVE_COMMAND,
+  RABBITMQ_CONFIG_DIR,
+  RABBITMQ_COOKIE_DIR,
+  RABBITMQ_DATA_DIR,
+  RABBITMQ_RUN_DIR,
+  RabbitMQMember,
+  rabbitmqConfig,
+  rabbitmqEnvironment,
+  rabbitmqReadyCommand,
+  rabbitmqStartScript,
+} from './rabbitmq-scripts';
 import { MessagingEndpoint } from '../common/endpoints';
 import { containerResources } from '../common/pod-template';
 import { GeneratedSecret } from '../common/generated-secret';
@@ -27,10 +40,12 @@ const AMQP_PORT = 5672;
 const MANAGEMENT_PORT = 15672;
 
 /**
- * RabbitMQ for oslo.messaging: a clustered StatefulSet (peer discovery through the headless
- * Service), a client Service with AMQP and the management API (used by the per-service vhost/user
- * Jobs, see `ServiceMessaging`), and a PodDisruptionBudget. Admin password and Erlang cookie are
- * generated in the cluster.
+ * RabbitMQ for oslo.messaging: a clustered StatefulSet whose members find each other by classic
+ * peer discovery over the headless Service (long node names `rabbit@<pod>.<peers>`; a member's
+ * first start waits for a running peer, see `rabbitmq-scripts.ts`), a client Service with AMQP and
+ * the management API (used by the per-service vhost/user Jobs, see `ServiceMessaging`), and a
+ * PodDisruptionBudget. Admin password and Erlang cookie are generated in the cluster; the cookie
+ * reaches Erlang as an owner-only file.
  */
 export class RabbitMQ extends Service implements MessagingEndpoint {
   readonly server: Component;
@@ -66,47 +81,66 @@ export class RabbitMQ extends Service implements MessagingEndpoint {
         { name: 'management', port: MANAGEMENT_PORT },
       ],
     };
-    const config = configFiles(this.server, '/etc/rabbitmq', {
-      'rabbitmq.conf': [
-        'cluster_formation.peer_discovery_backend = classic_config',
-        ...clusterMemberHosts(this.server, services).map(
-          (host, i) => `cluster_formation.classic_config.nodes.${i + 1} = rabbit@${host}`,
-        ),
-        'default_user = admin',
-        'queue_master_locator = min-masters',
-        'cluster_partition_handling = pause_minority',
-        '',
-      ].join('\n'),
-      enabled_plugins: '[rabbitmq_management].\n',
-    });
-    const probe: k8s.Probe = {
-      exec: { command: ['rabbitmq-diagnostics', '-q', 'check_running'] },
-      periodSeconds: 15,
-      timeoutSeconds: 10,
+    const member: RabbitMQMember = {
+      hosts: clusterMemberHosts(this.server, services),
+      peersService: clusterServiceName(this.server, services),
+      adminUser: this.adminUser,
     };
+    const config = configFiles(this.server, RABBITMQ_CONFIG_DIR, {
+      'rabbitmq.conf': rabbitmqConfig(member),
+      enabled_plugins: '[rabbitmq_management].\n',
+      'start.sh': rabbitmqStartScript(member),
+    });
+    const alive: k8s.Probe = { exec: { command: [...RABBITMQ_ALIVE_COMMAND] }, timeoutSeconds: 15 };
     clusteredStatefulSet(this.server, {
       ...services,
+      // Members find each other on their own (start.sh); after a full stop each waits for the others.
       podManagementPolicy: 'Parallel',
       storage: { size: props.storageSize ?? '5Gi' },
       pod: {
         annotations: { [CONFIG_CHECKSUM_ANNOTATION]: config.checksum },
-        volumes: [config.volume],
+        volumes: [
+          config.volume,
+          {
+            name: 'erlang-cookie',
+            secret: {
+              secretName: this.credentials.secretName,
+              items: [{ key: 'erlang-cookie', path: 'erlang-cookie' }],
+              defaultMode: 0o400,
+            },
+          },
+          { name: 'run', emptyDir: {} },
+        ],
         containers: [
           {
             name: 'rabbitmq',
             image: props.image ?? cloud.image('rabbitmq', '3.13'),
+            command: ['/bin/sh', `${RABBITMQ_CONFIG_DIR}/start.sh`],
             ports: [
               { name: 'amqp', containerPort: AMQP_PORT },
               { name: 'management', containerPort: MANAGEMENT_PORT },
             ],
             env: [
+              { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+              ...rabbitmqEnvironment(member),
               envFromSecret('RABBITMQ_DEFAULT_PASS', this.adminPassword),
-              envFromSecret('RABBITMQ_ERLANG_COOKIE', this.credentials.ref('erlang-cookie')),
-              { name: 'RABBITMQ_USE_LONGNAME', value: 'true' },
             ],
-            volumeMounts: [config.mount, { name: 'data', mountPath: '/var/lib/rabbitmq' }],
-            readinessProbe: probe,
-            livenessProbe: { ...probe, initialDelaySeconds: 60 },
+            volumeMounts: [
+              config.mount,
+              { name: 'erlang-cookie', mountPath: RABBITMQ_COOKIE_DIR, readOnly: true },
+              { name: 'data', mountPath: RABBITMQ_DATA_DIR },
+              { name: 'run', mountPath: RABBITMQ_RUN_DIR },
+            ],
+            // A member waits for a peer before its first start, and for the others after a full
+            // stop (RabbitMQ's own wait is 5 minutes), so the other probes start once it answers.
+            startupProbe: { ...alive, periodSeconds: 10, failureThreshold: 90 },
+            readinessProbe: {
+              exec: { command: rabbitmqReadyCommand(replicas) },
+              periodSeconds: 20,
+              timeoutSeconds: 15,
+            },
+            // Each check starts an Erlang VM: seldom, and only a node that stops answering is restarted.
+            livenessProbe: { ...alive, periodSeconds: 30, failureThreshold: 4 },
             resources: containerResources({ cpu: '250m', memory: '512Mi' }),
           },
         ],

@@ -1,7 +1,6 @@
 import { spawn } from 'child_process';
 import * as readline from 'readline';
 import { KubeObject } from '../graph';
-import { KubeCluster } from '../runtime/kube/kube-cluster';
 import { RequestCounts } from '../runtime/kube/request-counter';
 import { ClusterPort } from '../runtime/ports';
 import { DeletionPort } from '../runtime/reverse-delete';
@@ -55,6 +54,9 @@ export function processIo(signal?: AbortSignal): CliIo {
     signal,
     now: () => Date.now(),
     openCluster: async (options) => {
+      // Loaded here, not at the top: commands that never touch a cluster (help, graph, synth)
+      // must not pay for the Kubernetes client.
+      const { KubeCluster } = await import('../runtime/kube/kube-cluster');
       const cluster = await KubeCluster.connect(options);
       try {
         await cluster.serverVersion();

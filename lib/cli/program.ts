@@ -1,12 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { destroyCommand } from './commands/destroy';
-import { deployCommand } from './commands/deploy';
-import { exitCodeForError, GlobalOptions, printError } from './commands/common';
-import { graphCommand } from './commands/graph';
-import { planCommand } from './commands/plan';
-import { statusCommand } from './commands/status';
-import { synthCommand } from './commands/synth';
-import { verifyCommand } from './commands/verify';
+import type { GlobalOptions } from './commands/common';
 import { parseDuration } from './duration';
 import { ExitCode } from './exit-codes';
 import { CliIo } from './io';
@@ -25,6 +18,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       // --help and --version end here with code 0; every parse error is a usage error.
       return error.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
     }
+    const { exitCodeForError, printError } = await import('./commands/common');
     printError(io, error);
     return exitCodeForError(error);
   }
@@ -53,6 +47,8 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     }>();
     return { kubeconfig: o.kubeconfig, context: o.context, json: o.json === true, color: o.color !== false };
   };
+  // Every command's module is imported when that command runs, never up front: `--help` and
+  // `graph` start without the rollout engine or the Kubernetes client (test/cli/startup.test.ts).
   const action =
     <A extends unknown[]>(fn: (...args: A) => Promise<number> | number) =>
     async (...args: A) =>
@@ -65,7 +61,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .option('--output <dir>', 'output directory (default: cdk8s.yaml `output`, then dist)')
     .action(
       action((opts: { app?: string; output?: string }, command: Command) =>
-        synthCommand(io, opts, globals(command)),
+        import('./commands/synth').then((m) => m.synthCommand(io, opts, globals(command))),
       ),
     );
 
@@ -76,7 +72,9 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
       new Option('--format <format>', 'output format').choices(['dot', 'mermaid', 'json']).default('dot'),
     )
     .action(
-      action((dir: string | undefined, opts: { format: string }) => graphCommand(io, dir, opts.format)),
+      action((dir: string | undefined, opts: { format: string }) =>
+        import('./commands/graph').then((m) => m.graphCommand(io, dir, opts.format)),
+      ),
     );
 
   program
@@ -90,7 +88,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
           dir: string | undefined,
           opts: { forceConflicts: boolean; showUnchanged: boolean },
           command: Command,
-        ) => planCommand(io, dir, opts, globals(command)),
+        ) => import('./commands/plan').then((m) => m.planCommand(io, dir, opts, globals(command))),
       ),
     );
 
@@ -123,19 +121,21 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
           },
           command: Command,
         ) =>
-          deployCommand(
-            io,
-            dir,
-            {
-              concurrency: opts.concurrency,
-              forceConflicts: opts.forceConflicts,
-              timeoutMs: opts.timeout,
-              componentTimeoutMs: opts.componentTimeout,
-              prune: opts.prune,
-              skipUnchanged: opts.skipUnchanged,
-              preflight: opts.preflight,
-            },
-            globals(command),
+          import('./commands/deploy').then((m) =>
+            m.deployCommand(
+              io,
+              dir,
+              {
+                concurrency: opts.concurrency,
+                forceConflicts: opts.forceConflicts,
+                timeoutMs: opts.timeout,
+                componentTimeoutMs: opts.componentTimeout,
+                prune: opts.prune,
+                skipUnchanged: opts.skipUnchanged,
+                preflight: opts.preflight,
+              },
+              globals(command),
+            ),
           ),
       ),
     );
@@ -146,7 +146,9 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .option('--wait <duration>', 'give converging components this long', duration, 0)
     .action(
       action((dir: string | undefined, opts: { wait: number }, command: Command) =>
-        verifyCommand(io, dir, { waitMs: opts.wait }, globals(command)),
+        import('./commands/verify').then((m) =>
+          m.verifyCommand(io, dir, { waitMs: opts.wait }, globals(command)),
+        ),
       ),
     );
 
@@ -155,7 +157,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .description('what is deployed: the inventory and each component’s state right now')
     .action(
       action((dir: string | undefined, _opts: unknown, command: Command) =>
-        statusCommand(io, dir, globals(command)),
+        import('./commands/status').then((m) => m.statusCommand(io, dir, globals(command))),
       ),
     );
 
@@ -177,11 +179,18 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
           opts: { yes: boolean; concurrency: number; timeout?: number; cascade: 'foreground' | 'background' },
           command: Command,
         ) =>
-          destroyCommand(
-            io,
-            dir,
-            { yes: opts.yes, concurrency: opts.concurrency, timeoutMs: opts.timeout, cascade: opts.cascade },
-            globals(command),
+          import('./commands/destroy').then((m) =>
+            m.destroyCommand(
+              io,
+              dir,
+              {
+                yes: opts.yes,
+                concurrency: opts.concurrency,
+                timeoutMs: opts.timeout,
+                cascade: opts.cascade,
+              },
+              globals(command),
+            ),
           ),
       ),
     );

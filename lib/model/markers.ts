@@ -18,5 +18,7 @@ export function mark(target: object, marker: symbol): void {
 
 /** The closest ancestor (or the construct itself) that carries `marker`. */
 export function closest(scope: IConstruct, marker: symbol): IConstruct | undefined {
-  return [...scope.node.scopes].reverse().find((s) => hasMarker(s, marker));
+  // Walks up the parents: `node.scopes` would build the whole path as a new array on every call.
+  for (let s: IConstruct | undefined = scope; s; s = s.node.scope) if (hasMarker(s, marker)) return s;
+  return undefined;
 }

@@ -9,6 +9,23 @@ import { ApplyConflictError } from '../../lib/runtime/ports';
 import { component, configMap, deployment, job, namespace, NS } from '../runtime/support/manifests';
 import { manifestDir, testIo } from './support';
 
+// The CLI imports each command's module when the command first runs. Import them here, outside
+// any test's 5 s timeout, so ts-jest compiling the runtime does not count against the first test
+// of a command on a loaded machine.
+beforeAll(
+  () =>
+    Promise.all([
+      import('../../lib/cli/commands/deploy'),
+      import('../../lib/cli/commands/destroy'),
+      import('../../lib/cli/commands/graph'),
+      import('../../lib/cli/commands/plan'),
+      import('../../lib/cli/commands/status'),
+      import('../../lib/cli/commands/synth'),
+      import('../../lib/cli/commands/verify'),
+    ]),
+  120_000,
+);
+
 /** mariadb <- keystone-db-sync (Job) <- keystone-api; memcached independent. */
 function cloud(opts: { failSync?: boolean } = {}) {
   return [

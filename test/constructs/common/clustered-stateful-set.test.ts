@@ -98,6 +98,30 @@ describe('clusteredStatefulSet with peers', () => {
   });
 });
 
+describe('clusteredStatefulSet with a single client member (Galera)', () => {
+  test('the client Service selects that member by pod name; the peers Service every member', () => {
+    // GIVEN
+    const props: ClusteredStatefulSetProps = {
+      replicas: 3,
+      peerPorts: [{ name: 'raft', port: 7000 }],
+      clientPorts: [{ name: 'client', port: 6000 }],
+      podManagementPolicy: 'Parallel',
+      clientMember: 0,
+      pod,
+    };
+    // WHEN
+    const { service, objects } = synthCluster(props);
+    // THEN
+    const selectorOf = (name: string) =>
+      (findObject(objects, 'Service', name).spec as { selector: unknown }).selector;
+    expect(selectorOf('store')).toEqual({
+      ...service.server.selectorLabels,
+      'statefulset.kubernetes.io/pod-name': 'store-0',
+    });
+    expect(selectorOf('store-peers')).toEqual(service.server.selectorLabels);
+  });
+});
+
 describe('clusteredStatefulSet without peers (Memcached)', () => {
   // GIVEN
   const props: ClusteredStatefulSetProps = {

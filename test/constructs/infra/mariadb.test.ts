@@ -1,0 +1,167 @@
+import { App } from 'cdk8s';
+import { MariaDB, MariaDBProps } from '../../../constructs/infra';
+import { Cloud } from '../../../lib/model';
+import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
+import { commandOf, edgesFrom, envOf, fileOf } from '../support/compute-network-fixture';
+
+function synthMariaDB(props: MariaDBProps = {}) {
+  const cloud = new Cloud(new App(), 'prod', { namespace: 'openstack' });
+  new MariaDB(cloud, 'db', props);
+  return synthObjects(cloud);
+}
+
+interface Container {
+  startupProbe: unknown;
+  readinessProbe: unknown;
+  livenessProbe: unknown;
+  volumeMounts: unknown;
+}
+
+const ALIVE = ['mariadb-admin', '--defaults-file=/run/mysqld/client.cnf', 'ping'];
+
+describe('MariaDB with Galera (3 members)', () => {
+  // GIVEN a cloud with the default MariaDB
+  // WHEN it is synthesised
+  const objects = synthMariaDB();
+  const sts = findObject(objects, 'StatefulSet', 'db');
+  const container = (podSpecOf(sts).containers as Container[])[0];
+  const start = fileOf(objects, 'db-config', 'start.sh');
+
+  test('members start in parallel and run the start script from the ConfigMap, not an entrypoint', () => {
+    // THEN
+    expect((sts.spec as { podManagementPolicy: string }).podManagementPolicy).toBe('Parallel');
+    expect(commandOf(sts)).toEqual(['/bin/sh', '/etc/stackwright/start.sh']);
+    expect(container.volumeMounts).toEqual([
+      { name: 'config', mountPath: '/etc/stackwright', readOnly: true },
+      { name: 'data', mountPath: '/var/lib/mysql' },
+      { name: 'run', mountPath: '/run/mysqld' },
+      { name: 'tmp', mountPath: '/tmp' },
+    ]);
+  });
+
+  test('the root and SST passwords come from two generated Secrets, never from the ConfigMap', () => {
+    // THEN
+    expect(envOf(sts)).toEqual({
+      MARIADB_ROOT_PASSWORD: { secretKeyRef: { name: 'db-credentials', key: 'password' } },
+      MARIADB_SST_PASSWORD: { secretKeyRef: { name: 'db-sst-credentials', key: 'password' } },
+    });
+    expect(commandOf(findObject(objects, 'Job', 'db-sst-credentials'))[2]).toBe(
+      'kubectl get secret db-sst-credentials >/dev/null 2>&1 || kubectl create secret generic db-sst-credentials --from-literal=password="$(openssl rand -hex 24)"',
+    );
+    expect(edgesOf(sts)).toEqual(edgesFrom('db', { completed: ['db-credentials', 'db-sst-credentials'] }));
+  });
+
+  test('my.cnf is the whole server configuration: datadir below the volume, Galera with mariabackup SST', () => {
+    // THEN
+    expect(fileOf(objects, 'db-config', 'my.cnf')).toBe(
+      [
+        '[mysqld]',
+        'datadir = /var/lib/mysql/data',
+        'socket = /run/mysqld/mysqld.sock',
+        'pid_file = /run/mysqld/mysqld.pid',
+        'tmpdir = /tmp',
+        'port = 3306',
+        'skip_name_resolve = ON',
+        'binlog_format = ROW',
+        'default_storage_engine = InnoDB',
+        'innodb_autoinc_lock_mode = 2',
+        'wsrep_on = ON',
+        'wsrep_provider = /usr/lib/galera/libgalera_smm.so',
+        'wsrep_cluster_address = gcomm://db-0.db-peers,db-1.db-peers,db-2.db-peers',
+        'wsrep_cluster_name = prod-db',
+        'wsrep_sst_method = mariabackup',
+        '!include /run/mysqld/sst.cnf',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  test('the start script writes the credentials to owner-only files and bootstraps only without peers', () => {
+    // THEN the SST credential reaches mariadbd through a file, not argv
+    expect(start).toContain('umask 077\n');
+    expect(start).toContain(
+      `printf '[mysqld]\\nwsrep_sst_auth = sst:%s\\n' "$MARIADB_SST_PASSWORD" >"$run/sst.cnf"`,
+    );
+    expect(start).toContain(
+      `GRANT RELOAD, PROCESS, LOCK TABLES, BINLOG MONITOR ON *.* TO 'sst'@'localhost';`,
+    );
+    expect(start).toContain(`GRANT ALL PRIVILEGES ON *.* TO 'root'@'%' WITH GRANT OPTION;`);
+    expect(start).toContain('peers="db-0.db-peers db-1.db-peers db-2.db-peers"');
+    // AND a new cluster only from member 0 with nobody on the Galera port, or the last member to leave
+    expect(start).toContain('  if [ "${HOSTNAME##*-}" = 0 ] && ! peer_running; then\n');
+    expect(start).toContain('socat -u OPEN:/dev/null "TCP:$peer:4567,connect-timeout=2"');
+    expect(start).toContain(
+      `elif grep -q '^safe_to_bootstrap: *1' "$data/grastate.dat" 2>/dev/null && ! peer_primary; then\n`,
+    );
+    expect(start.match(/--wsrep-new-cluster/g)).toHaveLength(1);
+    expect(start.endsWith('exec mariadbd --defaults-file="$cnf" --wsrep-node-name="$HOSTNAME"\n')).toBe(true);
+    expect(start).not.toMatch(/-p"\$MARIADB/);
+  });
+
+  test('startup tolerates a long state transfer, readiness means Synced, liveness is lenient', () => {
+    // THEN
+    expect(container.startupProbe).toEqual({
+      exec: { command: ALIVE },
+      timeoutSeconds: 10,
+      periodSeconds: 10,
+      failureThreshold: 180,
+    });
+    expect(container.readinessProbe).toEqual({
+      exec: {
+        command: [
+          '/bin/sh',
+          '-ec',
+          `test "$(mariadb --defaults-file=/run/mysqld/client.cnf -N -s -e "SELECT GROUP_CONCAT(VARIABLE_VALUE ORDER BY VARIABLE_NAME) FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME IN ('WSREP_LOCAL_STATE_COMMENT', 'WSREP_READY')")" = Synced,ON`,
+        ],
+      },
+      periodSeconds: 10,
+      timeoutSeconds: 5,
+    });
+    expect(container.livenessProbe).toEqual({
+      exec: { command: ALIVE },
+      timeoutSeconds: 10,
+      periodSeconds: 30,
+      failureThreshold: 4,
+    });
+  });
+
+  test('clients reach member 0 only; members reach each other through the peers Service', () => {
+    // THEN
+    const selector = (name: string) =>
+      (findObject(objects, 'Service', name).spec as { selector: unknown }).selector;
+    const members = { 'app.kubernetes.io/component': 'server', 'app.kubernetes.io/instance': 'db' };
+    expect(selector('db')).toEqual({ ...members, 'statefulset.kubernetes.io/pod-name': 'db-0' });
+    expect(selector('db-peers')).toEqual(members);
+  });
+});
+
+describe('MariaDB with one member', () => {
+  // GIVEN / WHEN
+  const objects = synthMariaDB({ replicas: 1 });
+  const start = fileOf(objects, 'db-config', 'start.sh');
+
+  test('runs without Galera: wsrep off, no provider, no bootstrap decision', () => {
+    // THEN
+    const cnf = fileOf(objects, 'db-config', 'my.cnf');
+    expect(cnf).toContain('\nwsrep_on = OFF\n');
+    expect(cnf).not.toContain('wsrep_provider');
+    expect(start).not.toContain('--wsrep-new-cluster');
+    expect(start.endsWith('[ -d "$data/mysql" ] || initialise\nexec mariadbd --defaults-file="$cnf"\n')).toBe(
+      true,
+    );
+  });
+
+  test('is ready when it answers a query', () => {
+    // THEN
+    const sts = findObject(objects, 'StatefulSet', 'db');
+    expect((podSpecOf(sts).containers as Container[])[0].readinessProbe).toMatchObject({
+      exec: {
+        command: [
+          '/bin/sh',
+          '-ec',
+          'test "$(mariadb --defaults-file=/run/mysqld/client.cnf -N -s -e "SELECT 1")" = 1',
+        ],
+      },
+    });
+  });
+});
