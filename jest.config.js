@@ -4,6 +4,6 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '\\.e2e\\.test\\.ts$'],
+  testPathIgnorePatterns: ['/node_modules/', '\\.e2e\\.test\\.ts$', '\\.real\\.test\\.ts$'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', isolatedModules: false }] },
 };

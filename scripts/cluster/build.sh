@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the e2e cluster binaries (kube-apiserver, kube-controller-manager,
-# kube-scheduler, kubectl, etcd, kwok, and kubelet + kube-proxy for the real node) from source through the Go module proxy into
-# a version-keyed cache outside the repository, and assembles the kwok stage file.
+# Builds the e2e cluster binaries (kube-apiserver, kube-controller-manager, kube-scheduler,
+# kubectl, etcd, kwok, and for the real node kubelet, kube-proxy, CoreDNS, local-path-provisioner
+# and the pause program) from source through the Go module proxy into a version-keyed cache
+# outside the repository, and assembles the kwok stage file and the pause image archive.
 #
 #   build.sh               build what is missing (foreground), idempotent and resumable
 #   build.sh --background  start the build detached; log + pid file in the cache dir
@@ -77,6 +78,64 @@ build_kwok() {
   log "built kwok in $(elapsed "$start")s"
 }
 
+build_coredns() {
+  local start
+  start="$(now)"
+  log "building coredns $COREDNS_VERSION ..."
+  (cd "$COREDNS_WRAPPER_DIR" && go build "${GO_BUILD_FLAGS[@]}" -ldflags "-s -w" \
+    -o "$BIN_DIR/.coredns.tmp" .)
+  mv -f "$BIN_DIR/.coredns.tmp" "$BIN_DIR/coredns"
+  record_time coredns "$(elapsed "$start")"
+  log "built coredns in $(elapsed "$start")s"
+}
+
+build_local_path_provisioner() {
+  local start tmp
+  start="$(now)"
+  log "installing local-path-provisioner $LOCAL_PATH_VERSION ..."
+  tmp="$BIN_DIR/.local-path-gobin"
+  rm -rf "$tmp" && mkdir -p "$tmp"
+  # No replace directives in its go.mod; main.VERSION is what its release build stamps too.
+  (cd "$tmp" && GOBIN="$tmp" go install "${GO_BUILD_FLAGS[@]}" \
+    -ldflags "-s -w -X main.VERSION=$LOCAL_PATH_VERSION" \
+    "github.com/rancher/local-path-provisioner@$LOCAL_PATH_VERSION")
+  mv -f "$tmp/local-path-provisioner" "$BIN_DIR/local-path-provisioner"
+  rm -rf "$tmp"
+  record_time local-path-provisioner "$(elapsed "$start")"
+  log "built local-path-provisioner in $(elapsed "$start")s"
+}
+
+build_pause() {
+  (cd "$PAUSE_SOURCE_DIR" && go build "${GO_BUILD_FLAGS[@]}" -ldflags "-s -w" -o "$BIN_DIR/.pause.tmp" .)
+  mv -f "$BIN_DIR/.pause.tmp" "$BIN_DIR/pause"
+  rm -f "$PAUSE_IMAGE_ARCHIVE"
+  log "built pause"
+}
+
+# The pause image as a docker-archive (what `ctr image import` reads): one layer holding /pause,
+# its config, and manifest.json naming it $PAUSE_IMAGE. Fixed owners and times keep it reproducible.
+assemble_pause_image() {
+  [[ -s "$PAUSE_IMAGE_ARCHIVE" ]] && return 0
+  local dir layer_sha config config_sha
+  dir="$(mktemp -d)"
+  mkdir -p "$dir/rootfs"
+  install -m 0755 "$BIN_DIR/pause" "$dir/rootfs/pause"
+  tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$dir/rootfs" -cf "$dir/layer.tar" pause
+  layer_sha="$(sha256sum "$dir/layer.tar" | cut -d' ' -f1)"
+  mkdir -p "$dir/image/$layer_sha"
+  mv "$dir/layer.tar" "$dir/image/$layer_sha/layer.tar"
+  # 65535: the unprivileged "nobody" id the sandbox needs no more than.
+  config='{"architecture":"amd64","os":"linux","config":{"Entrypoint":["/pause"],"User":"65535:65535"},"rootfs":{"type":"layers","diff_ids":["sha256:'"$layer_sha"'"]}}'
+  config_sha="$(printf '%s' "$config" | sha256sum | cut -d' ' -f1)"
+  printf '%s' "$config" >"$dir/image/$config_sha.json"
+  printf '[{"Config":"%s.json","RepoTags":["%s"],"Layers":["%s/layer.tar"]}]' \
+    "$config_sha" "$PAUSE_IMAGE" "$layer_sha" >"$dir/image/manifest.json"
+  tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$dir/image" -cf "$PAUSE_IMAGE_ARCHIVE.tmp" .
+  mv -f "$PAUSE_IMAGE_ARCHIVE.tmp" "$PAUSE_IMAGE_ARCHIVE"
+  rm -rf "$dir"
+  log "pause image: $PAUSE_IMAGE_ARCHIVE ($PAUSE_IMAGE)"
+}
+
 ensure_binary() {
   local name="$1"
   if ((FORCE == 0)) && binary_ok "$name"; then
@@ -86,6 +145,9 @@ ensure_binary() {
   case "$name" in
     etcd) build_etcd ;;
     kwok) build_kwok ;;
+    coredns) build_coredns ;;
+    local-path-provisioner) build_local_path_provisioner ;;
+    pause) build_pause ;;
     *) build_k8s_binary "$name" ;;
   esac
   binary_ok "$name" || die "$name was built but does not report '$(expected_version "$name")': $(binary_version "$name" | head -1)"
@@ -138,6 +200,7 @@ do_build() {
     ensure_binary "$name"
   done
   assemble_stages
+  assemble_pause_image
   log "all binaries ready in $BIN_DIR (build.sh took $(elapsed "$start")s)"
 }
 

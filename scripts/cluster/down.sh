@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Stops the local e2e control plane (reverse start order: kwok, scheduler, KCM, apiserver,
-# etcd), verifies by pid that nothing is left, and removes the run state.
+# etcd) after the real node if there is one (restoring what it changed on the host, see
+# real-node.sh), verifies by pid that nothing is left, and removes the run state.
 #
 #   down.sh               stop and remove $STACKWRIGHT_CLUSTER_RUN entirely
 #   down.sh --keep-logs   stop, remove state but keep $RUN/logs (for post-mortems)
 set -euo pipefail
 # shellcheck source=scripts/cluster/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=scripts/cluster/real-node.sh
+source "$CLUSTER_SCRIPTS_DIR/real-node.sh"
 
 KEEP_LOGS=0
-STOP_TIMEOUT=20
 
 # Pids of processes started from this cache's binaries for this run dir, even if their
 # pid file is gone (e.g. up.sh killed between start and writing state). Matching on the
@@ -21,26 +23,6 @@ stray_pids() {
     [[ "$cmd" == "$BIN_DIR/"* && "$cmd" == *"$RUN_DIR/"* ]] && echo "${p#/proc/}"
   done
   return 0
-}
-
-wait_gone() {
-  local pid="$1" deadline=$((SECONDS + $2))
-  while pid_alive "$pid"; do
-    ((SECONDS >= deadline)) && return 1
-    sleep 0.2
-  done
-}
-
-stop_pid() {
-  local name="$1" pid="$2" t0
-  t0="$(now)"
-  kill -TERM "$pid" 2>/dev/null || return 0
-  if ! wait_gone "$pid" "$STOP_TIMEOUT"; then
-    log "$name (pid $pid) ignored SIGTERM for ${STOP_TIMEOUT}s: sending SIGKILL"
-    kill -KILL "$pid" 2>/dev/null || true
-    wait_gone "$pid" 5 || die "$name (pid $pid) survived SIGKILL"
-  fi
-  log "stopped $name (pid $pid, $(elapsed "$t0")s)"
 }
 
 stop_all() {
@@ -81,6 +63,7 @@ main() {
     exec 8>"$RUN_DIR.up-lock"
     flock -w 600 8 || die "timed out waiting for a running up.sh ($RUN_DIR.up-lock)"
   fi
+  real_node_down
   stop_all
   remove_state
 }

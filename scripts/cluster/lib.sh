@@ -10,11 +10,19 @@ ETCD_VERSION="v3.6.8"
 # kwok v0.8.0 is built against k8s 1.36 libraries; standalone kwok needs explicit stages (see kwok-stages.sh).
 KWOK_VERSION="v0.8.0"
 GO_MIN_MINOR=26
+# The real node's add-ons, each checked by its own --version (so the cache key above stays put):
+# CoreDNS = test/cluster/coredns/go.mod require line; local-path-provisioner has no replaces,
+# so `go install ...@version` builds it; the pause program's version is in test/cluster/pause/.
+COREDNS_VERSION="v1.15.0"
+LOCAL_PATH_VERSION="v0.0.30"
+PAUSE_VERSION="1"
 
 CLUSTER_SCRIPTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_ROOT="$(cd "$CLUSTER_SCRIPTS_DIR/../.." && pwd)"
 K8S_WRAPPER_DIR="$REPO_ROOT/test/cluster/k8s-bins"
 ETCD_WRAPPER_DIR="$REPO_ROOT/test/cluster/etcd-bin"
+COREDNS_WRAPPER_DIR="$REPO_ROOT/test/cluster/coredns"
+PAUSE_SOURCE_DIR="$REPO_ROOT/test/cluster/pause"
 
 # Cache lives outside the repository and is keyed by every pinned version, so a version
 # bump never reuses stale binaries and nothing built can be committed by accident.
@@ -28,6 +36,9 @@ BUILD_PID_FILE="$CACHE_DIR/build.pid"
 BUILD_RC_FILE="$CACHE_DIR/build.rc"
 BUILD_TIMES_FILE="$CACHE_DIR/build-times.txt"
 BUILD_LOCK_FILE="$CACHE_DIR/build.lock"
+# The pod sandbox image, a docker-archive the real node imports into containerd.
+PAUSE_IMAGE="stackwright.local/pause:$PAUSE_VERSION"
+PAUSE_IMAGE_ARCHIVE="$CACHE_DIR/pause-image-$PAUSE_VERSION.tar"
 
 # --- runtime layout ----------------------------------------------------------------
 RUN_DIR="${STACKWRIGHT_CLUSTER_RUN:-$HOME/.cache/stackwright/run}"
@@ -77,6 +88,9 @@ expected_version() {
     kubectl) echo "Client Version: ${K8S_VERSION}" ;;
     etcd) echo "etcd Version: ${ETCD_VERSION#v}" ;;
     kwok) echo "${KWOK_VERSION}" ;;
+    coredns) echo "CoreDNS-${COREDNS_VERSION#v}" ;;
+    local-path-provisioner) echo "version ${LOCAL_PATH_VERSION}" ;;
+    pause) echo "stackwright-pause ${PAUSE_VERSION}" ;;
     *) die "unknown binary $1" ;;
   esac
 }
@@ -86,6 +100,7 @@ binary_version() {
   [[ -x "$bin" ]] || return 1
   case "$1" in
     kubectl) "$bin" version --client 2>/dev/null ;;
+    coredns) "$bin" -version 2>/dev/null ;;
     *) "$bin" --version 2>/dev/null ;;
   esac
 }
@@ -98,12 +113,13 @@ binary_ok() {
 }
 
 # Build order: the control plane first (every e2e suite needs it), the real node's binaries last.
-ALL_BINARIES=(etcd kwok kube-apiserver kube-controller-manager kube-scheduler kubectl kubelet kube-proxy)
+ALL_BINARIES=(etcd kwok kube-apiserver kube-controller-manager kube-scheduler kubectl
+  kubelet kube-proxy coredns local-path-provisioner pause)
 
 all_binaries_ok() {
   local b
   for b in "${ALL_BINARIES[@]}"; do binary_ok "$b" || return 1; done
-  [[ -s "$KWOK_STAGES_FILE" ]]
+  [[ -s "$KWOK_STAGES_FILE" && -s "$PAUSE_IMAGE_ARCHIVE" ]]
 }
 
 # --- process helpers -------------------------------------------------------------
@@ -129,6 +145,55 @@ component_pid() {
   pid_alive "$pid" || return 1
   { tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null | grep -qF -- "$BIN_DIR/$1" || return 1
   echo "$pid"
+}
+
+# Memory of a process in MiB (status tables, measurements).
+rss_mib() { awk '/^VmRSS:/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null; }
+
+wait_gone() {
+  local pid="$1" deadline=$((SECONDS + $2))
+  while pid_alive "$pid"; do
+    ((SECONDS >= deadline)) && return 1
+    sleep 0.2
+  done
+}
+
+# stop_pid NAME PID: SIGTERM, SIGKILL after STOP_TIMEOUT (default 20 s) seconds.
+stop_pid() {
+  local name="$1" pid="$2" t0 timeout="${STOP_TIMEOUT:-20}"
+  t0="$(now)"
+  kill -TERM "$pid" 2>/dev/null || return 0
+  if ! wait_gone "$pid" "$timeout"; then
+    log "$name (pid $pid) ignored SIGTERM for ${timeout}s: sending SIGKILL"
+    kill -KILL "$pid" 2>/dev/null || true
+    wait_gone "$pid" 5 || die "$name (pid $pid) survived SIGKILL"
+  fi
+  log "stopped $name (pid $pid, $(elapsed "$t0")s)"
+}
+
+# write_kubeconfig_file FILE CERT: a kubeconfig for the client cert $PKI_DIR/CERT.{crt,key}.
+write_kubeconfig_file() {
+  cat >"$1" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: stackwright-e2e
+  cluster:
+    server: https://127.0.0.1:$API_PORT
+    certificate-authority: $PKI_DIR/ca.crt
+users:
+- name: $2
+  user:
+    client-certificate: $PKI_DIR/$2.crt
+    client-key: $PKI_DIR/$2.key
+contexts:
+- name: stackwright-e2e
+  context:
+    cluster: stackwright-e2e
+    user: $2
+current-context: stackwright-e2e
+EOF
+  chmod 600 "$1"
 }
 
 curl_api() {

@@ -4,8 +4,8 @@
 set -euo pipefail
 # shellcheck source=scripts/cluster/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-
-rss_mib() { awk '/^VmRSS:/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null; }
+# shellcheck source=scripts/cluster/real-node.sh
+source "$CLUSTER_SCRIPTS_DIR/real-node.sh"
 
 component_table() {
   local c pid state health ok=0
@@ -20,6 +20,10 @@ component_table() {
       printf '%-25s %-8s %-9s %-8s %s\n' "$c" - stopped - -
     fi
   done
+  if real_node_configured; then
+    real_node_status
+    real_node_healthy || ok=1
+  fi
   return "$ok"
 }
 

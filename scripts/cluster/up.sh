@@ -4,21 +4,27 @@
 # until the cluster is usable. Prints the admin kubeconfig path as the last stdout line.
 #
 #   up.sh                 start (or return at once if already running and healthy)
+#   up.sh --real          also start a real node (containerd + kubelet, see real-node.sh; root)
 #   up.sh --reset-nodes   additionally delete and re-create the simulated nodes
 #
 # Environment (all optional):
 #   STACKWRIGHT_CLUSTER_RUN     run dir (state, pki, logs)     default ~/.cache/stackwright/run
 #   STACKWRIGHT_CLUSTER_CACHE   binary cache                   default ~/.cache/stackwright/cluster
 #   STACKWRIGHT_CLUSTER_NODES   all (default) | none | comma list of profiles (control,compute,network,plain)
-#                               none = same nodes, but without any Yaook label or taint
+#                               none = same nodes, but without any Yaook label or taint;
+#                               with a real node the default is compute,network,plain (it is the control node)
+#   STACKWRIGHT_CLUSTER_REAL_NODE=1   same as --real
 #   STACKWRIGHT_CLUSTER_{API,ETCD,ETCD_PEER,KCM,SCHEDULER,KWOK}_PORT   ports (see lib.sh)
 set -euo pipefail
 # shellcheck source=scripts/cluster/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=scripts/cluster/real-node.sh
+source "$CLUSTER_SCRIPTS_DIR/real-node.sh"
 
 NODES_DIR="$CLUSTER_SCRIPTS_DIR/nodes"
 NODE_SELECTOR="stackwright.io/e2e-node=true"
 RESET_NODES=0
+REAL_NODE="${STACKWRIGHT_CLUSTER_REAL_NODE:-0}"
 START_TS="$(now)"
 
 # --- preconditions -----------------------------------------------------------------
@@ -58,7 +64,7 @@ gen_pki() {
     printf 'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign,digitalSignature\nsubjectKeyIdentifier=hash\n' >ca.ext
     printf '%s\n' 'basicConstraints=critical,CA:FALSE' 'keyUsage=critical,digitalSignature,keyEncipherment' \
       'extendedKeyUsage=serverAuth' 'authorityKeyIdentifier=keyid' \
-      'subjectAltName=DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local,IP:127.0.0.1,IP:10.96.0.1' >server.ext
+      "subjectAltName=DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local,IP:127.0.0.1,IP:10.96.0.1,IP:$NODE_GATEWAY" >server.ext
     printf 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\nauthorityKeyIdentifier=keyid\n' >client.ext
     openssl genrsa -out ca.key 2048
     openssl req -new -key ca.key -subj "/CN=stackwright-e2e-ca" -out ca.csr
@@ -79,30 +85,6 @@ gen_pki() {
     openssl verify -CAfile ca.crt apiserver.crt admin.crt front-proxy-client.crt >/dev/null
     rm -f ./*.csr ./*.ext ca.srl
   ) >"$LOG_DIR/pki.log" 2>&1 || die "PKI generation failed, see $LOG_DIR/pki.log"
-}
-
-write_kubeconfig() {
-  cat >"$KUBECONFIG_FILE" <<EOF
-apiVersion: v1
-kind: Config
-clusters:
-- name: stackwright-e2e
-  cluster:
-    server: https://127.0.0.1:$API_PORT
-    certificate-authority: $PKI_DIR/ca.crt
-users:
-- name: stackwright-e2e-admin
-  user:
-    client-certificate: $PKI_DIR/admin.crt
-    client-key: $PKI_DIR/admin.key
-contexts:
-- name: stackwright-e2e
-  context:
-    cluster: stackwright-e2e
-    user: stackwright-e2e-admin
-current-context: stackwright-e2e
-EOF
-  chmod 600 "$KUBECONFIG_FILE"
 }
 
 # Metadata level for every request: enough to count API calls per object (verb, resource,
@@ -129,6 +111,10 @@ STACKWRIGHT_CLUSTER_AUDIT_LOG=$LOG_DIR/audit.log
 STACKWRIGHT_CLUSTER_API_URL=https://127.0.0.1:$API_PORT
 STACKWRIGHT_CLUSTER_VERSIONS=$VERSION_KEY
 EOF
+  if ((REAL_NODE == 1)); then
+    printf '%s\n' "STACKWRIGHT_CLUSTER_REAL_NODE=$NODE_NAME" \
+      "STACKWRIGHT_CLUSTER_CONTAINERD_SOCKET=$CONTAINERD_SOCKET" >>"$RUN_DIR/cluster.env"
+  fi
 }
 
 # --- processes ---------------------------------------------------------------------
@@ -176,10 +162,14 @@ start_etcd() {
 start_apiserver() {
   # --advertise-address=127.0.0.1 avoids the default-route lookup; the endpoint reconciler
   # rejects loopback addresses, so it is switched off (the `kubernetes` Service has no endpoints).
+  # A real node replaces both (real_node_apiserver_flags); later flags win.
+  local node_flags=()
+  ((REAL_NODE == 1)) && mapfile -t node_flags < <(real_node_apiserver_flags)
   start_component kube-apiserver \
     --etcd-servers="http://127.0.0.1:$ETCD_PORT" \
     --bind-address=127.0.0.1 --secure-port="$API_PORT" \
     --advertise-address=127.0.0.1 --endpoint-reconciler-type=none \
+    --kubelet-preferred-address-types=InternalIP \
     --tls-cert-file="$PKI_DIR/apiserver.crt" --tls-private-key-file="$PKI_DIR/apiserver.key" \
     --client-ca-file="$PKI_DIR/ca.crt" \
     --requestheader-client-ca-file="$PKI_DIR/ca.crt" --requestheader-allowed-names=front-proxy-client \
@@ -189,10 +179,10 @@ start_apiserver() {
     --service-account-issuer=https://kubernetes.default.svc.cluster.local \
     --service-account-key-file="$PKI_DIR/sa.pub" --service-account-signing-key-file="$PKI_DIR/sa.key" \
     --service-cluster-ip-range=10.96.0.0/16 \
-    --authorization-mode=RBAC --allow-privileged=true --profiling=false \
+    --authorization-mode=Node,RBAC --allow-privileged=true --profiling=false \
     --audit-policy-file="$RUN_DIR/audit-policy.yaml" --audit-log-path="$LOG_DIR/audit.log" \
     --audit-log-format=json --audit-log-maxsize=1024 --audit-log-maxbackup=3 \
-    --v=1
+    "${node_flags[@]}" --v=1
   wait_healthy kube-apiserver 180
 }
 
@@ -307,6 +297,8 @@ cluster_healthy() {
   for c in "${COMPONENTS[@]}"; do
     component_pid "$c" >/dev/null && component_healthy "$c" || return 1
   done
+  # A cluster with a real node serves callers that do not need one too, not the other way round.
+  ((REAL_NODE == 0)) || real_node_healthy
 }
 
 any_component_running() {
@@ -317,18 +309,23 @@ any_component_running() {
 
 start_cluster() {
   ensure_binaries
-  if any_component_running; then
+  if any_component_running || real_node_configured; then
     log "cluster partly running or unhealthy: stopping it first"
     STACKWRIGHT_CLUSTER_LOCK_HELD=1 bash "$CLUSTER_SCRIPTS_DIR/down.sh" --keep-logs >&2
   fi
   check_ports
+  ((REAL_NODE == 0)) || real_node_preflight
   validate_node_selection
   # Fresh state every start; old logs move aside so a failed run's logs survive one restart.
   rm -rf "$ETCD_DATA_DIR" "$PKI_DIR" "$PID_DIR" "$LOG_DIR.prev"
   [[ -d "$LOG_DIR" ]] && mv "$LOG_DIR" "$LOG_DIR.prev"
   mkdir -p "$LOG_DIR" "$PID_DIR"
   gen_pki
-  write_kubeconfig
+  write_kubeconfig_file "$KUBECONFIG_FILE" admin
+  if ((REAL_NODE == 1)); then
+    mkdir -p "$NODE_DIR"
+    real_node_pki
+  fi
   write_audit_policy
   write_env_file
 
@@ -343,18 +340,24 @@ start_cluster() {
   kubectl_c apply -f "$CLUSTER_SCRIPTS_DIR/manifests/" >/dev/null
   apply_nodes
   wait_usable
+  ((REAL_NODE == 0)) || real_node_up
   log "cluster usable in $(elapsed "$START_TS")s (API https://127.0.0.1:$API_PORT, logs $LOG_DIR)"
 }
 
 main() {
   case "${1:-}" in
     "") ;;
+    --real) REAL_NODE=1 ;;
     --reset-nodes) RESET_NODES=1 ;;
-    -h | --help) sed -n '2,16p' "$0" && exit 0 ;;
+    -h | --help) sed -n '2,19p' "$0" && exit 0 ;;
     *) die "unknown option $1 (try --help)" ;;
   esac
   require_cmd openssl "install openssl (Debian: apt-get install openssl)"
   require_cmd curl "install curl (Debian: apt-get install curl)"
+  if ((REAL_NODE == 1)); then
+    # The real node is the control node; kwok keeps the other profiles.
+    export STACKWRIGHT_CLUSTER_NODES="${STACKWRIGHT_CLUSTER_NODES:-compute,network,plain}"
+  fi
   mkdir -p "$(dirname "$RUN_DIR")"
   # Serialise concurrent `up.sh` calls (e.g. two jest runs); the lock lives next to the run dir
   # because down.sh removes the run dir itself.

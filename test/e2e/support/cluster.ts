@@ -49,19 +49,31 @@ export function localClusterRunning(): boolean {
   return runScript('status.sh', [], true).status === 0;
 }
 
+/** True when the local cluster's status lists a real node (status.sh then also checks its health). */
+function localRealNodeRunning(): boolean {
+  return /^kubelet\s+\d+\s+running/m.test(runScript('status.sh', [], true).stdout);
+}
+
+/** What the suite needs from the cluster it starts. */
+export interface ClusterRequirements {
+  /** A real node (containerd + kubelet) next to the kwok nodes: `up.sh --real`. @default false */
+  readonly realNode?: boolean;
+}
+
 /**
  * Ensures a cluster and exports its kubeconfig path in STACKWRIGHT_E2E_KUBECONFIG and
  * KUBECONFIG_E2E (jest workers inherit the environment of the global setup).
  */
-export function setupCluster(): void {
+export function setupCluster(requirements: ClusterRequirements = {}): void {
   const explicit = process.env[KUBECONFIG_ENV] ?? process.env[KUBECONFIG_ENV_ALIAS];
   if (explicit) {
     if (!existsSync(explicit)) throw new Error(`${KUBECONFIG_ENV}=${explicit}: file not found`);
     exportKubeconfig(explicit);
     return;
   }
-  const wasRunning = localClusterRunning();
-  const up = runScript('up.sh');
+  // With a real node, "running" must include it: up.sh restarts a cluster that lacks one.
+  const wasRunning = localClusterRunning() && (!requirements.realNode || localRealNodeRunning());
+  const up = runScript('up.sh', requirements.realNode ? ['--real'] : []);
   if (up.status !== 0)
     throw new Error(`scripts/cluster/up.sh failed (exit ${up.status}); see the output above`);
   const kubeconfig = up.stdout.trim().split('\n').pop() ?? '';

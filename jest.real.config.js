@@ -1,0 +1,20 @@
+/**
+ * End-to-end tests on the test cluster's real node (containerd + kubelet on this machine, next to
+ * the kwok nodes; see docs/test-cluster.md "The real node"): containers really run, probes really
+ * probe, Galera and RabbitMQ really form clusters.
+ *
+ *   npm run test:e2e:real
+ *
+ * Global setup starts the cluster with `up.sh --real` (root) unless STACKWRIGHT_E2E_KUBECONFIG
+ * points at a cluster; teardown stops it only if setup started it (STACKWRIGHT_E2E_KEEP_CLUSTER=1
+ * keeps it). The local images must be imported first (scripts/images/import.sh).
+ */
+const e2e = require('./jest.e2e.config.js');
+
+module.exports = {
+  ...e2e,
+  testMatch: ['<rootDir>/test/e2e-real/**/*.real.test.ts'],
+  globalSetup: '<rootDir>/test/e2e-real/support/global-setup.ts',
+  // A cloud deploys in minutes on two cores; single checks (exec, a client pod) take seconds.
+  testTimeout: 10 * 60_000,
+};

@@ -1,0 +1,128 @@
+/**
+ * The command-line tools the real-node suite drives as a user would: `stackwright` (bin/, compiled
+ * by `npm run build`) and the test cluster's own `kubectl` (exec, logs: they only work against a
+ * real kubelet).
+ */
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { kubeconfigFromEnv } from '../../e2e/support/cluster';
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+
+interface Run {
+  readonly status: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function run(command: string, args: readonly string[], timeoutMs: number, input?: string): Run {
+  const res = spawnSync(command, args, {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    input,
+    timeout: timeoutMs,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (res.error) throw res.error;
+  return { status: res.status ?? 1, stdout: res.stdout, stderr: res.stderr };
+}
+
+/** `npm run build`: bin/stackwright.js runs the compiled CLI. */
+export function buildCli(): void {
+  const res = run('npm', ['run', 'build', '--silent'], 10 * 60_000);
+  if (res.status !== 0) throw new Error(`npm run build failed:\n${res.stdout}\n${res.stderr}`);
+}
+
+/** The `summary` line of `stackwright deploy --json` (lib/cli/commands/deploy.ts). */
+export interface DeploySummary {
+  readonly ok: boolean;
+  readonly outcome: string;
+  readonly counts: Readonly<Record<string, number>>;
+  readonly durationMs: number;
+  readonly requests?: { readonly total: number; readonly writes: number };
+}
+
+export interface DeployRun {
+  readonly status: number;
+  readonly summary: DeploySummary;
+  /** Every JSON event line, for failure messages. */
+  readonly output: string;
+}
+
+/** `stackwright deploy DIR --json` against the suite's cluster. */
+export function deploy(dir: string, timeout: string): DeployRun {
+  const res = run(
+    'node',
+    [
+      'bin/stackwright.js',
+      'deploy',
+      dir,
+      '--json',
+      '--timeout',
+      timeout,
+      '--kubeconfig',
+      kubeconfigFromEnv(),
+    ],
+    // The CLI's own --timeout ends the run; this only guards against a hung process.
+    60 * 60_000,
+  );
+  const summary = res.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { type: string } & DeploySummary)
+    .find((event) => event.type === 'summary');
+  if (!summary) throw new Error(`stackwright deploy printed no summary (exit ${res.status}):\n${res.stderr}`);
+  return { status: res.status, summary, output: `${res.stdout}\n${res.stderr}` };
+}
+
+/** `stackwright destroy DIR --yes`. */
+export function destroy(dir: string): Run {
+  return run(
+    'node',
+    ['bin/stackwright.js', 'destroy', dir, '--yes', '--kubeconfig', kubeconfigFromEnv()],
+    20 * 60_000,
+  );
+}
+
+function runKubectl(args: readonly string[], input?: string): string {
+  const bin = process.env.STACKWRIGHT_CLUSTER_BIN;
+  if (!bin) throw new Error('STACKWRIGHT_CLUSTER_BIN is not set: run through jest.real.config.js');
+  const res = run(
+    path.join(bin, 'kubectl'),
+    ['--kubeconfig', kubeconfigFromEnv(), ...args],
+    11 * 60_000,
+    input,
+  );
+  if (res.status !== 0)
+    throw new Error(`kubectl ${args.join(' ')} failed (exit ${res.status}): ${res.stderr}`);
+  return res.stdout;
+}
+
+/** The cluster's kubectl (cluster.env names its directory); throws with stderr on failure. */
+export function kubectl(...args: string[]): string {
+  return runKubectl(args);
+}
+
+/** `kubectl apply` of one object. */
+export function applyObject(object: object): string {
+  return runKubectl(['apply', '-f', '-'], JSON.stringify(object));
+}
+
+/** Runs `script` with `sh -c` in a container; extra args become $1, $2, ... of the script. */
+export function execIn(
+  namespace: string,
+  pod: string,
+  container: string,
+  script: string,
+  ...args: string[]
+): string {
+  return kubectl('-n', namespace, 'exec', pod, '-c', container, '--', 'sh', '-c', script, 'sh', ...args);
+}
+
+/** The real node's name (cluster.env of a cluster started with `up.sh --real`). */
+export function realNodeName(): string {
+  const name = process.env.STACKWRIGHT_CLUSTER_REAL_NODE;
+  if (!name)
+    throw new Error('STACKWRIGHT_CLUSTER_REAL_NODE is not set: the cluster has no real node (up.sh --real)');
+  return name;
+}

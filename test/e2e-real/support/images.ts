@@ -1,0 +1,20 @@
+/**
+ * The images the real-node suite runs: built on this machine by scripts/images/build.sh and imported
+ * into the real node's containerd by scripts/images/import.sh (no registry is reachable); the tags
+ * are those of images/*.toml. The OpenStack service images follow `Cloud.image(name, release)`
+ * under this registry; the others are named here.
+ */
+export const LOCAL_REGISTRY = 'stackwright.local';
+
+export const LOCAL_IMAGES = {
+  /** Jobs that write Secrets: sh, kubectl, openssl. */
+  toolbox: `${LOCAL_REGISTRY}/toolbox:1.36`,
+  /** Debian's MariaDB and RabbitMQ: other versions than the constructs' default tags. */
+  mariadb: `${LOCAL_REGISTRY}/mariadb:10.11`,
+  rabbitmq: `${LOCAL_REGISTRY}/rabbitmq:3.10`,
+  memcached: `${LOCAL_REGISTRY}/memcached:1.6`,
+  /** python-openstackclient and openstacksdk, for the checks through the cloud's Services. */
+  openstackClient: `${LOCAL_REGISTRY}/openstackclient:2025.1`,
+  /** sh and coreutils: storage and network checks of the node itself. */
+  minbase: `${LOCAL_REGISTRY}/minbase:bookworm`,
+} as const;

@@ -1,0 +1,60 @@
+import { App } from 'cdk8s';
+import { MariaDB, Memcached, RabbitMQ } from '../../../constructs/infra';
+import { Glance, Keystone, PlacementService } from '../../../constructs/openstack';
+import { Cloud } from '../../../lib/model';
+import { LOCAL_IMAGES, LOCAL_REGISTRY } from './images';
+
+/** The StorageClass of the real node's local-path provisioner (scripts/cluster/manifests-real/). */
+export const REAL_STORAGE_CLASS = 'local-path';
+
+/** The cloud the real-node suite deploys, with handles on what the checks need. */
+export interface RealCloud {
+  readonly app: App;
+  readonly cloud: Cloud;
+  readonly database: MariaDB;
+  readonly messaging: RabbitMQ;
+  readonly cache: Memcached;
+  readonly keystone: Keystone;
+  readonly glance: Glance;
+  readonly placement: PlacementService;
+}
+
+/**
+ * Galera and RabbitMQ with their default three members (the point is cluster formation), one replica
+ * of each API (one node, two cores) and small volumes on the real node's StorageClass. No service
+ * sends notifications: nothing here would consume them, so RabbitMQ stands on its own.
+ */
+export function realCloud(outdir: string, namespace: string): RealCloud {
+  const app = new App({ outdir });
+  const cloud = new Cloud(app, 'real', {
+    namespace,
+    imageRegistry: LOCAL_REGISTRY,
+    toolboxImage: LOCAL_IMAGES.toolbox,
+  });
+  const database = new MariaDB(cloud, 'db', {
+    replicas: 3,
+    storageSize: '1Gi',
+    storageClassName: REAL_STORAGE_CLASS,
+    image: LOCAL_IMAGES.mariadb,
+  });
+  const messaging = new RabbitMQ(cloud, 'mq', {
+    replicas: 3,
+    storageSize: '1Gi',
+    image: LOCAL_IMAGES.rabbitmq,
+  });
+  const cache = new Memcached(cloud, 'memcached', {
+    replicas: 1,
+    memoryMiB: 64,
+    image: LOCAL_IMAGES.memcached,
+  });
+  const keystone = new Keystone(cloud, 'keystone', { database, cache, replicas: 1 });
+  const glance = new Glance(cloud, 'glance', {
+    keystone,
+    database,
+    cache,
+    replicas: 1,
+    storage: { type: 'pvc', size: '2Gi', storageClassName: REAL_STORAGE_CLASS, accessMode: 'ReadWriteOnce' },
+  });
+  const placement = new PlacementService(cloud, 'placement', { keystone, database, cache, replicas: 1 });
+  return { app, cloud, database, messaging, cache, keystone, glance, placement };
+}
