@@ -50,12 +50,22 @@ prepare_module() {
   echo "$dir"
 }
 
+# True when BIN was built from MODULE at VERSION, read from the binary's build info (`mod`/`dep`
+# lines). The provider has no version flag (its only flag is -tracing; anything else exits 2) and
+# -trimpath keeps -ldflags, thus the -X version, out of the build info, so the source module's
+# version is what can be checked.
+built_from() {
+  go version -m "$1" 2>/dev/null |
+    awk -v m="$2" -v v="$3" '($1 == "mod" || $1 == "dep") && $2 == m && $3 == v { found = 1 } END { exit !found }'
+}
+
 binary_ok() {
   case "$1" in
     pulumi) [[ -x "$BIN_DIR/pulumi" ]] && "$BIN_DIR/pulumi" version 2>/dev/null | grep -qx "$PULUMI_VERSION" ;;
-    pulumi-language-nodejs) [[ -x "$BIN_DIR/pulumi-language-nodejs-$LANGHOST_VERSION" && -x "$BIN_DIR/pulumi-language-nodejs" ]] ;;
-    pulumi-resource-kubernetes) [[ -x "$BIN_DIR/pulumi-resource-kubernetes" ]] &&
-      "$BIN_DIR/pulumi-resource-kubernetes" -version 2>/dev/null | grep -qF "$PROVIDER_VERSION" ;;
+    pulumi-language-nodejs) [[ -x "$BIN_DIR/pulumi-language-nodejs" ]] &&
+      built_from "$BIN_DIR/pulumi-language-nodejs-$LANGHOST_VERSION" github.com/pulumi/pulumi/sdk/v3 "$LANGHOST_VERSION" ;;
+    pulumi-resource-kubernetes) built_from "$BIN_DIR/pulumi-resource-kubernetes" \
+      github.com/pulumi/pulumi-kubernetes/provider/v4 "$PROVIDER_MODULE_VERSION" ;;
   esac
 }
 
