@@ -93,11 +93,13 @@ describe('pulumi up of the reference cloud', () => {
     if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
     await workspace.run('stack', 'init', stack);
     await pulumi('config', 'set', 'stackwright:namespace', namespace);
+    // A label key with dots and a slash needs the bracket form of a config path; the value `true`
+    // would be stored as a boolean without --type.
     await pulumi(
       'config',
       'set',
       '--path',
-      `stackwright:labels.${E2E_NAMESPACE_LABEL}`,
+      `stackwright:labels["${E2E_NAMESPACE_LABEL}"]`,
       'true',
       '--type',
       'string',
