@@ -23,6 +23,7 @@ import { graphFromManifests, KubeObject } from '../../lib/graph';
 import { KubeCluster } from '../../lib/runtime/kube/kube-cluster';
 import { referenceCloud } from '../../stacks/reference-cloud';
 import { auditedWrites, auditLogFile, auditLogOffset } from './support/audit-log';
+import { kubeconfigFromEnv } from './support/cluster';
 import {
   connect,
   deleteTestNamespace,
@@ -85,8 +86,9 @@ describe('pulumi up of the reference cloud', () => {
   };
 
   beforeAll(async () => {
+    // First, so missing binaries fail the suite before anything touches the cluster.
+    workspace = PulumiWorkspace.create(kubeconfigFromEnv());
     kube = connect();
-    workspace = PulumiWorkspace.create(kube.kubeconfigPath);
     cluster = await KubeCluster.connect({ kubeconfig: kube.kubeconfigPath });
     // Pulumi.yaml runs the compiled program, exactly as a user would after `npm run build`.
     const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: REPO_ROOT, encoding: 'utf8' });
@@ -108,14 +110,15 @@ describe('pulumi up of the reference cloud', () => {
   }, 10 * 60_000);
 
   afterAll(async () => {
+    if (!workspace) return; // the binaries were missing: nothing was deployed
     history?.stop();
     try {
-      if (workspace && !destroyed) await pulumi('destroy', '--yes', '--skip-preview');
-      if (workspace) await workspace.run('stack', 'rm', '--yes', '--force', stack);
+      if (!destroyed) await pulumi('destroy', '--yes', '--skip-preview');
+      await workspace.run('stack', 'rm', '--yes', '--force', stack);
     } finally {
-      if (kube) await deleteTestNamespace(kube, namespace);
-      cluster?.close();
-      workspace?.remove();
+      await deleteTestNamespace(kube, namespace);
+      cluster.close();
+      workspace.remove();
       process.stderr.write(`[e2e] pulumi wall times (s): ${JSON.stringify(timings)}\n`);
     }
   }, 15 * 60_000);
