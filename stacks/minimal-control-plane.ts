@@ -2,6 +2,21 @@ import { Construct } from 'constructs';
 import { MariaDB, Memcached, OvsdbCluster, RabbitMQ } from '../constructs/infra';
 import { Glance, Keystone, Neutron, Nova, PlacementService } from '../constructs/openstack';
 import { Cloud, CloudProps } from '../lib/model';
+import { apiServiceOptions, ReferenceCloudServices } from './reference-cloud-services';
+
+/** The services of the minimal control plane, by name. */
+export type ControlPlaneServices = Pick<
+  ReferenceCloudServices,
+  'db' | 'mq' | 'memcached' | 'ovsdb' | 'keystone' | 'glance' | 'placement' | 'neutron' | 'nova'
+>;
+
+export interface ControlPlaneProps extends Partial<CloudProps> {
+  /**
+   * Replicas and images of the control plane's services.
+   * @default - every service's own defaults
+   */
+  readonly services?: ControlPlaneServices;
+}
 
 /** The services of the minimal control plane, for stacks that build on it. */
 export interface ControlPlane {
@@ -21,29 +36,41 @@ export interface ControlPlane {
  * The smallest cloud that boots a VM: Keystone, Glance, Placement, Nova and Neutron/OVN with their
  * infrastructure (MariaDB/Galera, RabbitMQ, Memcached, the OVSDB raft clusters).
  */
-export function buildControlPlane(
-  scope: Construct,
-  id: string,
-  props: Partial<CloudProps> = {},
-): ControlPlane {
-  const cloud = new Cloud(scope, id, { namespace: 'openstack', ...props });
-  const database = new MariaDB(cloud, 'db', { replicas: 3 });
-  const messaging = new RabbitMQ(cloud, 'mq', { replicas: 3 });
-  const cache = new Memcached(cloud, 'memcached');
-  const ovsdb = new OvsdbCluster(cloud, 'ovsdb', { replicas: 3 });
-  const keystone = new Keystone(cloud, 'keystone', { database, cache, messaging });
-  const glance = new Glance(cloud, 'glance', { keystone, database, cache, messaging });
-  const placement = new PlacementService(cloud, 'placement', { keystone, database, cache });
-  const neutron = new Neutron(cloud, 'neutron', { keystone, database, messaging, cache, ovsdb });
-  const nova = new Nova(cloud, 'nova', { keystone, database, messaging, cache, placement, glance, neutron });
+export function buildControlPlane(scope: Construct, id: string, props: ControlPlaneProps = {}): ControlPlane {
+  const { services = {}, ...cloudProps } = props;
+  const cloud = new Cloud(scope, id, { namespace: 'openstack', ...cloudProps });
+  // The quorum clusters (db, mq, ovsdb) default to three members themselves.
+  const database = new MariaDB(cloud, 'db', services.db);
+  const messaging = new RabbitMQ(cloud, 'mq', services.mq);
+  const cache = new Memcached(cloud, 'memcached', services.memcached);
+  const ovsdb = new OvsdbCluster(cloud, 'ovsdb', services.ovsdb);
+  const shared = { database, cache, messaging };
+  const keystone = new Keystone(cloud, 'keystone', { ...shared, ...services.keystone });
+  const glance = new Glance(cloud, 'glance', { keystone, ...shared, ...services.glance });
+  const placement = new PlacementService(cloud, 'placement', {
+    keystone,
+    database,
+    cache,
+    ...services.placement,
+  });
+  const neutron = new Neutron(cloud, 'neutron', {
+    keystone,
+    ...shared,
+    ovsdb,
+    ...apiServiceOptions(services.neutron),
+  });
+  const nova = new Nova(cloud, 'nova', {
+    keystone,
+    ...shared,
+    placement,
+    glance,
+    neutron,
+    ...apiServiceOptions(services.nova),
+  });
   return { cloud, database, messaging, cache, ovsdb, keystone, glance, placement, neutron, nova };
 }
 
 /** The minimal control plane as a cloud. */
-export function minimalControlPlane(
-  scope: Construct,
-  id = 'minimal',
-  props: Partial<CloudProps> = {},
-): Cloud {
+export function minimalControlPlane(scope: Construct, id = 'minimal', props: ControlPlaneProps = {}): Cloud {
   return buildControlPlane(scope, id, props).cloud;
 }

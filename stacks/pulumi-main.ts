@@ -2,6 +2,7 @@ import * as pulumi from '@pulumi/pulumi';
 import { App } from 'cdk8s';
 import { Keystone, MariaDB, SecretRef } from '../constructs';
 import { StackwrightCloud } from '../lib/pulumi';
+import { CONFIG_NAMESPACE, parseStackConfig } from './pulumi-stack-config';
 import { referenceCloud } from './reference-cloud';
 
 /** What `pulumi stack output` shows after `pulumi up`. */
@@ -17,30 +18,24 @@ interface PulumiMainOutputs {
 
 /**
  * The Pulumi program (`Pulumi.yaml` runs its compiled form, `dist-lib/stacks/pulumi-main.js`): the
- * reference cloud, configured from the stack's config under the `stackwright:` namespace.
+ * reference cloud, configured from the stack's config under the `stackwright:` namespace. What users
+ * change goes through `pulumi config set`; `parseStackConfig` checks every key before anything is
+ * built (keys and examples: docs/pulumi.md).
  *
  * Options: `namespace` (default `openstack`), `release`, `imageRegistry`, `toolboxImage`,
- * `labels` (an object), `resourcePrefix`. Credentials, always set with `--secret`:
- * `adminPassword` (required: the Keystone admin's password) and `databasePassword` (optional: the
- * MariaDB root password). A credential given here is created by Pulumi as a Secret, encrypted in the
- * state; the cloud's generator Job for that Secret then finds it and leaves it alone. Credentials not
- * given here are generated inside the cluster on first deploy and never leave it.
+ * `labels` (an object), `resourcePrefix`, and `services.<service>.{replicas,image,enabled}`.
+ * Credentials, always set with `--secret`: `adminPassword` (required: the Keystone admin's
+ * password) and `databasePassword` (optional: the MariaDB root password). A credential given here
+ * is created by Pulumi as a Secret, encrypted in the state; the cloud's generator Job for that
+ * Secret then finds it and leaves it alone. Credentials not given here are generated inside the
+ * cluster on first deploy and never leave it.
  *
  * Pulumi calls the exported function; its result becomes the stack outputs.
  */
 function pulumiMain(): PulumiMainOutputs {
-  const config = new pulumi.Config('stackwright');
-  const namespace = config.get('namespace') ?? 'openstack';
-  const app = new App();
-  const cloud = referenceCloud(app, 'openstack', {
-    namespace,
-    ...definedOnly({
-      release: config.get('release'),
-      imageRegistry: config.get('imageRegistry'),
-      toolboxImage: config.get('toolboxImage'),
-      labels: config.getObject<Record<string, string>>('labels'),
-    }),
-  });
+  const settings = parseStackConfig(pulumi.runtime.allConfig());
+  const config = new pulumi.Config(CONFIG_NAMESPACE);
+  const cloud = referenceCloud(new App(), 'openstack', settings.cloud);
 
   // The Secrets the constructs would otherwise generate in the cluster; found in the tree, not by
   // name, so renaming a construct cannot silently detach a configured password.
@@ -63,10 +58,10 @@ function pulumiMain(): PulumiMainOutputs {
   const deployed = new StackwrightCloud('openstack', {
     source: cloud,
     credentials,
-    resourcePrefix: config.get('resourcePrefix'),
+    resourcePrefix: settings.resourcePrefix,
   });
   return {
-    namespace,
+    namespace: settings.cloud.namespace,
     components: deployed.plan.components.map((c) => c.name),
     objects: deployed.plan.objects.length,
     adminCredentialsSecret: keystone.adminCredentials.secretName,
@@ -79,13 +74,6 @@ function only<T>(found: T[], what: string): T {
       `the reference cloud has ${found.length} ${what} services; the Pulumi program expects exactly one`,
     );
   return found[0];
-}
-
-/** Drops undefined values, so an unset config key falls back to the Cloud's own default. */
-function definedOnly<T extends object>(values: T): Partial<{ [K in keyof T]: Exclude<T[K], undefined> }> {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<{
-    [K in keyof T]: Exclude<T[K], undefined>;
-  }>;
 }
 
 export = pulumiMain;

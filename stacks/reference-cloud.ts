@@ -1,42 +1,82 @@
 import { Construct } from 'constructs';
 import { Barbican, Ceilometer, Cinder, Gnocchi, Heat, InfraIronic } from '../constructs/openstack';
-import { Cloud, CloudProps } from '../lib/model';
-import { buildControlPlane } from './minimal-control-plane';
+import { Cloud } from '../lib/model';
+import { buildControlPlane, ControlPlaneProps } from './minimal-control-plane';
+import { apiServiceOptions, ReferenceCloudServices, serviceEnabled } from './reference-cloud-services';
 
 /** The Secret holding the Ceph keyring of the `cinder` client; create it before deploying. */
 export const CINDER_CEPH_KEYRING = { secretName: 'ceph-cinder', key: 'keyring' };
+
+export interface ReferenceCloudProps extends ControlPlaneProps {
+  /**
+   * Replicas, images and which optional services (cinder, barbican, heat, gnocchi, ceilometer,
+   * ironic) are part of the cloud.
+   * @default - every service enabled, with its own defaults
+   */
+  readonly services?: ReferenceCloudServices;
+}
 
 /**
  * The reference cloud: every service Stackwright models, wired with the canonical dependency edges,
  * on top of the minimal control plane. `cdk8s.yaml` synthesises it; users copy it as a starting point.
  */
-export function referenceCloud(scope: Construct, id = 'reference', props: Partial<CloudProps> = {}): Cloud {
+export function referenceCloud(scope: Construct, id = 'reference', props: ReferenceCloudProps = {}): Cloud {
+  const services = props.services ?? {};
+  if (serviceEnabled(services.ceilometer) && !serviceEnabled(services.gnocchi)) {
+    throw new Error(
+      `[${id}] services.ceilometer publishes its metrics to Gnocchi, but services.gnocchi.enabled is false; enable gnocchi or set services.ceilometer.enabled to false`,
+    );
+  }
   const { cloud, database, messaging, cache, keystone, glance, neutron, nova } = buildControlPlane(
     scope,
     id,
     props,
   );
   const shared = { keystone, database, messaging, cache };
-  new Cinder(cloud, 'cinder', {
-    ...shared,
-    volumeBackends: [
-      {
-        type: 'rbd',
-        name: 'ceph',
-        pool: 'volumes',
-        ceph: { monitors: ['ceph-mon.ceph:6789'], user: 'cinder', keyring: CINDER_CEPH_KEYRING },
-      },
-    ],
-  });
-  new Barbican(cloud, 'barbican', shared);
-  new Heat(cloud, 'heat', shared);
-  const gnocchi = new Gnocchi(cloud, 'gnocchi', { keystone, database, cache });
-  new Ceilometer(cloud, 'ceilometer', { keystone, messaging, cache, gnocchi, nova });
-  new InfraIronic(cloud, 'ironic', {
-    ...shared,
-    glance,
-    neutron,
-    networks: { provisioning: { name: 'provisioning' } },
-  });
+  if (serviceEnabled(services.cinder)) {
+    new Cinder(cloud, 'cinder', {
+      ...shared,
+      volumeBackends: [
+        {
+          type: 'rbd',
+          name: 'ceph',
+          pool: 'volumes',
+          ceph: { monitors: ['ceph-mon.ceph:6789'], user: 'cinder', keyring: CINDER_CEPH_KEYRING },
+        },
+      ],
+      ...apiServiceOptions(services.cinder),
+    });
+  }
+  if (serviceEnabled(services.barbican))
+    new Barbican(cloud, 'barbican', { ...shared, ...apiServiceOptions(services.barbican) });
+  if (serviceEnabled(services.heat))
+    new Heat(cloud, 'heat', { ...shared, ...apiServiceOptions(services.heat) });
+  if (serviceEnabled(services.gnocchi)) {
+    const gnocchi = new Gnocchi(cloud, 'gnocchi', {
+      keystone,
+      database,
+      cache,
+      ...apiServiceOptions(services.gnocchi),
+    });
+    if (serviceEnabled(services.ceilometer)) {
+      new Ceilometer(cloud, 'ceilometer', {
+        keystone,
+        messaging,
+        cache,
+        gnocchi,
+        nova,
+        image: services.ceilometer?.image,
+      });
+    }
+  }
+  if (serviceEnabled(services.ironic)) {
+    new InfraIronic(cloud, 'ironic', {
+      ...shared,
+      glance,
+      neutron,
+      networks: { provisioning: { name: 'provisioning' } },
+      ...apiServiceOptions(services.ironic),
+    });
+  }
   return cloud;
 }

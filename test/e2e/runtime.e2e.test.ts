@@ -7,8 +7,6 @@
  *
  * Every test works in namespaces of its own (`sw-rt-*`), so tests do not depend on each other.
  */
-import * as fs from 'fs';
-import * as path from 'path';
 import { App } from 'cdk8s';
 import { ComponentGraph, graphFromManifests, KubeObject, transitiveDependants } from '../../lib/graph';
 import { deploy } from '../../lib/runtime/deploy';
@@ -19,6 +17,7 @@ import { KubeCluster } from '../../lib/runtime/kube/kube-cluster';
 import { DeletionEvent } from '../../lib/runtime/reverse-delete';
 import { verify } from '../../lib/runtime/rollout';
 import { referenceCloud } from '../../stacks/reference-cloud';
+import { auditedWrites, auditLogFile, auditLogOffset } from './support/audit-log';
 import { kubeconfigFromEnv } from './support/cluster';
 import { uniqueSuffix } from './support/kube';
 import { deletionOrderViolations, orderViolations, overlapping } from './runtime/events';
@@ -52,30 +51,6 @@ function record<T>(): { events: T[]; onEvent: (e: T) => void } {
   return { events, onEvent: (e: T) => events.push(e) };
 }
 
-/** The API server's audit log of the cluster under test: `cluster.env` next to its kubeconfig names it (scripts/cluster/up.sh). */
-function auditLogFile(): string | undefined {
-  const env = path.join(path.dirname(kubeconfigFromEnv()), 'cluster.env');
-  if (!fs.existsSync(env)) return undefined;
-  const match = /^STACKWRIGHT_CLUSTER_AUDIT_LOG=(.+)$/m.exec(fs.readFileSync(env, 'utf8'));
-  return match && fs.existsSync(match[1]) ? match[1] : undefined;
-}
-
-/** Write requests our port sent to the API server for `namespace` since byte `offset` of the audit log. */
-function auditedWrites(file: string, offset: number, namespace: string): string[] {
-  const text = fs.readFileSync(file).subarray(offset).toString('utf8');
-  return text
-    .split('\n')
-    .filter((line) => line.includes('"userAgent":"stackwright"'))
-    .map((line) => JSON.parse(line) as { verb: string; requestURI: string })
-    .filter(
-      (e) =>
-        ['create', 'update', 'patch', 'delete'].includes(e.verb) &&
-        e.requestURI.includes(namespace) &&
-        !e.requestURI.includes('dryRun'),
-    )
-    .map((e) => `${e.verb} ${e.requestURI}`);
-}
-
 describe('the reference cloud', () => {
   test('deploys in dependency order with overlapping branches, verifies, re-runs without a write, and is destroyed in reverse order', async () => {
     // GIVEN the reference cloud synthesised into a namespace of its own
@@ -84,7 +59,7 @@ describe('the reference cloud', () => {
     const graph: ComponentGraph = graphFromManifests(objects);
     const rollout = record<RolloutEvent>();
     const audit = auditLogFile();
-    const firstAuditOffset = audit ? fs.statSync(audit).size : 0;
+    const firstAuditOffset = audit ? auditLogOffset(audit) : 0;
 
     // WHEN it is deployed
     const first = await deploy(graph, { cluster, onEvent: rollout.onEvent, componentTimeoutMs: 120_000 });
@@ -109,7 +84,7 @@ describe('the reference cloud', () => {
 
     // WHEN it is deployed again with nothing changed
     const requestsBefore = cluster.requests.snapshot().writes;
-    const auditOffset = audit ? fs.statSync(audit).size : 0;
+    const auditOffset = audit ? auditLogOffset(audit) : 0;
     const again = await deploy(graph, { cluster });
 
     // THEN nothing was written: not by our counter, not in the API server's audit log
@@ -118,9 +93,11 @@ describe('the reference cloud', () => {
     expect(again.inventory.writes).toBe(0);
     if (audit) {
       await new Promise((resolve) => setTimeout(resolve, 1500)); // the audit backend writes asynchronously
-      expect(auditedWrites(audit, auditOffset, namespace)).toEqual([]);
+      expect(auditedWrites(audit, auditOffset, 'stackwright', namespace)).toEqual([]);
       // (and the check does see our writes: the first deploy's are there)
-      expect(auditedWrites(audit, firstAuditOffset, namespace).length).toBeGreaterThan(objects.length / 2);
+      expect(auditedWrites(audit, firstAuditOffset, 'stackwright', namespace).length).toBeGreaterThan(
+        objects.length / 2,
+      );
     }
 
     // WHEN it is destroyed

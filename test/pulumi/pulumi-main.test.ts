@@ -121,6 +121,49 @@ describe('stacks/pulumi-main', () => {
     });
   });
 
+  test('per-service options from stack config reach the registered objects', async () => {
+    // WHEN
+    const { outputs, registrations } = await runProgram(
+      {
+        'stackwright:adminPassword': 'admin-secret',
+        'stackwright:services': JSON.stringify({
+          memcached: { image: 'registry.example.org/memcached:1.6.39' },
+          heat: { enabled: false },
+        }),
+      },
+      ['stackwright:adminPassword'],
+    );
+
+    // THEN
+    const memcached = registrations.find((r) => r.name === 'memcached:StatefulSet:openstack/memcached');
+    expect(memcached?.inputs).toMatchObject({
+      spec: {
+        template: {
+          spec: { containers: [expect.objectContaining({ image: 'registry.example.org/memcached:1.6.39' })] },
+        },
+      },
+    });
+    expect(outputs.components.filter((name) => name.startsWith('heat'))).toEqual([]);
+  });
+
+  test('an invalid stack config stops the program before anything is registered', () => {
+    // GIVEN
+    pulumi.runtime.setAllConfig(
+      {
+        'stackwright:adminPassword': 'admin-secret',
+        'stackwright:services': JSON.stringify({ db: { replicas: 'three' } }),
+      },
+      ['stackwright:adminPassword'],
+    );
+    const before = recorded.registrations.length;
+
+    // THEN
+    expect(() => pulumiMain()).toThrow(
+      `stackwright:services.db.replicas must be a whole number >= 1, got "three"; fix: pulumi config set --path 'stackwright:services.db.replicas' 2`,
+    );
+    expect(recorded.registrations.length).toBe(before);
+  });
+
   test('a missing admin password stops the program before anything is registered', () => {
     // GIVEN
     pulumi.runtime.setAllConfig({}, []);

@@ -1,7 +1,7 @@
 import { App } from 'cdk8s';
 import { Annotations, findCycle, graphFromManifests, KubeObject } from '../../lib/graph';
 import { SchedulingKey as K } from '../../lib/scheduling';
-import { podSpecOf, synthObjects } from '../../lib/testing';
+import { findObject, podSpecOf, synthGraph, synthObjects } from '../../lib/testing';
 import { referenceCloud } from '../../stacks/reference-cloud';
 
 const NO_OVN_MAINTENANCE = 'maintenance.yaook.cloud/ovn-maintenance=not-required';
@@ -235,5 +235,82 @@ describe('reference cloud', () => {
       expect(o.metadata.labels?.['app.kubernetes.io/part-of']).toBe('openstack');
       expect(o.metadata.annotations?.[Annotations.COMPONENT]).toBeTruthy();
     }
+  });
+});
+
+describe('reference cloud per-service options', () => {
+  /** Replicas and the first container's image of a workload. */
+  function workload(objects: readonly KubeObject[], kind: string, name: string) {
+    const object = findObject(objects, kind, name);
+    const containers = podSpecOf(object).containers as { image: string }[];
+    return { replicas: (object.spec as { replicas?: number }).replicas, image: containers[0].image };
+  }
+
+  test('replicas and images reach the main component of each kind of service', () => {
+    // GIVEN
+    const cloud = referenceCloud(new App(), 'e2e', {
+      services: {
+        db: { replicas: 5, image: 'registry.example.org/mariadb:11.8' },
+        memcached: { replicas: 3 },
+        keystone: { replicas: 4, image: 'registry.example.org/keystone:patched' },
+        nova: { replicas: 3 },
+        heat: { replicas: 1, image: 'registry.example.org/heat:patched' },
+      },
+    });
+
+    // WHEN
+    const objects = synthObjects(cloud);
+
+    // THEN
+    expect([
+      workload(objects, 'StatefulSet', 'db'),
+      workload(objects, 'StatefulSet', 'memcached'),
+      workload(objects, 'Deployment', 'keystone-api'),
+      workload(objects, 'Deployment', 'nova-api'),
+      workload(objects, 'Deployment', 'heat-api'),
+    ]).toEqual([
+      { replicas: 5, image: 'registry.example.org/mariadb:11.8' },
+      { replicas: 3, image: 'docker.io/library/memcached:1.6' },
+      { replicas: 4, image: 'registry.example.org/keystone:patched' },
+      { replicas: 3, image: 'registry.yaook.cloud/yaook/nova:2025.1' },
+      { replicas: 1, image: 'registry.example.org/heat:patched' },
+    ]);
+    // AND the service's other components use the same image (they run the same code)
+    expect(workload(objects, 'Job', 'keystone-db-sync').image).toBe('registry.example.org/keystone:patched');
+  });
+
+  test('empty options synthesise exactly the default cloud', () => {
+    // WHEN
+    const withEmpty = synthObjects(
+      referenceCloud(new App(), 'e2e', { services: { keystone: {}, heat: {} } }),
+    );
+
+    // THEN
+    expect(withEmpty).toEqual(synthObjects(referenceCloud(new App(), 'e2e')));
+  });
+
+  test('a disabled optional service leaves no object and no edge behind', () => {
+    // WHEN
+    const graph = synthGraph(
+      referenceCloud(new App(), 'e2e', {
+        services: { heat: { enabled: false }, ceilometer: { enabled: false } },
+      }),
+    );
+
+    // THEN
+    const services = new Set(graph.components.map((c) => c.service));
+    expect([services.has('heat'), services.has('ceilometer'), services.has('gnocchi')]).toEqual([
+      false,
+      false,
+      true,
+    ]);
+    expect(graph.edges.filter((e) => /^(heat|ceilometer)/.test(e.to))).toEqual([]);
+  });
+
+  test('Ceilometer without Gnocchi fails naming both options and the fix', () => {
+    // THEN
+    expect(() => referenceCloud(new App(), 'e2e', { services: { gnocchi: { enabled: false } } })).toThrow(
+      '[e2e] services.ceilometer publishes its metrics to Gnocchi, but services.gnocchi.enabled is false; enable gnocchi or set services.ceilometer.enabled to false',
+    );
   });
 });
