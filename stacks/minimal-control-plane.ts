@@ -20,19 +20,27 @@ export interface ControlPlane {
 /**
  * The smallest cloud that boots a VM: Keystone, Glance, Placement, Nova and Neutron/OVN with their
  * infrastructure (MariaDB/Galera, RabbitMQ, Memcached, the OVSDB raft clusters).
+ *
+ * @param keystoneNotifications Keystone sends notifications to its vhost; only for a stack that
+ *   adds their consumer (Barbican's keystone listener).
  */
 export function buildControlPlane(
   scope: Construct,
   id: string,
   props: Partial<CloudProps> = {},
+  keystoneNotifications = false,
 ): ControlPlane {
   const cloud = new Cloud(scope, id, { namespace: 'openstack', ...props });
   const database = new MariaDB(cloud, 'db', { replicas: 3 });
   const messaging = new RabbitMQ(cloud, 'mq', { replicas: 3 });
   const cache = new Memcached(cloud, 'memcached');
   const ovsdb = new OvsdbCluster(cloud, 'ovsdb', { replicas: 3 });
-  const keystone = new Keystone(cloud, 'keystone', { database, cache, messaging });
-  const glance = new Glance(cloud, 'glance', { keystone, database, cache, messaging });
+  const keystone = new Keystone(cloud, 'keystone', {
+    database,
+    cache,
+    messaging: keystoneNotifications ? messaging : undefined,
+  });
+  const glance = new Glance(cloud, 'glance', { keystone, database, cache });
   const placement = new PlacementService(cloud, 'placement', { keystone, database, cache });
   const neutron = new Neutron(cloud, 'neutron', { keystone, database, messaging, cache, ovsdb });
   const nova = new Nova(cloud, 'nova', { keystone, database, messaging, cache, placement, glance, neutron });

@@ -15,6 +15,7 @@ export function referenceCloud(scope: Construct, id = 'reference', props: Partia
     scope,
     id,
     props,
+    true, // Barbican's keystone listener below consumes Keystone's notifications
   );
   const shared = { keystone, database, messaging, cache };
   new Cinder(cloud, 'cinder', {
