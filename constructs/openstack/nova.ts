@@ -200,6 +200,10 @@ export class Nova extends Service {
       serviceUserPasswordEnv('neutron', this.registration),
       serviceUserPasswordEnv('service_user', this.registration),
     ];
+    // [service_user] is a plain keystoneauth section: it has no region_name.
+    const serviceUserAuth = Object.fromEntries(
+      Object.entries(serviceUserAuthConfig(props.keystone, this.registration)).filter(([o]) => o !== 'region_name'),
+    );
     const vncUrl = (cellIndex: number) =>
       `http://${this.serviceName}-${cellIndex === 0 ? '' : `cell${cellIndex + 1}-`}vnc:${VNC_PORT}/vnc_lite.html`;
     const common: OsloValues = {
@@ -214,7 +218,7 @@ export class Nova extends Service {
       ...serviceUser('neutron'),
       // Required since 2023.1: Nova sends its own token with the user's to Cinder, Neutron and
       // Glance, which accept long operations (volume detach, port binding) only with it.
-      service_user: { ...serviceUserAuthConfig(props.keystone, this.registration), send_service_user_token: true },
+      service_user: { ...serviceUserAuth, send_service_user_token: true },
     };
     const controlConf = renderOslo(
       mergeOslo(
