@@ -46,7 +46,10 @@ const SCHEMA_ROOTS = [
 const loaded = new Map<string, OpenStackSchemaFile | undefined>();
 
 /** The generated schema of `name` for `release`, or undefined when none was generated. */
-export function loadOpenStackSchema(name: OpenStackSchemaName, release: string): OpenStackSchemaFile | undefined {
+export function loadOpenStackSchema(
+  name: OpenStackSchemaName,
+  release: string,
+): OpenStackSchemaFile | undefined {
   const key = `${release}/${name}`;
   if (!loaded.has(key)) {
     const file = SCHEMA_ROOTS.map((root) => join(root, release, `${name}.json`)).find((f) => existsSync(f));

@@ -229,7 +229,8 @@ function formatValue(value: OsloValue, spec: OsloOptionSpec | undefined): string
     ];
   }
   // oslo.config writes floats with a decimal point; `1` would also parse, `1.0` says what it is.
-  if (typeof value === 'number' && spec?.type === 'float' && Number.isInteger(value)) return [value.toFixed(1)];
+  if (typeof value === 'number' && spec?.type === 'float' && Number.isInteger(value))
+    return [value.toFixed(1)];
   return [String(value)];
 }
 

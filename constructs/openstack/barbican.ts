@@ -6,13 +6,7 @@ import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/en
 import { GeneratedSecret } from '../common/generated-secret';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import { openstackOptionSchema } from '../common/openstack-option-schema';
-import {
-  mergeOslo,
-  OsloValues,
-  osloEnvName,
-  osloProblems,
-  renderOslo,
-} from '../common/oslo-config';
+import { mergeOslo, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
 import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
 import { commonInputHints, requireInputs } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';

@@ -220,7 +220,10 @@ export class Cinder extends Service {
         env: deps.env,
         config: {
           mountPath: CONFIG_DIR,
-          files: { 'cinder.conf': renderOslo(base, schema), ...(ceph ? { 'ceph.conf': renderCephConf(ceph) } : {}) },
+          files: {
+            'cinder.conf': renderOslo(base, schema),
+            ...(ceph ? { 'ceph.conf': renderCephConf(ceph) } : {}),
+          },
         },
         volumes: keyring ? [keyring.volume] : undefined,
         volumeMounts: keyring ? [keyring.mount] : undefined,

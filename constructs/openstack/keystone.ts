@@ -74,7 +74,8 @@ export class Keystone extends Service implements IdentityEndpoint {
           ]
         : []),
     ]);
-    if (props.messaging) this.messaging = new ServiceMessaging(this, 'mq', { messaging: props.messaging, operatorKey });
+    if (props.messaging)
+      this.messaging = new ServiceMessaging(this, 'mq', { messaging: props.messaging, operatorKey });
 
     const fernetKeys = new GeneratedSecret(this, 'fernet-setup', {
       operatorKey,

@@ -5,10 +5,7 @@ import { ApiService } from '../common/api-service';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { GeneratedSecret } from '../common/generated-secret';
 import { KeystoneRegistration } from '../common/keystone-registration';
-import {
-  serviceUserAuthConfig,
-  serviceUserPasswordEnv,
-} from '../common/keystone-service-user';
+import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../common/keystone-service-user';
 import { NodeConfiguredAgent } from '../common/node-config-templates';
 import { openstackOptionSchema } from '../common/openstack-option-schema';
 import { mergeOslo, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';

@@ -202,7 +202,9 @@ export class Nova extends Service {
     ];
     // [service_user] is a plain keystoneauth section: it has no region_name.
     const serviceUserAuth = Object.fromEntries(
-      Object.entries(serviceUserAuthConfig(props.keystone, this.registration)).filter(([o]) => o !== 'region_name'),
+      Object.entries(serviceUserAuthConfig(props.keystone, this.registration)).filter(
+        ([o]) => o !== 'region_name',
+      ),
     );
     const vncUrl = (cellIndex: number) =>
       `http://${this.serviceName}-${cellIndex === 0 ? '' : `cell${cellIndex + 1}-`}vnc:${VNC_PORT}/vnc_lite.html`;

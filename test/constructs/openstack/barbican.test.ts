@@ -89,9 +89,9 @@ describe('Barbican', () => {
 
   test("the listener consumes Keystone's notifications from Keystone's vhost", () => {
     // THEN the listener's transport is Keystone's vhost, on which Keystone publishes to `notifications`
-    expect(envOf(findObject(objects, 'Deployment', 'barbican-keystone-listener')).OS_DEFAULT__TRANSPORT_URL).toBe(
-      'rabbit://keystone:$(MQ_PASSWORD)@mq:5672/keystone',
-    );
+    expect(
+      envOf(findObject(objects, 'Deployment', 'barbican-keystone-listener')).OS_DEFAULT__TRANSPORT_URL,
+    ).toBe('rabbit://keystone:$(MQ_PASSWORD)@mq:5672/keystone');
     expect(fileOf(objects, 'keystone-api-config', 'keystone.conf')).toContain(
       '[oslo_messaging_notifications]\ndriver = messagingv2\ntopics = notifications\n',
     );

@@ -138,7 +138,9 @@ describe('Glance', () => {
     // WHEN
     const conf = fileOf(synthObjects(withPlugins), 'glance-api-config', 'glance-api.conf');
     // THEN
-    expect(conf).toContain("[image_import_opts]\nimage_import_plugins = ['image_conversion', 'image_decompression']\n");
+    expect(conf).toContain(
+      "[image_import_opts]\nimage_import_plugins = ['image_conversion', 'image_decompression']\n",
+    );
     expect(conf).toContain('enabled_backends = file:file\n');
   });
 

@@ -2,6 +2,7 @@ import { KeystoneProps } from '../../../constructs/openstack';
 import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
 import {
   baseCloud,
+  commandOf,
   edgesFrom,
   fileOf,
   keyTerms,
@@ -59,7 +60,7 @@ describe('Keystone', () => {
 
   test('the API states its command: keystone-wsgi-public under uWSGI, whatever the image entrypoint', () => {
     // THEN
-    expect(podSpecOf(findObject(objects, 'Deployment', 'keystone-api')).containers[0].command).toEqual([
+    expect(commandOf(findObject(objects, 'Deployment', 'keystone-api'))).toEqual([
       '/bin/sh',
       '-ec',
       'exec uwsgi --http-socket :5000 --wsgi-file "$(command -v keystone-wsgi-public)" --master --processes 2 ' +
