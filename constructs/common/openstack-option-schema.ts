@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from 'fs';
+import { existsSync, readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 import { Construct } from 'constructs';
-import { addCheck, Cloud } from '../../lib/model';
+import { Cloud } from '../../lib/model';
 import { OsloSchema } from './oslo-config';
 
 /**
@@ -58,20 +58,27 @@ export function loadOpenStackSchema(
   return loaded.get(key);
 }
 
+/** Releases with generated schemas, oldest first. */
+export function generatedReleases(): string[] {
+  const root = SCHEMA_ROOTS.find((r) => existsSync(r));
+  return root ? readdirSync(root).sort() : [];
+}
+
 /**
  * The options `name` reads in the cloud's release, generated from the service's own code: what
- * user overrides are validated against and how values are rendered. Without generated data for
- * the release, synthesis fails with how to generate it.
+ * user overrides are validated against and how values are rendered. A release without generated
+ * data uses the newest generated release before it (or the oldest there is): options change little
+ * between neighbouring releases; `bash scripts/openstack/schemas.sh <release>` generates the exact one.
  */
 export function openstackOptionSchema(scope: Construct, name: OpenStackSchemaName): OsloSchema {
   const release = Cloud.of(scope).release;
-  const file = loadOpenStackSchema(name, release);
-  if (!file) {
-    addCheck(scope, () => [
-      `no generated option schema for ${name} in release ${release}; generate it with ` +
-        `\`bash scripts/openstack/schemas.sh ${release}\` (needs python/openstack-${release}.lock), or set the cloud's release to one in constructs/openstack/schemas/`,
-    ]);
-    return {};
-  }
+  const releases = generatedReleases();
+  const nearest = [...releases].reverse().find((r) => r <= release) ?? releases[0];
+  const file =
+    loadOpenStackSchema(name, release) ?? (nearest ? loadOpenStackSchema(name, nearest) : undefined);
+  if (!file)
+    throw new Error(
+      `[${scope.node.path}] no generated option schema for ${name} in ${SCHEMA_ROOTS.join(' or ')}`,
+    );
   return file.sections;
 }

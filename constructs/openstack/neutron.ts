@@ -184,7 +184,13 @@ export class Neutron extends Service {
       port: PORT,
       healthPath: '/',
       replicas: props.apiReplicas,
-      env: [...deps.env, serviceUserPasswordEnv('nova', this.registration)],
+      env: [
+        ...deps.env,
+        serviceUserPasswordEnv('nova', this.registration),
+        // The files neutron's WSGI entry point (neutron.wsgi.api) loads, instead of its default
+        // neutron.conf + plugins/ml2/ml2_conf.ini: Stackwright puts [ml2] and [ovn] in neutron.conf.
+        { name: 'OS_NEUTRON_CONFIG_FILES', value: 'neutron.conf' },
+      ],
       config: { mountPath: CONFIG_DIR, files: { 'neutron.conf': renderOslo(conf, schema) } },
       requests: { cpu: '200m', memory: '512Mi' },
     });
