@@ -49,6 +49,9 @@ OSLO_FILES = {
 # Options that may be deprecated in a rendered file: none. Add "schema:[section] option" with why.
 ALLOWED_DEPRECATED = set()
 
+# Seconds an app may take to build; one that waits for a live service is reported with where it waits.
+APP_TIMEOUT = 120
+
 # APIs that are not served by uwsgi: the module their package provides for WSGI servers.
 WSGI_MODULES = {"glance-api": "glance.wsgi.api", "neutron-server": "neutron.wsgi.api"}
 
@@ -202,8 +205,10 @@ def validate_schema(name, jobs):
 
 
 STARTER = r"""
-import json, os, runpy, sys, importlib, traceback
+import faulthandler, json, os, runpy, sys, importlib, traceback
 kind, target = sys.argv[1], sys.argv[2]
+# An app that waits for a live service never returns: print where it waits, and stop.
+faulthandler.dump_traceback_later(int(sys.argv[3]), exit=True)
 # Under uwsgi the application sees no command-line arguments of its own.
 sys.argv = [target]
 try:
@@ -254,14 +259,18 @@ def start_app(target, files, secret_dirs, env):
     command = [
         "unshare", "--mount", "--propagation", "private", "sh", "-ec",
         'mount --bind "$1" /etc; shift; exec "$@"', "sh", etc,
-        sys.executable, "-c", STARTER, target[0], script,
+        sys.executable, "-c", STARTER, target[0], script, str(APP_TIMEOUT),
     ]
     if os.getuid() != 0:
         command[1:1] = ["--user", "--map-root-user"]
-    done = subprocess.run(command, env=child_env, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(command, env=child_env, capture_output=True, text=True)
     shutil.rmtree(work, ignore_errors=True)
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     if not lines:
+        if "Timeout" in done.stderr:
+            frames = [f.strip() for f in done.stderr.splitlines() if f.strip().startswith("File ")]
+            where = " <- ".join(f.split("site-packages/")[-1] for f in frames[:3])
+            return {"ok": False, "error": f"not built after {APP_TIMEOUT}s, waiting in {where}"}
         return {"ok": False, "error": (done.stderr.strip().splitlines() or ["no output"])[-1][:400]}
     return json.loads(lines[-1])
 
