@@ -29,7 +29,7 @@ import {
   requireInputs,
   ServiceDatabase,
 } from '../constructs/common';
-import { MariaDB, Memcached, RabbitMQ } from '../constructs/infra';
+import { MariaDB, Memcached } from '../constructs/infra';
 import { Gnocchi, Keystone } from '../constructs/openstack';
 import { addCheck, Cloud, Component, IDependable, rangeProblems, Service } from '../lib/model';
 import { groupPlacement, SchedulingKey } from '../lib/scheduling';
@@ -102,6 +102,7 @@ export class UsageReports extends Service {
       // The seed has no key for it: the API group key, like every API without a key of its own.
       placement: groupPlacement(SchedulingKey.ANY_API),
       image,
+      command: ['usage-reports', 'serve', '--port', String(PORT)],
       port: PORT,
       healthPath: '/healthz',
       env: [...database.connectionEnv(), ...keystoneAuthtokenEnv(registration)],
@@ -138,8 +139,7 @@ export function cloudWithUsageReports(
   const cloud = new Cloud(scope, id, { namespace: 'openstack' });
   const database = new MariaDB(cloud, 'db');
   const cache = new Memcached(cloud, 'memcached');
-  const messaging = new RabbitMQ(cloud, 'mq');
-  const keystone = new Keystone(cloud, 'keystone', { database, cache, messaging });
+  const keystone = new Keystone(cloud, 'keystone', { database, cache });
   const gnocchi = new Gnocchi(cloud, 'gnocchi', { keystone, database, cache });
   addUsageReports(cloud, { keystone, database, cache, metrics: gnocchi, ...props });
   return cloud;

@@ -29,7 +29,7 @@ export function multiCellCloud(scope: Construct, id = 'multi-cell', props: Parti
   const messaging = new RabbitMQ(cloud, 'mq', { replicas: 3 });
   const cell2Messaging = new RabbitMQ(cloud, 'mq-cell2', { replicas: 3 });
   const cache = new Memcached(cloud, 'memcached');
-  const keystone = new Keystone(cloud, 'keystone', { database, cache, messaging });
+  const keystone = new Keystone(cloud, 'keystone', { database, cache });
   const ovsdb = new OvsdbCluster(cloud, 'ovsdb', { replicas: 3 });
   const neutron = new Neutron(cloud, 'neutron', {
     keystone,
@@ -53,7 +53,7 @@ export function multiCellCloud(scope: Construct, id = 'multi-cell', props: Parti
     },
   });
   const placement = new PlacementService(cloud, 'placement', { keystone, database, cache });
-  const glance = new Glance(cloud, 'glance', { keystone, database, cache, messaging });
+  const glance = new Glance(cloud, 'glance', { keystone, database, cache });
   new Nova(cloud, 'nova', {
     keystone,
     database,

@@ -16,6 +16,12 @@ export interface ControlPlaneProps extends Partial<CloudProps> {
    * @default - every service's own defaults
    */
   readonly services?: ControlPlaneServices;
+  /**
+   * Keystone sends notifications to its own vhost. Only for a stack that adds their consumer
+   * (Barbican's keystone listener): synthesis fails on notifications nobody reads.
+   * @default false
+   */
+  readonly keystoneNotifications?: boolean;
 }
 
 /** The services of the minimal control plane, for stacks that build on it. */
@@ -37,7 +43,7 @@ export interface ControlPlane {
  * infrastructure (MariaDB/Galera, RabbitMQ, Memcached, the OVSDB raft clusters).
  */
 export function buildControlPlane(scope: Construct, id: string, props: ControlPlaneProps = {}): ControlPlane {
-  const { services = {}, ...cloudProps } = props;
+  const { services = {}, keystoneNotifications = false, ...cloudProps } = props;
   const cloud = new Cloud(scope, id, { namespace: 'openstack', ...cloudProps });
   // The quorum clusters (db, mq, ovsdb) default to three members themselves.
   const database = new MariaDB(cloud, 'db', services.db);
@@ -45,8 +51,13 @@ export function buildControlPlane(scope: Construct, id: string, props: ControlPl
   const cache = new Memcached(cloud, 'memcached', services.memcached);
   const ovsdb = new OvsdbCluster(cloud, 'ovsdb', services.ovsdb);
   const shared = { database, cache, messaging };
-  const keystone = new Keystone(cloud, 'keystone', { ...shared, ...services.keystone });
-  const glance = new Glance(cloud, 'glance', { keystone, ...shared, ...services.glance });
+  const keystone = new Keystone(cloud, 'keystone', {
+    database,
+    cache,
+    messaging: keystoneNotifications ? messaging : undefined,
+    ...services.keystone,
+  });
+  const glance = new Glance(cloud, 'glance', { keystone, database, cache, ...services.glance });
   const placement = new PlacementService(cloud, 'placement', {
     keystone,
     database,

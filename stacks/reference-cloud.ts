@@ -7,7 +7,7 @@ import { apiServiceOptions, ReferenceCloudServices, serviceEnabled } from './ref
 /** The Secret holding the Ceph keyring of the `cinder` client; create it before deploying. */
 export const CINDER_CEPH_KEYRING = { secretName: 'ceph-cinder', key: 'keyring' };
 
-export interface ReferenceCloudProps extends ControlPlaneProps {
+export interface ReferenceCloudProps extends Omit<ControlPlaneProps, 'keystoneNotifications'> {
   /**
    * Replicas, images and which optional services (cinder, barbican, heat, gnocchi, ceilometer,
    * ironic) are part of the cloud.
@@ -30,7 +30,11 @@ export function referenceCloud(scope: Construct, id = 'reference', props: Refere
   const { cloud, database, messaging, cache, keystone, glance, neutron, nova } = buildControlPlane(
     scope,
     id,
-    props,
+    {
+      ...props,
+      // Barbican's keystone listener below is their consumer.
+      keystoneNotifications: serviceEnabled(services.barbican),
+    },
   );
   const shared = { keystone, database, messaging, cache };
   if (serviceEnabled(services.cinder)) {

@@ -9,8 +9,11 @@ export interface ApiServiceProps {
   /** Where the API pods run (the service's API key and `ANY_API`). */
   readonly placement: Placement;
   readonly image: string;
-  /** @default - the image's entrypoint */
-  readonly command?: string[];
+  /**
+   * The command, stated explicitly so the same manifests run on any image of the service (an
+   * image's entrypoint differs between image builds).
+   */
+  readonly command: string[];
   /** The port the API listens on; the Service exposes the same port. */
   readonly port: number;
   /** HTTP path answered once the API is healthy, used by the readiness and liveness probes. */
@@ -22,7 +25,7 @@ export interface ApiServiceProps {
   readonly replicas?: number;
   /** Environment of the API container. @default - none */
   readonly env?: k8s.EnvVar[];
-  /** Configuration files, in a ConfigMap mounted at `mountPath`. @default - none */
+  /** Configuration files, in a ConfigMap; each file is mounted as `<mountPath>/<file>`. @default - none */
   readonly config?: { readonly mountPath: string; readonly files: Readonly<Record<string, string>> };
   /** Extra volumes and mounts (e.g. fernet keys). @default - none */
   readonly volumes?: k8s.Volume[];
@@ -80,7 +83,7 @@ export class ApiService extends Component {
               ports: [{ name: 'api', containerPort: props.port }],
               env: props.env,
               volumeMounts: [
-                ...(config ? [config.mount] : []),
+                ...(config?.mounts ?? []),
                 ...(props.volumeMounts ?? []),
                 { name: 'tmp', mountPath: '/tmp' },
               ],

@@ -5,18 +5,30 @@ import { Component } from '../../lib/model';
 export interface ConfigFiles {
   readonly configMap: k8s.KubeConfigMap;
   readonly volume: k8s.Volume;
+  /**
+   * One read-only mount per file, at `<directory>/<file>` (subPath): the files add to the
+   * directory and never hide what the image keeps there (paste pipelines, policies, rootwrap).
+   */
+  readonly mounts: k8s.VolumeMount[];
+  /**
+   * The ConfigMap over the whole directory, for a directory the component owns entirely (one
+   * no image file lives in, e.g. MariaDB's `conf.d`).
+   */
   readonly mount: k8s.VolumeMount;
   /** Hash of the content: put on the pod template so a config change rolls the pods. */
   readonly checksum: string;
 }
 
 /**
- * Configuration files of a component in a ConfigMap named `<component>-config`, mounted read-only
- * at `mountPath`. Only non-secret content belongs here; credentials come from Secrets.
+ * Configuration files of a component in a ConfigMap named `<component>-config`, each mounted
+ * read-only as `<directory>/<file>`. A ConfigMap mounted over a whole directory would hide the
+ * image's files in it (api-paste.ini, rootwrap.conf, policy files), which the services need; a
+ * file mounted by subPath is not refreshed in a running pod, which the checksum annotation makes
+ * moot (a change rolls the pods). Only non-secret content belongs here; credentials come from Secrets.
  */
 export function configFiles(
   component: Component,
-  mountPath: string,
+  directory: string,
   files: Readonly<Record<string, string>>,
 ): ConfigFiles {
   const name = `${component.componentName}-config`;
@@ -29,7 +41,13 @@ export function configFiles(
   return {
     configMap,
     volume: { name: 'config', configMap: { name } },
-    mount: { name: 'config', mountPath, readOnly: true },
+    mount: { name: 'config', mountPath: directory, readOnly: true },
+    mounts: Object.keys(data).map((file) => ({
+      name: 'config',
+      mountPath: `${directory}/${file}`,
+      subPath: file,
+      readOnly: true,
+    })),
     checksum: createHash('sha256').update(JSON.stringify(data)).digest('hex').slice(0, 16),
   };
 }

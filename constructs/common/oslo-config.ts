@@ -1,15 +1,51 @@
 /**
  * oslo.config files (keystone.conf, nova.conf, …) from typed options: a schema per file lists the
- * sections and options Stackwright knows, user overrides are merged over the service's defaults,
- * and unknown sections or options are rejected instead of silently ignored by the service.
+ * sections and options a service reads, user overrides are merged over the service's defaults,
+ * unknown, mistyped, out-of-range and deprecated options are rejected at synthesis instead of
+ * being ignored (or misread) by the service, and values are written the way oslo.config parses them.
+ *
+ * The OpenStack services' schemas are generated from the services' own option definitions (see
+ * `openstack-option-schema.ts`); a hand-written schema (`{ DEFAULT: { debug: 'bool' } }`) serves
+ * files of services without generated data, such as an in-house service.
  */
 
-/** The type of one option. `secret` options are never rendered: they reach the pod from a Secret. */
-export type OsloOptionType = 'string' | 'int' | 'float' | 'bool' | 'list' | 'secret';
+/**
+ * The type of one option, as oslo.config parses it. `multi` is a MultiStrOpt (one `key = value`
+ * line per value); `list` a ListOpt (one comma-separated line); `dict` a DictOpt (`k1:v1,k2:v2`).
+ * `secret` options are never rendered: they reach the pod from a Secret.
+ */
+export type OsloOptionType = 'string' | 'int' | 'float' | 'bool' | 'list' | 'dict' | 'multi' | 'secret';
 
-export type OsloSchema = Readonly<Record<string, Readonly<Record<string, OsloOptionType>>>>;
+/** An option as oslo.config defines it: what validation and rendering need. */
+export interface OsloOptionSpec {
+  readonly type: OsloOptionType;
+  /** oslo.config's own name of the type, e.g. `integer value`, `multi valued`. @default - from `type` */
+  readonly osloType?: string;
+  /** The option's help text (its first paragraph). @default - none */
+  readonly help?: string;
+  /** The only values accepted. @default - any value of the type */
+  readonly choices?: readonly (string | number | boolean | null)[];
+  /** @default - no minimum */
+  readonly min?: number;
+  /** @default - no maximum */
+  readonly max?: number;
+  /** A credential: never rendered as plain text, it is read from a Secret. @default false */
+  readonly secret?: boolean;
+  /** A list written `['a', 'b']` (a ListOpt with bounds and quoted items). @default false */
+  readonly bracketed?: boolean;
+  /** Older names oslo.config still reads for this option. @default - none */
+  readonly deprecatedNames?: readonly { readonly section: string; readonly name: string }[];
+  /** The option will be removed; the reason its project gives (or `true`). @default - not deprecated */
+  readonly deprecatedForRemoval?: string | true;
+}
 
-export type OsloValue = string | number | boolean | readonly string[];
+/** Options by section: a bare type (hand-written schemas) or the full spec (generated schemas). */
+export type OsloSchema = Readonly<Record<string, Readonly<Record<string, OsloOptionType | OsloOptionSpec>>>>;
+
+export type OsloScalar = string | number | boolean;
+
+/** A scalar, a list (ListOpt, MultiStrOpt) or a mapping (DictOpt). */
+export type OsloValue = OsloScalar | readonly string[] | Readonly<Record<string, OsloScalar>>;
 
 /** Option values by section and option name, e.g. `{ DEFAULT: { debug: true } }`. */
 export type OsloValues = Readonly<Record<string, Readonly<Record<string, OsloValue>>>>;
@@ -25,39 +61,128 @@ export function mergeOslo(defaults: OsloValues, overrides: OsloValues = {}): Osl
   return merged;
 }
 
-/** Problems with user-supplied values against a schema (empty when valid), each with the fix. */
+/** The full spec of a schema entry. */
+export function optionSpec(entry: OsloOptionType | OsloOptionSpec): OsloOptionSpec {
+  return typeof entry === 'string' ? { type: entry, secret: entry === 'secret' } : entry;
+}
+
+/**
+ * Problems with user-supplied values against a schema (empty when valid), each naming the option,
+ * what oslo.config expects (its type and help text) and the fix.
+ */
 export function osloProblems(file: string, schema: OsloSchema, values: OsloValues): string[] {
   const problems: string[] = [];
   for (const [section, options] of Object.entries(values)) {
-    const known = schema[section];
-    if (!known) {
-      problems.push(
-        `${file}: unknown section [${section}]; known sections: ${Object.keys(schema).sort().join(', ')}`,
-      );
-      continue;
-    }
     for (const [option, value] of Object.entries(options)) {
-      const type = known[option];
-      if (!type) {
-        problems.push(
-          `${file}: unknown option "${option}" in [${section}]; known options: ${Object.keys(known).sort().join(', ')}`,
-        );
-      } else if (type === 'secret') {
-        problems.push(
-          `${file}: [${section}] ${option} carries a credential and cannot be set as plain text; it is read from a Secret`,
-        );
-      } else if (!matchesType(value, type)) {
-        problems.push(
-          `${file}: [${section}] ${option} must be ${describe(type)}, got ${JSON.stringify(value)}`,
-        );
+      const entry = schema[section]?.[option];
+      if (entry === undefined) {
+        problems.push(`${file}: ${unknownOption(schema, section, option)}`);
+        continue;
       }
+      const spec = optionSpec(entry);
+      const problem = valueProblem(spec, value);
+      if (problem) problems.push(`${file}: [${section}] ${option} ${problem}${explain(spec)}`);
     }
   }
   return problems;
 }
 
-/** Renders INI text: `[DEFAULT]` first, then sections and options sorted, so output is stable. */
-export function renderOslo(values: OsloValues): string {
+/** Why `[section] option` is not accepted, with the option's new name when it has one. */
+function unknownOption(schema: OsloSchema, section: string, option: string): string {
+  const renamed = deprecatedIndex(schema).get(`${section}\0${option}`);
+  if (renamed) {
+    const spec = optionSpec(schema[renamed.section][renamed.name]);
+    return (
+      `[${section}] ${option} is a deprecated name of [${renamed.section}] ${renamed.name}; ` +
+      `set [${renamed.section}] ${renamed.name} instead${explain(spec)}`
+    );
+  }
+  const elsewhere = Object.keys(schema)
+    .filter((s) => s !== section && schema[s][option] !== undefined)
+    .sort();
+  if (elsewhere.length > 0) {
+    return `unknown option "${option}" in [${section}]; it is an option of ${elsewhere.map((s) => `[${s}]`).join(', ')}`;
+  }
+  if (!schema[section]) {
+    return `unknown section [${section}]; the service reads ${Object.keys(schema).length} sections, e.g. ${closest(Object.keys(schema), section)}`;
+  }
+  return `unknown option "${option}" in [${section}] (not defined by the service, or removed); [${section}] has ${closest(Object.keys(schema[section]), option)}`;
+}
+
+/** Up to five names sharing the longest prefix with `name`, to point at a likely typo. */
+function closest(names: readonly string[], name: string): string {
+  const shared = (a: string) => {
+    let n = 0;
+    while (n < a.length && n < name.length && a[n] === name[n]) n++;
+    return n;
+  };
+  return [...names]
+    .sort((a, b) => shared(b) - shared(a) || a.localeCompare(b))
+    .slice(0, 5)
+    .join(', ');
+}
+
+const deprecatedIndexes = new WeakMap<OsloSchema, Map<string, { section: string; name: string }>>();
+
+/** `section\0old name` → the option that took the name over. */
+function deprecatedIndex(schema: OsloSchema): Map<string, { section: string; name: string }> {
+  let index = deprecatedIndexes.get(schema);
+  if (!index) {
+    index = new Map();
+    for (const [section, options] of Object.entries(schema)) {
+      for (const [name, entry] of Object.entries(options)) {
+        for (const old of optionSpec(entry).deprecatedNames ?? []) {
+          const key = `${old.section}\0${old.name}`;
+          // A current option of that name wins over an old alias.
+          if (schema[old.section]?.[old.name] === undefined) index.set(key, { section, name });
+        }
+      }
+    }
+    deprecatedIndexes.set(schema, index);
+  }
+  return index;
+}
+
+function valueProblem(spec: OsloOptionSpec, value: OsloValue): string | undefined {
+  if (spec.secret || spec.type === 'secret') {
+    return 'carries a credential and cannot be set as plain text; it is read from a Secret';
+  }
+  if (spec.deprecatedForRemoval) {
+    const why = spec.deprecatedForRemoval === true ? '' : ` (${spec.deprecatedForRemoval})`;
+    return `is deprecated for removal${why}; remove the override`;
+  }
+  if (!matchesType(value, spec.type)) return `must be ${describe(spec.type)}, got ${JSON.stringify(value)}`;
+  const items: readonly OsloScalar[] = Array.isArray(value)
+    ? (value as readonly string[])
+    : typeof value === 'object'
+      ? []
+      : [value as OsloScalar];
+  for (const item of items) {
+    if (spec.choices && spec.choices.length > 0 && !spec.choices.includes(item)) {
+      return `must be one of ${spec.choices.map((c) => JSON.stringify(c)).join(', ')}, got ${JSON.stringify(item)}`;
+    }
+    if (typeof item === 'number') {
+      if (spec.min !== undefined && item < spec.min) return `must be >= ${spec.min}, got ${item}`;
+      if (spec.max !== undefined && item > spec.max) return `must be <= ${spec.max}, got ${item}`;
+    }
+  }
+  return undefined;
+}
+
+/** The option's oslo.config type and help, appended to a problem. */
+function explain(spec: OsloOptionSpec): string {
+  const parts = [`type: ${spec.osloType ?? describe(spec.type)}`];
+  if (spec.help) parts.push(`help: ${spec.help}`);
+  return ` (${parts.join('; ')})`;
+}
+
+/**
+ * Renders INI text as oslo.config reads it: `[DEFAULT]` first, then sections and options sorted,
+ * so output is stable. Lists are comma-joined, a multi-valued option (`multi`) is one line per
+ * value, a dict is `k1:v1,k2:v2`, a bracketed list `['a', 'b']`. Without a schema entry, arrays
+ * are comma-joined and objects written as dicts.
+ */
+export function renderOslo(values: OsloValues, schema: OsloSchema = {}): string {
   const sections = Object.keys(values).sort((a, b) =>
     a === 'DEFAULT' ? -1 : b === 'DEFAULT' ? 1 : a.localeCompare(b),
   );
@@ -66,7 +191,12 @@ export function renderOslo(values: OsloValues): string {
     .map((section) => {
       const lines = Object.keys(values[section])
         .sort()
-        .map((option) => `${option} = ${formatValue(values[section][option])}`);
+        .flatMap((option) => {
+          const entry = schema[section]?.[option];
+          return formatValue(values[section][option], entry ? optionSpec(entry) : undefined).map(
+            (text) => `${option} = ${text}`,
+          );
+        });
       return [`[${section}]`, ...lines].join('\n');
     });
   return blocks.join('\n\n') + '\n';
@@ -81,9 +211,27 @@ export function osloEnvName(section: string, option: string): string {
   return `OS_${section.toUpperCase()}__${option.toUpperCase()}`;
 }
 
-function formatValue(value: OsloValue): string {
-  if (Array.isArray(value)) return value.join(',');
-  return String(value);
+/** One or more value texts (several for a multi-valued option). */
+function formatValue(value: OsloValue, spec: OsloOptionSpec | undefined): string[] {
+  if (Array.isArray(value)) {
+    const items = value as readonly string[];
+    if (spec?.type === 'multi') return items.map(String);
+    if (spec?.bracketed) return [`[${items.map((v) => `'${v}'`).join(', ')}]`];
+    return [items.join(',')];
+  }
+  if (typeof value === 'object') {
+    const dict = value as Readonly<Record<string, OsloScalar>>;
+    return [
+      Object.keys(dict)
+        .sort()
+        .map((k) => `${k}:${String(dict[k])}`)
+        .join(','),
+    ];
+  }
+  // oslo.config writes floats with a decimal point; `1` would also parse, `1.0` says what it is.
+  if (typeof value === 'number' && spec?.type === 'float' && Number.isInteger(value))
+    return [value.toFixed(1)];
+  return [String(value)];
 }
 
 function matchesType(value: OsloValue, type: OsloOptionType): boolean {
@@ -97,7 +245,14 @@ function matchesType(value: OsloValue, type: OsloOptionType): boolean {
     case 'bool':
       return typeof value === 'boolean';
     case 'list':
+    case 'multi':
       return Array.isArray(value) && value.every((v) => typeof v === 'string');
+    case 'dict':
+      return (
+        typeof value === 'object' &&
+        !Array.isArray(value) &&
+        Object.values(value as object).every((v) => ['string', 'number', 'boolean'].includes(typeof v))
+      );
     case 'secret':
       return false;
   }
@@ -110,6 +265,8 @@ function describe(type: OsloOptionType): string {
     float: 'a number',
     bool: 'true or false',
     list: 'a list of strings',
+    multi: 'a list of strings (one line per value)',
+    dict: 'an object of key: value pairs',
     secret: 'a Secret',
   }[type];
 }

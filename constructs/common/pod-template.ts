@@ -67,6 +67,8 @@ export function podTemplate(component: Component, options: PodTemplateOptions): 
       restartPolicy: options.restartPolicy,
       securityContext: options.hostAgent ? undefined : RESTRICTED_POD_SECURITY,
       hostNetwork: options.hostAgent ? true : undefined,
+      // A host-network pod otherwise resolves with the node's resolver, which knows no Service names.
+      dnsPolicy: options.hostAgent ? 'ClusterFirstWithHostNet' : undefined,
       hostPid: options.hostAgent ? true : undefined,
       initContainers: options.initContainers,
       containers: options.containers.map((c) => withContainerDefaults(c, options.hostAgent ?? false)),

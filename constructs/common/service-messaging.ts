@@ -25,12 +25,13 @@ export class ServiceMessaging extends Construct {
   readonly credentials: GeneratedSecret;
   readonly init: JobComponent;
   readonly vhost: string;
-  private readonly messaging: MessagingEndpoint;
+  /** The server the vhost is on. */
+  readonly endpoint: MessagingEndpoint;
 
   constructor(scope: Construct, id: string, props: ServiceMessagingProps) {
     super(scope, id);
     const cloud = Cloud.of(this);
-    this.messaging = props.messaging;
+    this.endpoint = props.messaging;
     this.vhost = props.vhost ?? scope.node.id;
     this.credentials = new GeneratedSecret(this, `${id}-credentials`, {
       operatorKey: props.operatorKey,
@@ -73,6 +74,6 @@ export class ServiceMessaging extends Construct {
    * (Nova's cell mapping records every cell's URL); define the password variable before the URL.
    */
   transportUrl(passwordVariable = 'MQ_PASSWORD'): string {
-    return `rabbit://${this.vhost}:$(${passwordVariable})@${this.messaging.host}:${this.messaging.port}/${this.vhost}`;
+    return `rabbit://${this.vhost}:$(${passwordVariable})@${this.endpoint.host}:${this.endpoint.port}/${this.vhost}`;
   }
 }

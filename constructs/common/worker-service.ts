@@ -12,8 +12,11 @@ export interface WorkerServiceProps {
   /** Where the worker's pods run. */
   readonly placement: Placement;
   readonly image: string;
-  /** @default - the image's entrypoint */
-  readonly command?: string[];
+  /**
+   * The command, stated explicitly so the same manifests run on any image of the service (an
+   * image's entrypoint differs between image builds).
+   */
+  readonly command: string[];
   /**
    * `Deployment` for interchangeable workers, `StatefulSet` for workers whose host name is part of
    * their identity (Ironic conductors on the hash ring, cinder-volume's `backend_host`), `DaemonSet`
@@ -31,7 +34,7 @@ export interface WorkerServiceProps {
   readonly connectedTo: readonly number[];
   /** @default - none */
   readonly env?: k8s.EnvVar[];
-  /** Configuration files, in a ConfigMap `<component>-config` mounted at `mountPath`. @default - none */
+  /** Configuration files, in a ConfigMap `<component>-config`; each file is mounted as `<mountPath>/<file>`. @default - none */
   readonly config?: { readonly mountPath: string; readonly files: Readonly<Record<string, string>> };
   /** @default - none */
   readonly volumes?: k8s.Volume[];
@@ -91,7 +94,7 @@ export class WorkerService extends Component {
           command: props.command,
           env: props.env && props.env.length > 0 ? props.env : undefined,
           volumeMounts: [
-            ...(config ? [config.mount] : []),
+            ...(config?.mounts ?? []),
             ...(props.volumeMounts ?? []),
             { name: 'tmp', mountPath: '/tmp' },
           ],

@@ -4,33 +4,28 @@ import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { GeneratedSecret } from '../common/generated-secret';
-import { KEYSTONE_AUTHTOKEN_SCHEMA } from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
-import {
-  mergeOslo,
-  OsloSchema,
-  OsloValues,
-  osloEnvName,
-  osloProblems,
-  renderOslo,
-} from '../common/oslo-config';
+import { openstackOptionSchema } from '../common/openstack-option-schema';
+import { mergeOslo, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
 import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
 import { commonInputHints, requireInputs } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
-import { Keystone } from './keystone';
+import { Keystone, KEYSTONE_NOTIFICATION_TOPIC } from './keystone';
 
 export interface BarbicanProps {
   readonly keystone: Keystone;
   readonly database: DatabaseEndpoint;
-  /** Notifications from the API (soft) and the keystone listener's queue (gating for the listener). */
+  /** Barbican's own vhost (the API reaches it at run time). */
   readonly messaging: MessagingEndpoint;
   readonly cache: CacheEndpoint;
   /** @default 2 */
   readonly apiReplicas?: number;
   /**
-   * Run the keystone listener, which deletes a project's secrets when Keystone reports the project deleted.
+   * Run the keystone listener, which deletes a project's secrets when Keystone reports the project
+   * deleted. It consumes Keystone's notifications from Keystone's vhost, so Keystone needs `messaging`.
+   * @default true when Keystone has `messaging`, else false
    * @default true
    */
   readonly keystoneListener?: boolean;
@@ -39,34 +34,6 @@ export interface BarbicanProps {
   /** @default the cloud's registry `barbican:<release>` */
   readonly image?: string;
 }
-
-/** The barbican.conf sections and options Stackwright knows. */
-export const BARBICAN_CONF_SCHEMA: OsloSchema = {
-  DEFAULT: {
-    debug: 'bool',
-    use_stderr: 'bool',
-    transport_url: 'secret',
-    host_href: 'string',
-    max_allowed_secret_in_bytes: 'int',
-    max_allowed_request_size_in_bytes: 'int',
-  },
-  database: { connection: 'secret', max_pool_size: 'int', connection_recycle_time: 'int' },
-  secretstore: { enabled_secretstore_plugins: 'list', enable_multiple_secret_stores: 'bool' },
-  crypto: { enabled_crypto_plugins: 'list' },
-  simple_crypto_plugin: { kek: 'secret', plugin_name: 'string' },
-  keystone_notifications: {
-    enable: 'bool',
-    control_exchange: 'string',
-    topic: 'string',
-    allow_requeue: 'bool',
-    version: 'string',
-    thread_pool_size: 'int',
-  },
-  oslo_messaging_notifications: { driver: 'list', topics: 'list' },
-  oslo_middleware: { enable_proxy_headers_parsing: 'bool' },
-  oslo_policy: { enforce_scope: 'bool', enforce_new_defaults: 'bool' },
-  ...KEYSTONE_AUTHTOKEN_SCHEMA,
-};
 
 const PORT = 9311;
 const CONFIG_DIR = '/etc/barbican';
@@ -92,8 +59,17 @@ export class Barbican extends Service {
     const cloud = Cloud.of(this);
     const image = props.image ?? cloud.image('barbican');
     const operatorKey = SchedulingKey.OPERATOR_BARBICAN;
+    const schema = openstackOptionSchema(this, 'barbican');
+    const keystoneMessaging = props.keystone.messaging;
+    const listener = props.keystoneListener ?? keystoneMessaging !== undefined;
     addCheck(this, () => [
-      ...osloProblems('barbican.conf', BARBICAN_CONF_SCHEMA, props.config ?? {}),
+      ...osloProblems('barbican.conf', schema, props.config ?? {}),
+      ...(listener && !keystoneMessaging
+        ? [
+            `keystoneListener consumes Keystone's notifications, but ${props.keystone.node.path} sends none; ` +
+              'pass `messaging` to Keystone, or set keystoneListener: false',
+          ]
+        : []),
       ...rangeProblems('apiReplicas', props.apiReplicas, { min: 1, max: 20 }),
     ]);
 
@@ -120,16 +96,18 @@ export class Barbican extends Service {
           secretstore: { enabled_secretstore_plugins: ['store_crypto'] },
           crypto: { enabled_crypto_plugins: ['simple_crypto'] },
           keystone_notifications: {
-            enable: props.keystoneListener ?? true,
-            topic: 'notifications',
+            enable: listener,
+            topic: KEYSTONE_NOTIFICATION_TOPIC,
             allow_requeue: false,
           },
-          oslo_messaging_notifications: { driver: ['messagingv2'] },
+          // Nothing consumes Barbican's notifications (see docs/configuration.md): none are sent.
+          oslo_messaging_notifications: { driver: ['noop'] },
           oslo_middleware: { enable_proxy_headers_parsing: true },
           ...deps.authtokenConfig,
         },
         props.config,
       ),
+      schema,
     );
 
     this.api = new ApiService(this, 'api', {
@@ -145,7 +123,7 @@ export class Barbican extends Service {
     // Only audit notifications go to RabbitMQ: the API serves secrets without it.
     deps.gate(this.api, { messaging: 'runtime' }).dependsOn(this.kek, 'completed');
 
-    if (props.keystoneListener ?? true) {
+    if (listener && keystoneMessaging) {
       this.keystoneListener = new WorkerService(this, 'keystone-listener', {
         placement: placement(
           SchedulingKey.KEY_MANAGER_BARBICAN_KEYSTONE_LISTENER,
@@ -153,17 +131,19 @@ export class Barbican extends Service {
         ),
         image,
         command: ['barbican-keystone-listener'],
-        connectedTo: [props.messaging.port],
-        env: [...deps.database.connectionEnv(), ...deps.messaging.transportUrlEnv()],
+        connectedTo: [keystoneMessaging.endpoint.port],
+        // Its transport is Keystone's vhost, where Keystone's notifications are.
+        env: [...deps.database.connectionEnv(), ...keystoneMessaging.transportUrlEnv()],
         config: { mountPath: CONFIG_DIR, files: { 'barbican.conf': conf } },
       });
       this.keystoneListener
-        .dependsOn(deps.messaging.init, 'completed')
-        .dependsOn(props.messaging, 'ready')
+        .dependsOn(keystoneMessaging.init, 'completed')
+        .dependsOn(keystoneMessaging.endpoint, 'ready')
         // It deletes the secrets of deleted projects, so it needs the schema in place.
         .dependsOn(deps.database.sync, 'completed')
         // Keystone only publishes the notifications it consumes; it never calls Keystone to start.
         .dependsOn(props.keystone, 'runtime');
+      props.keystone.addNotificationConsumer(this.keystoneListener);
     }
   }
 

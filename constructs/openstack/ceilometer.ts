@@ -5,19 +5,9 @@ import { placement, requiringNoOvnMaintenance, SchedulingKey } from '../../lib/s
 import { CacheEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { JobComponent } from '../common/job-component';
 import { KeystoneRegistration } from '../common/keystone-registration';
-import {
-  SERVICE_USER_AUTH_OPTIONS,
-  serviceUserAuthConfig,
-  serviceUserPasswordEnv,
-} from '../common/keystone-service-user';
-import {
-  mergeOslo,
-  OsloSchema,
-  OsloValues,
-  osloEnvName,
-  osloProblems,
-  renderOslo,
-} from '../common/oslo-config';
+import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../common/keystone-service-user';
+import { openstackOptionSchema } from '../common/openstack-option-schema';
+import { mergeOslo, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
 import { commonInputHints, requireInputs } from '../common/required-inputs';
 import { ServiceMessaging } from '../common/service-messaging';
 import { WorkerService } from '../common/worker-service';
@@ -68,23 +58,6 @@ export interface CeilometerProps {
   readonly image?: string;
 }
 
-/** The ceilometer.conf sections and options Stackwright knows. */
-export const CEILOMETER_CONF_SCHEMA: OsloSchema = {
-  DEFAULT: { debug: 'bool', use_stderr: 'bool', transport_url: 'secret' },
-  service_credentials: { ...SERVICE_USER_AUTH_OPTIONS, interface: 'string' },
-  notification: {
-    workers: 'int',
-    ack_on_event_error: 'bool',
-    pipelines: 'list',
-    batch_size: 'int',
-    batch_timeout: 'int',
-  },
-  polling: { cfg_file: 'string', batch_size: 'int' },
-  coordination: { backend_url: 'string' },
-  compute: { instance_discovery_method: 'string', resource_update_interval: 'int' },
-  oslo_messaging_notifications: { driver: 'list', topics: 'list' },
-};
-
 const CONFIG_DIR = '/etc/ceilometer';
 
 /**
@@ -116,8 +89,9 @@ export class Ceilometer extends Service {
     const operatorKey = SchedulingKey.OPERATOR_CEILOMETER;
     const centralReplicas = props.centralReplicas ?? 1;
     const pollingInterval = props.pollingInterval ?? 300;
+    const schema = openstackOptionSchema(this, 'ceilometer');
     addCheck(this, () => [
-      ...osloProblems('ceilometer.conf', CEILOMETER_CONF_SCHEMA, props.config ?? {}),
+      ...osloProblems('ceilometer.conf', schema, props.config ?? {}),
       ...rangeProblems('centralReplicas', centralReplicas, { min: 1, max: 10 }),
       ...rangeProblems('notificationReplicas', props.notificationReplicas, { min: 1, max: 10 }),
       ...rangeProblems('pollingInterval', pollingInterval, { min: 10, max: 86400 }),
@@ -151,10 +125,13 @@ export class Ceilometer extends Service {
             : {}),
           // Read instances from libvirt's domain metadata: no Nova API call per poll.
           compute: { instance_discovery_method: 'libvirt_metadata' },
+          // The polling agents publish samples as notifications on Ceilometer's own vhost, where
+          // its notification agent consumes them.
           oslo_messaging_notifications: { driver: ['messagingv2'] },
         },
         props.config,
       ),
+      schema,
     );
     const files = {
       'ceilometer.conf': conf,

@@ -5,8 +5,8 @@ import { placement, restrictedTo, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { CephClient, cephClientProblems, cephKeyringVolume, renderCephConf } from '../common/ceph-client';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
-import { KEYSTONE_AUTHTOKEN_SCHEMA } from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
+import { openstackOptionSchema } from '../common/openstack-option-schema';
 import {
   mergeOslo,
   OsloSchema,
@@ -84,47 +84,6 @@ export interface CinderProps {
   readonly image?: string;
 }
 
-/** Options of one backend section, `[<backend name>]`. */
-const BACKEND_SCHEMA: Readonly<Record<string, 'string' | 'int' | 'bool' | 'list'>> = {
-  volume_driver: 'string',
-  volume_backend_name: 'string',
-  backend_host: 'string',
-  rbd_pool: 'string',
-  rbd_user: 'string',
-  rbd_ceph_conf: 'string',
-  rbd_secret_uuid: 'string',
-  rbd_flatten_volume_from_snapshot: 'bool',
-  rbd_max_clone_depth: 'int',
-  volume_group: 'string',
-  lvm_type: 'string',
-  target_helper: 'string',
-  target_protocol: 'string',
-  image_volume_cache_enabled: 'bool',
-  report_discard_supported: 'bool',
-};
-
-/** The cinder.conf sections and options Stackwright knows (backend sections are added per backend). */
-export const CINDER_CONF_SCHEMA: OsloSchema = {
-  DEFAULT: {
-    debug: 'bool',
-    use_stderr: 'bool',
-    transport_url: 'secret',
-    default_volume_type: 'string',
-    storage_availability_zone: 'string',
-    osapi_volume_workers: 'int',
-    backup_driver: 'string',
-    backup_ceph_conf: 'string',
-    backup_ceph_user: 'string',
-    backup_ceph_pool: 'string',
-    allow_availability_zone_fallback: 'bool',
-  },
-  database: { connection: 'secret', max_pool_size: 'int', connection_recycle_time: 'int' },
-  oslo_concurrency: { lock_path: 'string' },
-  oslo_messaging_notifications: { driver: 'list', topics: 'list' },
-  oslo_middleware: { enable_proxy_headers_parsing: 'bool' },
-  ...KEYSTONE_AUTHTOKEN_SCHEMA,
-};
-
 const PORT = 8776;
 const CONFIG_DIR = '/etc/cinder';
 const BACKEND_NAME = /^[a-z][a-z0-9]{0,19}$/;
@@ -150,6 +109,7 @@ export class Cinder extends Service {
   readonly backup?: WorkerService;
   readonly registration: KeystoneRegistration;
   private readonly volumeConfig: (backend: string, section: OsloValues[string]) => OsloValues;
+  private readonly schema: OsloSchema;
 
   constructor(scope: Construct, id: string, props: CinderProps) {
     super(scope, id);
@@ -162,13 +122,18 @@ export class Cinder extends Service {
     const image = props.image ?? cloud.image('cinder');
     const operatorKey = SchedulingKey.OPERATOR_CINDER;
     const backends = props.volumeBackends;
+    const cinderSchema = openstackOptionSchema(this, 'cinder');
+    // A backend's section takes the volume driver options, which cinder registers under each
+    // name in enabled_backends (defaults in [backend_defaults]).
     const schema: OsloSchema = {
-      ...CINDER_CONF_SCHEMA,
-      ...Object.fromEntries(backends.map((b) => [b.name, BACKEND_SCHEMA])),
+      ...cinderSchema,
+      ...Object.fromEntries(
+        backends.map((b) => [b.name, { ...cinderSchema.backend, ...cinderSchema.backend_defaults }]),
+      ),
     };
     addCheck(this, () => [
       ...osloProblems('cinder.conf', schema, props.config ?? {}),
-      ...backendProblems(backends),
+      ...backendProblems(backends, cinderSchema),
       ...(props.backup?.type === 'ceph' ? cephClientProblems(props.backup.ceph, 'backup.ceph') : []),
       ...rangeProblems('schedulerReplicas', props.schedulerReplicas, { min: 1, max: 10 }),
     ]);
@@ -188,7 +153,8 @@ export class Cinder extends Service {
     const defaults: OsloValues = {
       DEFAULT: { debug: false, use_stderr: true, ...backupOptions(props.backup) },
       oslo_concurrency: { lock_path: '/tmp/cinder' },
-      oslo_messaging_notifications: { driver: ['messagingv2'] },
+      // Nothing consumes Cinder's notifications (see docs/configuration.md): none are sent.
+      oslo_messaging_notifications: { driver: ['noop'] },
       oslo_middleware: { enable_proxy_headers_parsing: true },
       ...deps.authtokenConfig,
     };
@@ -199,6 +165,7 @@ export class Cinder extends Service {
       Object.entries(userConfig).filter(([section]) => !backendNames.has(section)),
     );
     const base = mergeOslo(defaults, commonConfig);
+    this.schema = schema;
     this.volumeConfig = (backend, section) =>
       mergeOslo(
         mergeOslo(defaults, { DEFAULT: { enabled_backends: [backend] }, [backend]: section }),
@@ -213,7 +180,7 @@ export class Cinder extends Service {
       healthPath: '/',
       replicas: props.apiReplicas,
       env: deps.env,
-      config: { mountPath: CONFIG_DIR, files: { 'cinder.conf': renderOslo(base) } },
+      config: { mountPath: CONFIG_DIR, files: { 'cinder.conf': renderOslo(base, schema) } },
     });
     deps.gate(this.api);
 
@@ -227,7 +194,7 @@ export class Cinder extends Service {
       replicas: props.schedulerReplicas ?? 2,
       connectedTo: [props.messaging.port],
       env: deps.env,
-      config: { mountPath: CONFIG_DIR, files: { 'cinder.conf': renderOslo(base) } },
+      config: { mountPath: CONFIG_DIR, files: { 'cinder.conf': renderOslo(base, schema) } },
     });
     // RPC only, no tokens to validate: it need not wait for the service user.
     deps.gate(this.scheduler, { registration: false });
@@ -253,7 +220,10 @@ export class Cinder extends Service {
         env: deps.env,
         config: {
           mountPath: CONFIG_DIR,
-          files: { 'cinder.conf': renderOslo(base), ...(ceph ? { 'ceph.conf': renderCephConf(ceph) } : {}) },
+          files: {
+            'cinder.conf': renderOslo(base, schema),
+            ...(ceph ? { 'ceph.conf': renderCephConf(ceph) } : {}),
+          },
         },
         volumes: keyring ? [keyring.volume] : undefined,
         volumeMounts: keyring ? [keyring.mount] : undefined,
@@ -308,7 +278,7 @@ export class Cinder extends Service {
         config: {
           mountPath: CONFIG_DIR,
           files: {
-            'cinder.conf': renderOslo(this.volumeConfig(backend.name, section)),
+            'cinder.conf': renderOslo(this.volumeConfig(backend.name, section), this.schema),
             'ceph.conf': renderCephConf(backend.ceph),
           },
         },
@@ -345,7 +315,7 @@ export class Cinder extends Service {
       ],
       config: {
         mountPath: CONFIG_DIR,
-        files: { 'cinder.conf': renderOslo(this.volumeConfig(backend.name, section)) },
+        files: { 'cinder.conf': renderOslo(this.volumeConfig(backend.name, section), this.schema) },
       },
       volumes: [
         host('dev', '/dev'),
@@ -375,7 +345,7 @@ function backupOptions(backup: CinderBackupTarget | undefined): Record<string, s
   };
 }
 
-function backendProblems(backends: readonly CinderVolumeBackend[]): string[] {
+function backendProblems(backends: readonly CinderVolumeBackend[], cinderSchema: OsloSchema): string[] {
   const problems: string[] = [];
   if (backends.length === 0) {
     problems.push(
@@ -390,7 +360,7 @@ function backendProblems(backends: readonly CinderVolumeBackend[]): string[] {
         `${where}.name "${backend.name}" must be lower-case letters and digits, starting with a letter, at most 20 characters ` +
           '(it names a cinder.conf section, an environment variable and a component)',
       );
-    } else if (CINDER_CONF_SCHEMA[backend.name] !== undefined) {
+    } else if (cinderSchema[backend.name] !== undefined) {
       problems.push(
         `${where}.name "${backend.name}" is a cinder.conf section of its own; choose another name`,
       );

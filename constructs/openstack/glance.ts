@@ -3,11 +3,11 @@ import { Construct } from 'constructs';
 import { addCheck, Cloud, Component, rangeProblems, Service } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
-import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
+import { CacheEndpoint, DatabaseEndpoint } from '../common/endpoints';
 import { JobComponent } from '../common/job-component';
-import { KEYSTONE_AUTHTOKEN_SCHEMA } from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
-import { mergeOslo, OsloSchema, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
+import { openstackOptionSchema } from '../common/openstack-option-schema';
+import { mergeOslo, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
 import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
 import { commonInputHints, requireInputs } from '../common/required-inputs';
 import { ServiceDatabase } from '../common/service-database';
@@ -46,12 +46,6 @@ export interface GlanceProps {
   readonly keystone: Keystone;
   readonly database: DatabaseEndpoint;
   readonly cache: CacheEndpoint;
-  /**
-   * Image notifications (for Ceilometer) go to their own vhost here. A runtime edge: Glance serves
-   * images without it.
-   * @default - notifications off
-   */
-  readonly messaging?: MessagingEndpoint;
   /** @default { type: 'pvc' } */
   readonly storage?: GlanceStorage;
   /** @default 2 */
@@ -62,48 +56,15 @@ export interface GlanceProps {
   readonly image?: string;
 }
 
-/** The glance-api.conf options Stackwright knows; a user override outside this list is an error. */
-export const GLANCE_API_CONF_SCHEMA: OsloSchema = {
-  DEFAULT: {
-    debug: 'bool',
-    use_stderr: 'bool',
-    workers: 'int',
-    enabled_backends: 'string',
-    show_image_direct_url: 'bool',
-    show_multiple_locations: 'bool',
-    image_size_cap: 'int',
-    user_storage_quota: 'string',
-    enabled_import_methods: 'list',
-    transport_url: 'secret',
-  },
-  database: { connection: 'secret', max_pool_size: 'int', connection_recycle_time: 'int' },
-  glance_store: { default_backend: 'string' },
-  file: { filesystem_store_datadir: 'string', filesystem_store_file_perm: 'int' },
-  os_glance_staging_store: { filesystem_store_datadir: 'string' },
-  os_glance_tasks_store: { filesystem_store_datadir: 'string' },
-  image_import_opts: { image_import_plugins: 'list' },
-  taskflow_executor: { conversion_format: 'string' },
-  paste_deploy: { flavor: 'string' },
-  oslo_concurrency: { lock_path: 'string' },
-  oslo_messaging_notifications: { driver: 'list', topics: 'list' },
-  oslo_middleware: { enable_proxy_headers_parsing: 'bool' },
-  ...KEYSTONE_AUTHTOKEN_SCHEMA,
-};
-
 const PORT = 9292;
 const DATA_DIR = '/var/lib/glance';
-/**
- * oslo.config reads `*.conf` from `/etc/glance/glance-api.conf.d` after the image's own
- * glance-api.conf; mounting there keeps the image's paste pipeline and policy files visible,
- * which a ConfigMap mounted over `/etc/glance` would hide.
- */
-const CONFIG_DIR = '/etc/glance/glance-api.conf.d';
+const CONFIG_DIR = '/etc/glance';
 
 /**
  * Glance, the image service: the database chain, the catalogue entry (`image`), a storage-init Job
  * that prepares the file store, and the API. glance-api waits for Keystone, the database and
- * memcached to be ready and for db-sync, registration and storage-init to have completed;
- * RabbitMQ, when given, is a runtime edge (notifications only).
+ * memcached to be ready and for db-sync, registration and storage-init to have completed. Glance
+ * has no message bus: it makes no RPC calls, and it sends no notifications since nothing consumes them.
  *
  * @example
  * const glance = new Glance(cloud, 'glance', { keystone, database, cache, storage: { type: 'pvc', size: '200Gi' } });
@@ -122,8 +83,9 @@ export class Glance extends Service {
     const operatorKey = SchedulingKey.OPERATOR_GLANCE;
     const storage: GlanceStorage = props.storage ?? { type: 'pvc' };
     const replicas = props.replicas ?? 2;
+    const schema = openstackOptionSchema(this, 'glance-api');
     addCheck(this, () => [
-      ...osloProblems('glance-api.conf', GLANCE_API_CONF_SCHEMA, props.config ?? {}),
+      ...osloProblems('glance-api.conf', schema, props.config ?? {}),
       ...rangeProblems('replicas', replicas, { min: 1, max: 20 }),
       ...(storage.type === 'pvc' && storage.accessMode === 'ReadWriteOnce' && replicas > 1
         ? [
@@ -144,7 +106,6 @@ export class Glance extends Service {
     });
     this.database = deps.database;
     this.registration = deps.registration;
-    const messaging = deps.messaging;
 
     const imagesVolume = this.imagesVolume(storage);
     const imagesMount: k8s.VolumeMount = { name: 'images', mountPath: DATA_DIR };
@@ -181,7 +142,7 @@ export class Glance extends Service {
         DEFAULT: {
           debug: false,
           use_stderr: true,
-          enabled_backends: 'file:file',
+          enabled_backends: { file: 'file' },
           show_image_direct_url: false,
         },
         glance_store: { default_backend: 'file' },
@@ -190,7 +151,8 @@ export class Glance extends Service {
         os_glance_tasks_store: { filesystem_store_datadir: `${DATA_DIR}/tasks` },
         paste_deploy: { flavor: 'keystone' },
         oslo_concurrency: { lock_path: '/tmp/glance' },
-        oslo_messaging_notifications: { driver: messaging ? ['messagingv2'] : ['noop'] },
+        // Nothing consumes image notifications (see docs/configuration.md): none are sent.
+        oslo_messaging_notifications: { driver: ['noop'] },
         oslo_middleware: { enable_proxy_headers_parsing: true },
         ...deps.authtokenConfig,
       },
@@ -205,14 +167,12 @@ export class Glance extends Service {
       healthPath: '/healthcheck',
       replicas,
       env: deps.env,
-      config: { mountPath: CONFIG_DIR, files: { 'glance-api.conf': renderOslo(conf) } },
+      config: { mountPath: CONFIG_DIR, files: { 'glance-api.conf': renderOslo(conf, schema) } },
       volumes: [imagesVolume],
       volumeMounts: [imagesMount],
       requests: { cpu: '100m', memory: '512Mi' },
     });
-    // Notifications only: image service works without them, oslo.messaging reconnects.
-    deps.gate(this.api, { messaging: 'runtime' }).dependsOn(this.storageInit, 'completed');
-    if (messaging) this.api.dependsOn(messaging.init, 'runtime');
+    deps.gate(this.api).dependsOn(this.storageInit, 'completed');
   }
 
   /** In-cluster URL of the image API, e.g. `http://glance-api:9292`. */

@@ -12,16 +12,9 @@ import {
 } from '../common/ceph-client';
 import { CacheEndpoint, DatabaseEndpoint } from '../common/endpoints';
 import { JobComponent } from '../common/job-component';
-import { KEYSTONE_AUTHTOKEN_SCHEMA } from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
-import {
-  mergeOslo,
-  OsloSchema,
-  OsloValues,
-  osloEnvName,
-  osloProblems,
-  renderOslo,
-} from '../common/oslo-config';
+import { openstackOptionSchema } from '../common/openstack-option-schema';
+import { mergeOslo, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
 import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
 import { commonInputHints, requireInputs } from '../common/required-inputs';
 import { uwsgiCommand } from '../common/uwsgi';
@@ -60,30 +53,6 @@ export interface GnocchiProps {
   readonly image?: string;
 }
 
-/** The gnocchi.conf sections and options Stackwright knows. */
-export const GNOCCHI_CONF_SCHEMA: OsloSchema = {
-  DEFAULT: { debug: 'bool', use_stderr: 'bool', coordination_url: 'string', parallel_operations: 'int' },
-  api: { auth_mode: 'string', max_limit: 'int', operation_timeout: 'int' },
-  indexer: { url: 'secret' },
-  storage: {
-    driver: 'string',
-    file_basepath: 'string',
-    ceph_pool: 'string',
-    ceph_username: 'string',
-    ceph_conffile: 'string',
-    ceph_keyring: 'string',
-  },
-  incoming: { driver: 'string' },
-  metricd: {
-    workers: 'int',
-    metric_processing_delay: 'int',
-    metric_cleanup_delay: 'int',
-    greedy: 'bool',
-    processing_replicas: 'int',
-  },
-  ...KEYSTONE_AUTHTOKEN_SCHEMA,
-};
-
 const PORT = 8041;
 const CONFIG_DIR = '/etc/gnocchi';
 const FILE_BASEPATH = '/var/lib/gnocchi';
@@ -112,8 +81,9 @@ export class Gnocchi extends Service {
     const operatorKey = SchedulingKey.OPERATOR_GNOCCHI;
     const storage: GnocchiStorage = props.storage ?? { type: 'file', size: '10Gi' };
     const metricdWorkers = props.metricdWorkers ?? 2;
+    const schema = openstackOptionSchema(this, 'gnocchi');
     addCheck(this, () => [
-      ...osloProblems('gnocchi.conf', GNOCCHI_CONF_SCHEMA, props.config ?? {}),
+      ...osloProblems('gnocchi.conf', schema, props.config ?? {}),
       ...rangeProblems('metricdReplicas', props.metricdReplicas, { min: 1, max: 20 }),
       ...rangeProblems('metricdWorkers', metricdWorkers, { min: 1, max: 64 }),
       ...(storage.type === 'ceph' ? cephClientProblems(storage.ceph, 'storage.ceph') : []),
@@ -208,7 +178,6 @@ export class Gnocchi extends Service {
         {
           DEFAULT: {
             debug: false,
-            use_stderr: true,
             coordination_url: `memcached://${props.cache.servers[0] ?? ''}`,
           },
           api: { auth_mode: 'keystone' },
@@ -218,6 +187,7 @@ export class Gnocchi extends Service {
         },
         props.config,
       ),
+      schema,
     );
     const files = { 'gnocchi.conf': conf, ...cephFiles };
     const gate = (c: Component) => deps.gate(c).dependsOn(this.storageInit, 'completed');

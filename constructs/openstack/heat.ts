@@ -5,18 +5,11 @@ import { ApiService } from '../common/api-service';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { GeneratedSecret } from '../common/generated-secret';
 import { JobComponent } from '../common/job-component';
-import { KEYSTONE_AUTHTOKEN_SCHEMA } from '../common/keystone-authtoken';
 import { KeystoneRegistration, keystoneAdminClientEnv } from '../common/keystone-registration';
 import { serviceUserPasswordEnv } from '../common/keystone-service-user';
 import { osloCacheConfig } from '../common/oslo-cache';
-import {
-  mergeOslo,
-  OsloSchema,
-  OsloValues,
-  osloEnvName,
-  osloProblems,
-  renderOslo,
-} from '../common/oslo-config';
+import { openstackOptionSchema } from '../common/openstack-option-schema';
+import { mergeOslo, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
 import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
 import { commonInputHints, requireInputs } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
@@ -45,38 +38,6 @@ export interface HeatProps {
   /** @default the cloud's registry `heat:<release>` */
   readonly image?: string;
 }
-
-/** The heat.conf sections and options Stackwright knows. */
-export const HEAT_CONF_SCHEMA: OsloSchema = {
-  DEFAULT: {
-    debug: 'bool',
-    use_stderr: 'bool',
-    transport_url: 'secret',
-    num_engine_workers: 'int',
-    stack_domain_admin: 'string',
-    stack_domain_admin_password: 'secret',
-    stack_user_domain_name: 'string',
-    max_stacks_per_tenant: 'int',
-    max_resources_per_stack: 'int',
-    max_nested_stack_depth: 'int',
-    region_name_for_services: 'string',
-    convergence_engine: 'bool',
-  },
-  database: { connection: 'secret', max_pool_size: 'int', connection_recycle_time: 'int' },
-  trustee: {
-    auth_type: 'string',
-    auth_url: 'string',
-    username: 'string',
-    password: 'secret',
-    user_domain_name: 'string',
-  },
-  clients_keystone: { auth_uri: 'string' },
-  cache: { enabled: 'bool', backend: 'string', memcache_servers: 'list' },
-  heat_api: { workers: 'int' },
-  oslo_messaging_notifications: { driver: 'list', topics: 'list' },
-  oslo_middleware: { enable_proxy_headers_parsing: 'bool' },
-  ...KEYSTONE_AUTHTOKEN_SCHEMA,
-};
 
 const PORT = 8004;
 const CONFIG_DIR = '/etc/heat';
@@ -108,8 +69,9 @@ export class Heat extends Service {
     const operatorKey = SchedulingKey.OPERATOR_HEAT;
     const domain = props.stackUserDomain ?? 'heat';
     const engineWorkers = props.engineWorkers ?? 2;
+    const schema = openstackOptionSchema(this, 'heat');
     addCheck(this, () => [
-      ...osloProblems('heat.conf', HEAT_CONF_SCHEMA, props.config ?? {}),
+      ...osloProblems('heat.conf', schema, props.config ?? {}),
       ...rangeProblems('engineReplicas', props.engineReplicas, { min: 1, max: 20 }),
       ...rangeProblems('engineWorkers', engineWorkers, { min: 1, max: 64 }),
       ...(/^[A-Za-z0-9_-]+$/.test(domain)
@@ -178,12 +140,14 @@ export class Heat extends Service {
           },
           clients_keystone: { auth_uri: props.keystone.authUrl.replace(/\/v3$/, '') },
           ...osloCacheConfig(props.cache),
-          oslo_messaging_notifications: { driver: ['messagingv2'] },
+          // Nothing consumes Heat's notifications (see docs/configuration.md): none are sent.
+          oslo_messaging_notifications: { driver: ['noop'] },
           oslo_middleware: { enable_proxy_headers_parsing: true },
           ...deps.authtokenConfig,
         },
         props.config,
       ),
+      schema,
     );
     const env = [
       ...deps.env,

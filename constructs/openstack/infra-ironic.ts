@@ -5,21 +5,10 @@ import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { JobComponent } from '../common/job-component';
-import { KEYSTONE_AUTHTOKEN_SCHEMA } from '../common/keystone-authtoken';
 import { KeystoneRegistration, keystoneAdminClientEnv } from '../common/keystone-registration';
-import {
-  SERVICE_USER_AUTH_OPTIONS,
-  serviceUserAuthConfig,
-  serviceUserPasswordEnv,
-} from '../common/keystone-service-user';
-import {
-  mergeOslo,
-  OsloSchema,
-  OsloValues,
-  osloEnvName,
-  osloProblems,
-  renderOslo,
-} from '../common/oslo-config';
+import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../common/keystone-service-user';
+import { openstackOptionSchema } from '../common/openstack-option-schema';
+import { mergeOslo, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
 import {
   DependencyGateOptions,
   openstackServiceDependencies,
@@ -94,49 +83,6 @@ export interface InfraIronicProps {
   readonly image?: string;
 }
 
-const KEYSTONE_AUTH_OPTIONS = { ...SERVICE_USER_AUTH_OPTIONS, valid_interfaces: 'list' } as const;
-
-/** The ironic.conf sections and options Stackwright knows. */
-export const IRONIC_CONF_SCHEMA: OsloSchema = {
-  DEFAULT: {
-    debug: 'bool',
-    use_stderr: 'bool',
-    transport_url: 'secret',
-    host: 'string',
-    auth_strategy: 'string',
-    enabled_hardware_types: 'list',
-    enabled_boot_interfaces: 'list',
-    enabled_deploy_interfaces: 'list',
-    enabled_management_interfaces: 'list',
-    enabled_network_interfaces: 'list',
-    enabled_power_interfaces: 'list',
-    default_network_interface: 'string',
-    default_deploy_interface: 'string',
-  },
-  api: { api_workers: 'int', public_endpoint: 'string' },
-  conductor: {
-    workers_pool_size: 'int',
-    periodic_max_workers: 'int',
-    sync_power_state_interval: 'int',
-    check_provision_state_interval: 'int',
-    sync_local_state_interval: 'int',
-    heartbeat_interval: 'int',
-    heartbeat_timeout: 'int',
-    deploy_callback_timeout: 'int',
-    automated_clean: 'bool',
-    power_state_sync_max_retries: 'int',
-  },
-  database: { connection: 'secret', max_pool_size: 'int', connection_recycle_time: 'int' },
-  deploy: { http_url: 'string', http_root: 'string', erase_devices_priority: 'int' },
-  glance: KEYSTONE_AUTH_OPTIONS,
-  neutron: { ...KEYSTONE_AUTH_OPTIONS, provisioning_network: 'string', cleaning_network: 'string' },
-  service_catalog: KEYSTONE_AUTH_OPTIONS,
-  swift: KEYSTONE_AUTH_OPTIONS,
-  oslo_messaging_notifications: { driver: 'list', topics: 'list' },
-  oslo_middleware: { enable_proxy_headers_parsing: 'bool' },
-  ...KEYSTONE_AUTHTOKEN_SCHEMA,
-};
-
 /** Seed 002: "minimum value for workers_pool_size is now 3: periodic task main loop, keep alive thread and at least one thread for other tasks". */
 const MIN_WORKERS_POOL_SIZE = 3;
 const WORKERS_POOL_SIZE_WHY =
@@ -176,6 +122,7 @@ export class InfraIronic extends Service {
     const spacing = options.periodicTaskSpacing ?? {};
     const networks = props.networks ?? { provisioning: { name: 'ironic-provisioning' } };
     const cleaning = networks.cleaning ?? networks.provisioning;
+    const schema = openstackOptionSchema(this, 'ironic');
 
     const apiUrl = `http://${this.serviceName}-api:${PORT}`;
     const deps = openstackServiceDependencies(this, props, {
@@ -224,14 +171,15 @@ export class InfraIronic extends Service {
               },
             }
           : {}),
-        oslo_messaging_notifications: { driver: ['messagingv2'] },
+        // Nothing consumes Ironic's notifications (see docs/configuration.md): none are sent.
+        oslo_messaging_notifications: { driver: ['noop'] },
         oslo_middleware: { enable_proxy_headers_parsing: true },
         ...deps.authtokenConfig,
       },
       props.config,
     );
     addCheck(this, () => [
-      ...osloProblems('ironic.conf', IRONIC_CONF_SCHEMA, props.config ?? {}),
+      ...osloProblems('ironic.conf', schema, props.config ?? {}),
       ...conductorProblems(options, spacing, props.config),
       ...(props.networks && !props.neutron
         ? [
@@ -240,7 +188,7 @@ export class InfraIronic extends Service {
         : []),
       ...[networks.provisioning, ...(networks.cleaning ? [networks.cleaning] : [])].flatMap(networkProblems),
     ]);
-    const conf = renderOslo(merged);
+    const conf = renderOslo(merged, schema);
     const env = [
       ...deps.env,
       ...authSections.map((section) => serviceUserPasswordEnv(section, this.registration)),

@@ -8,14 +8,23 @@ import { GeneratedSecret } from '../common/generated-secret';
 import { JobComponent } from '../common/job-component';
 import { IdentityEndpoint } from '../common/keystone-registration';
 import { osloCacheConfig } from '../common/oslo-cache';
-import { mergeOslo, OsloSchema, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
+import { openstackOptionSchema } from '../common/openstack-option-schema';
+import { mergeOslo, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
 import { envFromSecret } from '../common/secret-ref';
 import { ServiceDatabase } from '../common/service-database';
+import { ServiceMessaging } from '../common/service-messaging';
+import { uwsgiCommand } from '../common/uwsgi';
 
 export interface KeystoneProps {
   readonly database: DatabaseEndpoint;
   readonly cache: CacheEndpoint;
-  /** Notifications go here when given; a soft (runtime) dependency. @default - notifications off */
+  /**
+   * Keystone's notifications (project and user events) go to its own vhost here, for a consumer
+   * that registers with {@link Keystone.addNotificationConsumer} (Barbican's keystone listener);
+   * synthesis fails when nothing consumes them, since their queue would grow without bound.
+   * A soft (runtime) dependency: Keystone serves tokens without it.
+   * @default - notifications off
+   */
   readonly messaging?: MessagingEndpoint;
   /** @default 2 */
   readonly replicas?: number;
@@ -27,20 +36,9 @@ export interface KeystoneProps {
   readonly region?: string;
 }
 
-/** The keystone.conf options Stackwright knows; a user override outside this list is an error. */
-export const KEYSTONE_CONF_SCHEMA: OsloSchema = {
-  DEFAULT: { debug: 'bool', use_stderr: 'bool', max_token_size: 'int', public_endpoint: 'string' },
-  database: { connection: 'secret', max_pool_size: 'int', connection_recycle_time: 'int' },
-  cache: { enabled: 'bool', backend: 'string', memcache_servers: 'list', expiration_time: 'int' },
-  token: { provider: 'string', expiration: 'int', caching: 'bool' },
-  fernet_tokens: { key_repository: 'string', max_active_keys: 'int' },
-  credential: { key_repository: 'string', provider: 'string' },
-  identity: { driver: 'string', max_password_length: 'int' },
-  oslo_messaging_notifications: { driver: 'list', topics: 'list' },
-  oslo_middleware: { enable_proxy_headers_parsing: 'bool' },
-};
-
 const PORT = 5000;
+/** The topic Keystone publishes on; its consumers listen on the same one. */
+export const KEYSTONE_NOTIFICATION_TOPIC = 'notifications';
 const CONFIG_DIR = '/etc/keystone';
 
 /**
@@ -56,6 +54,9 @@ export class Keystone extends Service implements IdentityEndpoint {
   readonly bootstrap: JobComponent;
   readonly adminCredentials: GeneratedSecret;
   readonly region: string;
+  /** Keystone's vhost and user, where its notifications go; present with `messaging`. */
+  readonly messaging?: ServiceMessaging;
+  private readonly notificationConsumers: Component[] = [];
 
   constructor(scope: Construct, id: string, props: KeystoneProps) {
     super(scope, id);
@@ -63,7 +64,18 @@ export class Keystone extends Service implements IdentityEndpoint {
     const image = props.image ?? cloud.image('keystone');
     const operatorKey = SchedulingKey.OPERATOR_KEYSTONE;
     this.region = props.region ?? 'RegionOne';
-    addCheck(this, () => osloProblems('keystone.conf', KEYSTONE_CONF_SCHEMA, props.config ?? {}));
+    const schema = openstackOptionSchema(this, 'keystone');
+    addCheck(this, () => [
+      ...osloProblems('keystone.conf', schema, props.config ?? {}),
+      ...(props.messaging && this.notificationConsumers.length === 0
+        ? [
+            'messaging is set, so Keystone sends notifications, but nothing consumes them (their queue would grow without bound); ' +
+              'remove `messaging` from Keystone, or add a consumer such as Barbican with its keystone listener',
+          ]
+        : []),
+    ]);
+    if (props.messaging)
+      this.messaging = new ServiceMessaging(this, 'mq', { messaging: props.messaging, operatorKey });
 
     const fernetKeys = new GeneratedSecret(this, 'fernet-setup', {
       operatorKey,
@@ -98,7 +110,9 @@ export class Keystone extends Service implements IdentityEndpoint {
         token: { provider: 'fernet', expiration: 3600 },
         fernet_tokens: { key_repository: `${CONFIG_DIR}/fernet-keys`, max_active_keys: 3 },
         credential: { key_repository: `${CONFIG_DIR}/credential-keys`, provider: 'fernet' },
-        oslo_messaging_notifications: { driver: props.messaging ? ['messagingv2'] : ['noop'] },
+        oslo_messaging_notifications: props.messaging
+          ? { driver: ['messagingv2'], topics: [KEYSTONE_NOTIFICATION_TOPIC] }
+          : { driver: ['noop'] },
         oslo_middleware: { enable_proxy_headers_parsing: true },
       },
       props.config,
@@ -117,20 +131,23 @@ export class Keystone extends Service implements IdentityEndpoint {
     this.api = new ApiService(this, 'api', {
       placement: placement(SchedulingKey.IDENTITY_API, SchedulingKey.ANY_API),
       image,
+      command: uwsgiCommand('keystone-wsgi-public', PORT),
       port: PORT,
       healthPath: '/v3',
       replicas: props.replicas,
-      env: database.connectionEnv(),
+      env: [...database.connectionEnv(), ...(this.messaging?.transportUrlEnv() ?? [])],
       volumes: keyVolumes,
       volumeMounts: keyMounts,
-      config: { mountPath: CONFIG_DIR, files: { 'keystone.conf': renderOslo(conf) } },
+      config: { mountPath: CONFIG_DIR, files: { 'keystone.conf': renderOslo(conf, schema) } },
     });
     const config = this.api.config as ConfigFiles;
     this.api
       .dependsOn(database.sync, 'completed')
       .dependsOn(props.database, 'ready')
       .dependsOn(props.cache, 'ready');
-    if (props.messaging) this.api.dependsOn(props.messaging, 'runtime');
+    if (props.messaging && this.messaging) {
+      this.api.dependsOn(props.messaging, 'runtime').dependsOn(this.messaging.init, 'runtime');
+    }
 
     this.bootstrap = new JobComponent(this, 'bootstrap', {
       operatorKey,
@@ -154,9 +171,17 @@ export class Keystone extends Service implements IdentityEndpoint {
         ...database.connectionEnv(),
       ],
       volumes: [...keyVolumes, config.volume],
-      volumeMounts: [...keyMounts, config.mount],
+      volumeMounts: [...keyMounts, ...config.mounts],
     });
     this.bootstrap.dependsOn(this.api, 'ready').dependsOn(this.adminCredentials, 'completed');
+  }
+
+  /**
+   * Registers a component that consumes Keystone's notifications from {@link Keystone.messaging}
+   * (topic {@link KEYSTONE_NOTIFICATION_TOPIC}); without one, `messaging` is rejected.
+   */
+  addNotificationConsumer(consumer: Component): void {
+    this.notificationConsumers.push(consumer);
   }
 
   /** Services register themselves once bootstrap has created the admin user and the identity endpoints. */

@@ -4,15 +4,11 @@ import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { GeneratedSecret } from '../common/generated-secret';
-import { KEYSTONE_AUTHTOKEN_SCHEMA } from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
-import {
-  SERVICE_USER_AUTH_OPTIONS,
-  serviceUserAuthConfig,
-  serviceUserPasswordEnv,
-} from '../common/keystone-service-user';
+import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../common/keystone-service-user';
 import { NodeConfiguredAgent } from '../common/node-config-templates';
-import { mergeOslo, OsloSchema, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
+import { openstackOptionSchema } from '../common/openstack-option-schema';
+import { mergeOslo, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
 import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
 import { commonInputHints, requireInputs } from '../common/required-inputs';
 import { ServiceDatabase } from '../common/service-database';
@@ -58,57 +54,8 @@ export interface NeutronProps {
   readonly bgpAgentImage?: string;
 }
 
-/** The neutron.conf options Stackwright knows (ML2/OVN sections included); others are rejected. */
-export const NEUTRON_CONF_SCHEMA: OsloSchema = {
-  DEFAULT: {
-    debug: 'bool',
-    use_stderr: 'bool',
-    core_plugin: 'string',
-    service_plugins: 'list',
-    allow_overlapping_ips: 'bool',
-    dns_domain: 'string',
-    api_workers: 'int',
-    rpc_workers: 'int',
-    global_physnet_mtu: 'int',
-    notify_nova_on_port_status_changes: 'bool',
-    notify_nova_on_port_data_changes: 'bool',
-    agent_down_time: 'int',
-    dhcp_agents_per_network: 'int',
-    l3_ha: 'bool',
-    transport_url: 'secret',
-  },
-  database: { connection: 'secret', max_pool_size: 'int', connection_recycle_time: 'int' },
-  nova: { ...SERVICE_USER_AUTH_OPTIONS, endpoint_type: 'string' },
-  ml2: {
-    type_drivers: 'list',
-    tenant_network_types: 'list',
-    mechanism_drivers: 'list',
-    extension_drivers: 'list',
-    overlay_ip_version: 'int',
-    path_mtu: 'int',
-  },
-  ml2_type_geneve: { vni_ranges: 'list', max_header_size: 'int' },
-  ml2_type_vlan: { network_vlan_ranges: 'list' },
-  ml2_type_flat: { flat_networks: 'list' },
-  ovn: {
-    ovn_nb_connection: 'string',
-    ovn_sb_connection: 'string',
-    ovn_l3_scheduler: 'string',
-    ovn_metadata_enabled: 'bool',
-    enable_distributed_floating_ip: 'bool',
-    ovn_emit_need_to_frag: 'bool',
-    dns_servers: 'list',
-  },
-  securitygroup: { enable_security_group: 'bool' },
-  oslo_concurrency: { lock_path: 'string' },
-  oslo_messaging_notifications: { driver: 'list', topics: 'list' },
-  oslo_middleware: { enable_proxy_headers_parsing: 'bool' },
-  ...KEYSTONE_AUTHTOKEN_SCHEMA,
-};
-
 const PORT = 9696;
-/** Read after the image's own neutron.conf: keeps the image's api-paste.ini and rootwrap files visible. */
-const CONFIG_DIR = '/etc/neutron/neutron.conf.d';
+const CONFIG_DIR = '/etc/neutron';
 
 /**
  * Neutron with OVN: neutron-server (the API, with the ML2/OVN driver writing the northbound
@@ -167,8 +114,9 @@ export class Neutron extends Service {
       sbConnection: ovsdb.sb.connection,
       nbConnection: ovsdb.nb.connection,
     });
+    const schema = openstackOptionSchema(this, 'neutron');
     addCheck(this, () => [
-      ...osloProblems('neutron.conf', NEUTRON_CONF_SCHEMA, props.config ?? {}),
+      ...osloProblems('neutron.conf', schema, props.config ?? {}),
       ...rangeProblems('northdReplicas', props.northdReplicas, { min: 1, max: 5 }),
       ...(props.l3Agent ? neutronAgentConfigProblems(agentWiring('l3', props.l3Agent)) : []),
       ...(props.dhcpAgent ? neutronAgentConfigProblems(agentWiring('dhcp', props.dhcpAgent)) : []),
@@ -201,7 +149,6 @@ export class Neutron extends Service {
           use_stderr: true,
           core_plugin: 'ml2',
           service_plugins: ['ovn-router'],
-          allow_overlapping_ips: true,
           notify_nova_on_port_status_changes: true,
           notify_nova_on_port_data_changes: true,
         },
@@ -223,7 +170,7 @@ export class Neutron extends Service {
         },
         securitygroup: { enable_security_group: true },
         oslo_concurrency: { lock_path: '/tmp/neutron' },
-        oslo_messaging_notifications: { driver: ['messagingv2'] },
+        oslo_messaging_notifications: { driver: ['noop'] },
         oslo_middleware: { enable_proxy_headers_parsing: true },
         ...deps.authtokenConfig,
       },
@@ -237,8 +184,14 @@ export class Neutron extends Service {
       port: PORT,
       healthPath: '/',
       replicas: props.apiReplicas,
-      env: [...deps.env, serviceUserPasswordEnv('nova', this.registration)],
-      config: { mountPath: CONFIG_DIR, files: { 'neutron.conf': renderOslo(conf) } },
+      env: [
+        ...deps.env,
+        serviceUserPasswordEnv('nova', this.registration),
+        // The files neutron's WSGI entry point (neutron.wsgi.api) loads, instead of its default
+        // neutron.conf + plugins/ml2/ml2_conf.ini: Stackwright puts [ml2] and [ovn] in neutron.conf.
+        { name: 'OS_NEUTRON_CONFIG_FILES', value: 'neutron.conf' },
+      ],
+      config: { mountPath: CONFIG_DIR, files: { 'neutron.conf': renderOslo(conf, schema) } },
       requests: { cpu: '200m', memory: '512Mi' },
     });
     deps.gate(this.api).dependsOn(ovsdb.nb, 'ready').dependsOn(ovsdb.sb, 'ready');

@@ -142,8 +142,8 @@ export function novaCompute(scope: Construct, id: string, wiring: NovaComputeWir
           ...wiring.env,
         ],
         config: {
-          mountPath: '/etc/nova/nova.conf.d',
-          files: { 'nova.conf': renderOslo(mergeOslo(wiring.config, nodeClass.config)) },
+          mountPath: '/etc/nova',
+          files: { 'nova.conf': renderOslo(mergeOslo(wiring.config, nodeClass.config), wiring.schema) },
         },
         volumes: [
           ...SHARED_HOST_DIRECTORIES.map(([name, path]) => host(name, path)),

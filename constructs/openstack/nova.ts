@@ -5,27 +5,13 @@ import { placement, reservedNodeLabelProblems, SchedulingKey } from '../../lib/s
 import { ApiService } from '../common/api-service';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { JobComponent } from '../common/job-component';
-import {
-  KEYSTONE_AUTHTOKEN_SCHEMA,
-  keystoneAuthtokenConfig,
-  keystoneAuthtokenEnv,
-} from '../common/keystone-authtoken';
+import { keystoneAuthtokenConfig, keystoneAuthtokenEnv } from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
-import {
-  SERVICE_USER_AUTH_OPTIONS,
-  serviceUserAuthConfig,
-  serviceUserPasswordEnv,
-} from '../common/keystone-service-user';
+import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../common/keystone-service-user';
 import { NodeConfiguredAgent, NodeScope } from '../common/node-config-templates';
 import { osloCacheConfig } from '../common/oslo-cache';
-import {
-  mergeOslo,
-  OsloSchema,
-  OsloValues,
-  osloEnvName,
-  osloProblems,
-  renderOslo,
-} from '../common/oslo-config';
+import { openstackOptionSchema } from '../common/openstack-option-schema';
+import { mergeOslo, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
 import { commonInputHints, requireInputs } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
 import { ServiceDatabase } from '../common/service-database';
@@ -91,81 +77,11 @@ export interface NovaProps {
   readonly image?: string;
 }
 
-/** The nova.conf options Stackwright knows; a user override outside this list is an error. */
-export const NOVA_CONF_SCHEMA: OsloSchema = {
-  DEFAULT: {
-    debug: 'bool',
-    use_stderr: 'bool',
-    compute_driver: 'string',
-    cpu_allocation_ratio: 'float',
-    ram_allocation_ratio: 'float',
-    disk_allocation_ratio: 'float',
-    initial_cpu_allocation_ratio: 'float',
-    reserved_host_memory_mb: 'int',
-    reserved_host_cpus: 'int',
-    reserved_host_disk_mb: 'int',
-    instances_path: 'string',
-    resume_guests_state_on_host_boot: 'bool',
-    max_concurrent_live_migrations: 'int',
-    osapi_compute_workers: 'int',
-    metadata_workers: 'int',
-    transport_url: 'secret',
-  },
-  api: { auth_strategy: 'string', local_metadata_per_cell: 'bool', dhcp_domain: 'string' },
-  api_database: { connection: 'secret', max_pool_size: 'int', connection_recycle_time: 'int' },
-  database: { connection: 'secret', max_pool_size: 'int', connection_recycle_time: 'int' },
-  cache: { enabled: 'bool', backend: 'string', memcache_servers: 'list' },
-  cinder: { catalog_info: 'string', os_region_name: 'string', cross_az_attach: 'bool' },
-  compute: {
-    cpu_shared_set: 'string',
-    cpu_dedicated_set: 'string',
-    max_concurrent_builds: 'int',
-    live_migration_wait_for_vif_plug: 'bool',
-  },
-  conductor: { workers: 'int' },
-  filter_scheduler: { enabled_filters: 'list', available_filters: 'list', host_subset_size: 'int' },
-  glance: { valid_interfaces: 'list', num_retries: 'int' },
-  libvirt: {
-    virt_type: 'string',
-    cpu_mode: 'string',
-    cpu_models: 'list',
-    cpu_model_extra_flags: 'list',
-    images_type: 'string',
-    images_rbd_pool: 'string',
-    rbd_user: 'string',
-    rbd_secret_uuid: 'string',
-    live_migration_scheme: 'string',
-    hw_disk_discard: 'string',
-  },
-  neutron: {
-    ...SERVICE_USER_AUTH_OPTIONS,
-    valid_interfaces: 'list',
-    service_metadata_proxy: 'bool',
-    metadata_proxy_shared_secret: 'secret',
-    physnets: 'list',
-  },
-  oslo_concurrency: { lock_path: 'string' },
-  oslo_messaging_notifications: { driver: 'list', topics: 'list' },
-  oslo_middleware: { enable_proxy_headers_parsing: 'bool' },
-  pci: { device_spec: 'list', alias: 'list' },
-  placement: { ...SERVICE_USER_AUTH_OPTIONS, valid_interfaces: 'list' },
-  quota: { instances: 'int', cores: 'int', ram: 'int' },
-  scheduler: { discover_hosts_in_cells_interval: 'int', workers: 'int', max_attempts: 'int' },
-  vnc: {
-    enabled: 'bool',
-    server_listen: 'string',
-    server_proxyclient_address: 'string',
-    novncproxy_base_url: 'string',
-  },
-  workarounds: { skip_cpu_compare_on_dest: 'bool', disable_compute_service_check_for_ffu: 'bool' },
-  ...KEYSTONE_AUTHTOKEN_SCHEMA,
-};
-
 const API_PORT = 8774;
 const METADATA_PORT = 8775;
 const VNC_PORT = 6080;
-/** Read after the image's own nova.conf, which keeps the image's api-paste.ini and rootwrap files visible. */
-const CONFIG_DIR = '/etc/nova/nova.conf.d';
+/** nova-api and nova-metadata read exactly /etc/nova/nova.conf and /etc/nova/api-paste.ini. */
+const CONFIG_DIR = '/etc/nova';
 const MAX_CELLS = 100;
 
 /** One cell as built: its database chain, its vhost, its conductor, console proxy and compute. */
@@ -234,9 +150,10 @@ export class Nova extends Service {
         : Array.from({ length: Math.max(1, Math.min(MAX_CELLS, cellCount)) }, () => ({}));
     const cellNodeLabel = props.cellNodeLabel ?? 'nova.stackwright.io/cell';
     const neutron = props.neutron;
+    const schema = openstackOptionSchema(this, 'nova');
     addCheck(this, () => [
-      ...osloProblems('nova.conf', NOVA_CONF_SCHEMA, props.config ?? {}),
-      ...osloProblems('compute nova.conf', NOVA_CONF_SCHEMA, compute.config ?? {}),
+      ...osloProblems('nova.conf', schema, props.config ?? {}),
+      ...osloProblems('compute nova.conf', schema, compute.config ?? {}),
       ...cellProblems(props.cells),
       ...rangeProblems('schedulerReplicas', props.schedulerReplicas, { min: 1, max: 20 }),
       ...rangeProblems('conductorReplicas', props.conductorReplicas, { min: 1, max: 20 }),
@@ -281,19 +198,29 @@ export class Nova extends Service {
     const servicePasswords: k8s.EnvVar[] = [
       serviceUserPasswordEnv('placement', this.registration),
       serviceUserPasswordEnv('neutron', this.registration),
+      serviceUserPasswordEnv('service_user', this.registration),
     ];
+    // [service_user] is a plain keystoneauth section: it has no region_name.
+    const serviceUserAuth = Object.fromEntries(
+      Object.entries(serviceUserAuthConfig(props.keystone, this.registration)).filter(
+        ([o]) => o !== 'region_name',
+      ),
+    );
     const vncUrl = (cellIndex: number) =>
       `http://${this.serviceName}-${cellIndex === 0 ? '' : `cell${cellIndex + 1}-`}vnc:${VNC_PORT}/vnc_lite.html`;
     const common: OsloValues = {
       DEFAULT: { debug: false, use_stderr: true },
-      api: { auth_strategy: 'keystone' },
       ...osloCacheConfig(props.cache),
       cinder: { os_region_name: props.keystone.region },
       glance: { valid_interfaces: ['internal'] },
       oslo_concurrency: { lock_path: '/tmp/nova' },
-      oslo_messaging_notifications: { driver: ['messagingv2'] },
+      // Nothing consumes Nova's notifications (see docs/configuration.md): none are sent.
+      oslo_messaging_notifications: { driver: ['noop'] },
       ...serviceUser('placement'),
       ...serviceUser('neutron'),
+      // Required since 2023.1: Nova sends its own token with the user's to Cinder, Neutron and
+      // Glance, which accept long operations (volume detach, port binding) only with it.
+      service_user: { ...serviceUserAuth, send_service_user_token: true },
     };
     const controlConf = renderOslo(
       mergeOslo(
@@ -305,6 +232,7 @@ export class Nova extends Service {
         }),
         props.config,
       ),
+      schema,
     );
     const controlFiles = { mountPath: CONFIG_DIR, files: { 'nova.conf': controlConf } };
 
@@ -499,7 +427,7 @@ export class Nova extends Service {
         options: compute,
         image,
         nodes: cellNodes(c.index),
-        schema: NOVA_CONF_SCHEMA,
+        schema,
         config: computeConf,
         env: [...c.messaging.transportUrlEnv(), ...servicePasswords],
         messagingPort: c.mqEndpoint.port,

@@ -3,9 +3,9 @@ import { addCheck, Cloud, Component, Service } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { CacheEndpoint, DatabaseEndpoint } from '../common/endpoints';
-import { KEYSTONE_AUTHTOKEN_SCHEMA } from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
-import { mergeOslo, OsloSchema, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
+import { openstackOptionSchema } from '../common/openstack-option-schema';
+import { mergeOslo, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
 import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
 import { commonInputHints, requireInputs } from '../common/required-inputs';
 import { ServiceDatabase } from '../common/service-database';
@@ -24,28 +24,8 @@ export interface PlacementServiceProps {
   readonly image?: string;
 }
 
-/** The placement.conf options Stackwright knows; a user override outside this list is an error. */
-export const PLACEMENT_CONF_SCHEMA: OsloSchema = {
-  DEFAULT: { debug: 'bool', use_stderr: 'bool' },
-  api: { auth_strategy: 'string' },
-  placement: {
-    randomize_allocation_candidates: 'bool',
-    max_allocation_candidates: 'int',
-    allocation_conflict_retry_count: 'int',
-  },
-  placement_database: {
-    connection: 'secret',
-    max_pool_size: 'int',
-    connection_recycle_time: 'int',
-    sync_on_startup: 'bool',
-  },
-  oslo_middleware: { enable_proxy_headers_parsing: 'bool' },
-  ...KEYSTONE_AUTHTOKEN_SCHEMA,
-};
-
 const PORT = 8778;
-/** Read after the image's own placement.conf, so the image's other files stay visible. */
-const CONFIG_DIR = '/etc/placement/placement.conf.d';
+const CONFIG_DIR = '/etc/placement';
 
 /**
  * Placement, the resource inventory Nova schedules against: the database chain, the catalogue entry
@@ -68,7 +48,8 @@ export class PlacementService extends Service {
     const cloud = Cloud.of(this);
     const image = props.image ?? cloud.image('placement');
     const operatorKey = SchedulingKey.OPERATOR_NOVA; // Yaook runs Placement as part of Nova: no placement operator key
-    addCheck(this, () => osloProblems('placement.conf', PLACEMENT_CONF_SCHEMA, props.config ?? {}));
+    const schema = openstackOptionSchema(this, 'placement');
+    addCheck(this, () => osloProblems('placement.conf', schema, props.config ?? {}));
 
     const deps = openstackServiceDependencies(this, props, {
       operatorKey,
@@ -86,7 +67,6 @@ export class PlacementService extends Service {
     const conf = mergeOslo(
       {
         DEFAULT: { debug: false, use_stderr: true },
-        api: { auth_strategy: 'keystone' },
         placement_database: { sync_on_startup: false },
         oslo_middleware: { enable_proxy_headers_parsing: true },
         ...deps.authtokenConfig,
@@ -101,7 +81,7 @@ export class PlacementService extends Service {
       healthPath: '/',
       replicas: props.replicas,
       env: deps.env,
-      config: { mountPath: CONFIG_DIR, files: { 'placement.conf': renderOslo(conf) } },
+      config: { mountPath: CONFIG_DIR, files: { 'placement.conf': renderOslo(conf, schema) } },
     });
     deps.gate(this.api);
   }

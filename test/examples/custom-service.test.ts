@@ -76,7 +76,7 @@ describe('examples/custom-service', () => {
     expect(() =>
       synthObjects(cloudWithUsageReports(new App(), 'custom', { config: { DEFAULT: { retention: 7 } } })),
     ).toThrow(
-      /\[custom\/reports\] reports.conf: unknown option "retention" in \[DEFAULT\]; known options: debug, retention_days/,
+      '[custom/reports] reports.conf: unknown option "retention" in [DEFAULT] (not defined by the service, or removed); [DEFAULT] has retention_days, debug',
     );
   });
 

@@ -77,7 +77,6 @@ const CANONICAL_EDGES: [string, string, string][] = [
   ['glance-api', 'keystone-api', 'ready'],
   ['glance-api', 'db', 'ready'],
   ['glance-api', 'memcached', 'ready'],
-  ['glance-api', 'mq', 'runtime'],
   ['glance-api', 'glance-storage-init', 'completed'],
   ['placement-api', 'keystone-api', 'ready'],
   ['placement-api', 'db', 'ready'],

@@ -196,7 +196,7 @@ describe('nodeConfigTemplateProblems', () => {
       'configTemplates[0] (nodeSelector {"state.yaook.cloud/forced-downscale":"true"}) nodeSelector uses the reserved label state.yaook.cloud/forced-downscale',
     );
     expect(problems).toContain(
-      'configTemplates[1] (nodeSelector {"bad key!":"x"}): nova.conf: unknown option "cpu_ratio" in [DEFAULT]; known options: cpu_allocation_ratio, reserved_host_memory_mb',
+      'configTemplates[1] (nodeSelector {"bad key!":"x"}): nova.conf: unknown option "cpu_ratio" in [DEFAULT] (not defined by the service, or removed); [DEFAULT] has cpu_allocation_ratio, reserved_host_memory_mb',
     );
     expect(
       problems.some((p) =>
@@ -252,6 +252,7 @@ class AgentService extends Service {
         new WorkerService(classScope, classId, {
           placement: nodeClass.placement,
           image: 'example/agent:1',
+          command: ['example-agent'],
           workload: 'DaemonSet',
           connectedTo: [5672],
           config: {

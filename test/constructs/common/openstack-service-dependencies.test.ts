@@ -32,6 +32,7 @@ class ExampleService extends Service {
     this.api = new ApiService(this, 'api', {
       placement: placement(SchedulingKey.IMAGE_API, SchedulingKey.ANY_API),
       image: 'example/service:1',
+      command: ['example-api'],
       port: 1234,
       healthPath: '/',
       env: this.deps.env,

@@ -11,8 +11,8 @@ import {
   scriptOf,
 } from '../support/compute-network-fixture';
 
-function barbicanCloud(overrides: Partial<BarbicanProps> = {}) {
-  const { cloud, database, messaging, cache, keystone } = baseCloud();
+function barbicanCloud(overrides: Partial<BarbicanProps> = {}, keystoneNotifications = true) {
+  const { cloud, database, messaging, cache, keystone } = baseCloud({}, keystoneNotifications);
   new Barbican(cloud, 'barbican', { keystone, database, messaging, cache, ...overrides });
   return cloud;
 }
@@ -42,7 +42,7 @@ describe('Barbican', () => {
     expectPlacedOn(findObject(objects, kind, name), keys);
   });
 
-  test('carries the canonical edges: RabbitMQ is soft for the API and gating for the listener', () => {
+  test("carries the canonical edges: RabbitMQ is soft for the API, Keystone's vhost gating for the listener", () => {
     // THEN
     expect(edgesOf(findObject(objects, 'Deployment', 'barbican-api'))).toEqual(
       edgesFrom('barbican-api', {
@@ -53,7 +53,7 @@ describe('Barbican', () => {
     );
     expect(edgesOf(findObject(objects, 'Deployment', 'barbican-keystone-listener'))).toEqual(
       edgesFrom('barbican-keystone-listener', {
-        completed: ['barbican-db-sync', 'barbican-mq-init'],
+        completed: ['barbican-db-sync', 'keystone-mq-init'],
         runtime: ['keystone-api'],
         ready: ['mq'],
       }),
@@ -87,9 +87,29 @@ describe('Barbican', () => {
     expect(conf).not.toMatch(/kek =|password =|connection =/);
   });
 
+  test("the listener consumes Keystone's notifications from Keystone's vhost", () => {
+    // THEN the listener's transport is Keystone's vhost, on which Keystone publishes to `notifications`
+    expect(
+      envOf(findObject(objects, 'Deployment', 'barbican-keystone-listener')).OS_DEFAULT__TRANSPORT_URL,
+    ).toBe('rabbit://keystone:$(MQ_PASSWORD)@mq:5672/keystone');
+    expect(fileOf(objects, 'keystone-api-config', 'keystone.conf')).toContain(
+      '[oslo_messaging_notifications]\ndriver = messagingv2\ntopics = notifications\n',
+    );
+    expect(fileOf(objects, 'barbican-api-config', 'barbican.conf')).toContain(
+      '[oslo_messaging_notifications]\ndriver = noop\n',
+    );
+  });
+
+  test('a listener without Keystone notifications fails with the fix', () => {
+    // WHEN / THEN
+    expect(() => synthObjects(barbicanCloud({ keystoneListener: true }, false))).toThrow(
+      "[prod/barbican] keystoneListener consumes Keystone's notifications, but prod/keystone sends none; pass `messaging` to Keystone, or set keystoneListener: false",
+    );
+  });
+
   test('without the listener there is no listener component and notifications are off', () => {
-    // GIVEN
-    const without = synthObjects(barbicanCloud({ keystoneListener: false }));
+    // GIVEN Keystone without notifications: the listener is off by default
+    const without = synthObjects(barbicanCloud({}, false));
     // THEN
     expect(without.some((o) => o.metadata.name === 'barbican-keystone-listener')).toBe(false);
     expect(fileOf(without, 'barbican-api-config', 'barbican.conf')).toContain(
@@ -102,7 +122,7 @@ describe('Barbican', () => {
     expect(() =>
       synthObjects(barbicanCloud({ config: { crypto: { enabled_crypto_plugin: ['p11_crypto'] } } })),
     ).toThrow(
-      /\[prod\/barbican\] barbican.conf: unknown option "enabled_crypto_plugin" in \[crypto\]; known options: enabled_crypto_plugins/,
+      '[prod/barbican] barbican.conf: unknown option "enabled_crypto_plugin" in [crypto] (not defined by the service, or removed); [crypto] has enabled_crypto_plugins',
     );
     expect(() =>
       synthObjects(barbicanCloud({ config: { simple_crypto_plugin: { kek: 'dGhpcyBpcyBub3QgYSBrZXk=' } } })),

@@ -171,7 +171,7 @@ describe('Ceilometer', () => {
       /\[prod\/ceilometer\] centralReplicas is 2 but there is no coordination backend; pass `cache` \(a Memcached\) or use one central agent/,
     );
     expect(() => synthObjects(ceilometerCloud(() => ({ config: { polling: { interval: 60 } } })))).toThrow(
-      /\[prod\/ceilometer\] ceilometer.conf: unknown option "interval" in \[polling\]; known options: batch_size, cfg_file/,
+      '[prod/ceilometer] ceilometer.conf: unknown option "interval" in [polling] (not defined by the service, or removed); [polling] has identity_name_discovery, ignore_disabled_projects, batch_size, cfg_file, enable_notifications',
     );
   });
 

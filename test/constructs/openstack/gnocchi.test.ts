@@ -117,7 +117,7 @@ describe('Gnocchi', () => {
   test('bad input fails with the construct path and the fix', () => {
     // WHEN / THEN
     expect(() => synthObjects(gnocchiCloud({ config: { metricd: { worker: 4 } } }))).toThrow(
-      /\[prod\/gnocchi\] gnocchi.conf: unknown option "worker" in \[metricd\]; known options: greedy, metric_cleanup_delay, metric_processing_delay, processing_replicas, workers/,
+      '[prod/gnocchi] gnocchi.conf: unknown option "worker" in [metricd] (not defined by the service, or removed); [metricd] has workers, cleanup_batch_size, greedy, metric_cleanup_delay, metric_inactive_after',
     );
     expect(() =>
       synthObjects(

@@ -156,7 +156,7 @@ describe('InfraIronic', () => {
       /\[prod\/ironic\] conductor.periodicTaskSpacing.syncPowerState must be between 0 and 86400, got -5/,
     );
     expect(() => synthObjects(ironicCloud({ config: { conductor: { sync_power_interval: 10 } } }))).toThrow(
-      /\[prod\/ironic\] ironic.conf: unknown option "sync_power_interval" in \[conductor\]; known options: .*sync_power_state_interval/,
+      '[prod/ironic] ironic.conf: unknown option "sync_power_interval" in [conductor] (not defined by the service, or removed); [conductor] has sync_power_state_interval, sync_power_state_workers, sync_local_state_interval, service_callback_timeout, soft_power_off_timeout',
     );
     expect(() => synthObjects(ironicCloud({ networks: { provisioning: { name: 'bm' } } }, false))).toThrow(
       /\[prod\/ironic\] networks are created in Neutron, but no `neutron` was given; pass the Neutron service or remove `networks`/,

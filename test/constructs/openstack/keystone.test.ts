@@ -2,6 +2,7 @@ import { KeystoneProps } from '../../../constructs/openstack';
 import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
 import {
   baseCloud,
+  commandOf,
   edgesFrom,
   fileOf,
   keyTerms,
@@ -42,7 +43,7 @@ describe('Keystone', () => {
 
   test('carries the canonical edges', () => {
     expect(edgesOf(findObject(objects, 'Deployment', 'keystone-api'))).toEqual(
-      edgesFrom('keystone-api', { ready: ['cache', 'db'], completed: ['keystone-db-sync'], runtime: ['mq'] }),
+      edgesFrom('keystone-api', { ready: ['cache', 'db'], completed: ['keystone-db-sync'] }),
     );
     expect(edgesOf(findObject(objects, 'Job', 'keystone-db-sync'))).toEqual(
       edgesFrom('keystone-db-sync', {
@@ -54,6 +55,34 @@ describe('Keystone', () => {
     );
     expect(edgesOf(findObject(objects, 'Job', 'keystone-bootstrap'))).toEqual(
       edgesFrom('keystone-bootstrap', { completed: ['keystone-admin-credentials'], ready: ['keystone-api'] }),
+    );
+  });
+
+  test('the API states its command: keystone-wsgi-public under uWSGI, whatever the image entrypoint', () => {
+    // THEN
+    expect(commandOf(findObject(objects, 'Deployment', 'keystone-api'))).toEqual([
+      '/bin/sh',
+      '-ec',
+      'exec uwsgi --http-socket :5000 --wsgi-file "$(command -v keystone-wsgi-public)" --master --processes 2 ' +
+        '--enable-threads --die-on-term --lazy-apps --buffer-size 65535 --hook-master-start "unix_signal:15 gracefully_kill_them_all"',
+    ]);
+  });
+
+  test('without messaging, notifications are off and Keystone has no vhost', () => {
+    // THEN
+    expect(fileOf(objects, 'keystone-api-config', 'keystone.conf')).toContain(
+      '[oslo_messaging_notifications]\ndriver = noop\n',
+    );
+    expect(objects.some((o) => o.metadata.name === 'keystone-mq-init')).toBe(false);
+  });
+
+  test('notifications nobody consumes fail with the fix', () => {
+    // GIVEN Keystone with messaging and no consumer
+    const { cloud } = baseCloud({}, true);
+    // WHEN / THEN
+    expect(() => synthObjects(cloud)).toThrow(
+      '[prod/keystone] messaging is set, so Keystone sends notifications, but nothing consumes them (their queue would grow ' +
+        'without bound); remove `messaging` from Keystone, or add a consumer such as Barbican with its keystone listener',
     );
   });
 
@@ -87,9 +116,9 @@ describe('Keystone', () => {
     expect(conf).toContain('expiration = 7200');
   });
 
-  test('an unknown oslo option fails with the construct path and the known options', () => {
+  test('an unknown oslo option fails with the construct path and the closest known options', () => {
     expect(() => synthObjects(keystoneCloud({ token: { expiraton: 7200 } }))).toThrow(
-      /\[prod\/keystone\] keystone.conf: unknown option "expiraton" in \[token\]; known options: caching, expiration, provider/,
+      '[prod/keystone] keystone.conf: unknown option "expiraton" in [token] (not defined by the service, or removed); [token] has expiration, allow_expired_window, allow_rescope_scoped_token, cache_on_issue, cache_time',
     );
   });
 

@@ -481,4 +481,48 @@ describe('Nova wiring and validation', () => {
       '[prod/nova] compute nova.conf: unknown option "virt" in [libvirt]',
     );
   });
+
+  describe('on the generated option schema', () => {
+    const objects = synthObjects(novaCloud().cloud);
+
+    test('nova.conf has [service_user] and is mounted where nova-api reads it, beside the image files', () => {
+      // THEN
+      expect(fileOf(objects, 'nova-api-config', 'nova.conf')).toContain(
+        '[service_user]\nauth_type = password\nauth_url = http://keystone-api:5000/v3\nproject_domain_name = Default\n' +
+          'project_name = service\nsend_service_user_token = true\nuser_domain_name = Default\nusername = nova\n',
+      );
+      const api = (
+        podSpecOf(findObject(objects, 'Deployment', 'nova-api')).containers as {
+          volumeMounts: unknown[];
+          env: unknown[];
+        }[]
+      )[0];
+      expect(api.volumeMounts).toContainEqual({
+        name: 'config',
+        mountPath: '/etc/nova/nova.conf',
+        subPath: 'nova.conf',
+        readOnly: true,
+      });
+      expect(api.env).toContainEqual({
+        name: 'OS_SERVICE_USER__PASSWORD',
+        valueFrom: { secretKeyRef: { name: 'nova-keystone-user', key: 'password' } },
+      });
+    });
+
+    test('nova-compute resolves cluster names from the host network', () => {
+      // THEN
+      const spec = podSpecOf(findObject(objects, 'DaemonSet', 'nova-compute'));
+      expect(spec.hostNetwork).toBe(true);
+      expect(spec.dnsPolicy).toBe('ClusterFirstWithHostNet');
+    });
+
+    test('an option in the wrong section names the section it belongs to', () => {
+      // WHEN / THEN
+      expect(() =>
+        synthObjects(novaCloud({ config: { compute: { max_concurrent_builds: 4 } } }).cloud),
+      ).toThrow(
+        '[prod/nova] nova.conf: unknown option "max_concurrent_builds" in [compute]; it is an option of [DEFAULT]',
+      );
+    });
+  });
 });

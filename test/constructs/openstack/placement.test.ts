@@ -76,11 +76,13 @@ describe('PlacementService', () => {
     expect(conf).toContain('username = placement');
   });
 
-  test('an unknown section fails with the path', () => {
+  test('an option in the wrong section fails with the path and the section it belongs to', () => {
     // GIVEN / WHEN / THEN
     expect(
       errorOf(() => synthObjects(placementCloud({ config: { database: { connection_recycle_time: 5 } } }))),
-    ).toContain('[prod/placement] placement.conf: unknown section [database]');
+    ).toContain(
+      '[prod/placement] placement.conf: unknown option "connection_recycle_time" in [database]; it is an option of [placement_database]',
+    );
   });
 
   test('a Placement without a database fails for JavaScript users with the path', () => {

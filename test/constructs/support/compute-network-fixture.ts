@@ -35,13 +35,22 @@ export function infraCloud(): InfraCloud {
   return { app, cloud, database, messaging, cache };
 }
 
-/** A cloud with the infrastructure and a Keystone on all of it (with `keystone` props merged in). */
-export function baseCloud(keystone: Partial<KeystoneProps> = {}): BaseCloud {
+/**
+ * A cloud with the infrastructure and a Keystone on it (with `keystone` props merged in). Keystone
+ * sends notifications to the message bus only with `notifications`: a test that enables them adds
+ * their consumer (Barbican's keystone listener).
+ */
+export function baseCloud(keystone: Partial<KeystoneProps> = {}, notifications = false): BaseCloud {
   const infra = infraCloud();
   const { database, cache, messaging } = infra;
   return {
     ...infra,
-    keystone: new Keystone(infra.cloud, 'keystone', { database, cache, messaging, ...keystone }),
+    keystone: new Keystone(infra.cloud, 'keystone', {
+      database,
+      cache,
+      messaging: notifications ? messaging : undefined,
+      ...keystone,
+    }),
   };
 }
 

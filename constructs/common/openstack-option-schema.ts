@@ -1,0 +1,84 @@
+import { existsSync, readdirSync, readFileSync } from 'fs';
+import { join } from 'path';
+import { Construct } from 'constructs';
+import { Cloud } from '../../lib/model';
+import { OsloSchema } from './oslo-config';
+
+/**
+ * The oslo.config files of the OpenStack services that have generated option schemas, one per
+ * file the services read (neutron-server and its OVN metadata agent read different options).
+ */
+export type OpenStackSchemaName =
+  | 'keystone'
+  | 'glance-api'
+  | 'placement'
+  | 'nova'
+  | 'neutron'
+  | 'neutron-ovn-metadata-agent'
+  | 'cinder'
+  | 'barbican'
+  | 'heat'
+  | 'ironic'
+  | 'gnocchi'
+  | 'ceilometer';
+
+/** One generated schema file: `constructs/openstack/schemas/<release>/<name>.json`. */
+export interface OpenStackSchemaFile {
+  readonly schema: OpenStackSchemaName;
+  readonly release: string;
+  /** The Python distributions the options were read from, with their versions. */
+  readonly versions: Readonly<Record<string, string>>;
+  /** The oslo-config-generator namespaces the service loads. */
+  readonly namespaces: readonly string[];
+  readonly sections: OsloSchema;
+}
+
+/**
+ * Where the schemas are: beside this file in a source checkout (ts-node, jest), at the package
+ * root's `constructs/openstack/schemas` when running the compiled `dist-lib` (tsc does not copy
+ * data files; the package ships the source tree's data).
+ */
+const SCHEMA_ROOTS = [
+  join(__dirname, '..', 'openstack', 'schemas'),
+  join(__dirname, '..', '..', '..', 'constructs', 'openstack', 'schemas'),
+];
+
+const loaded = new Map<string, OpenStackSchemaFile | undefined>();
+
+/** The generated schema of `name` for `release`, or undefined when none was generated. */
+export function loadOpenStackSchema(
+  name: OpenStackSchemaName,
+  release: string,
+): OpenStackSchemaFile | undefined {
+  const key = `${release}/${name}`;
+  if (!loaded.has(key)) {
+    const file = SCHEMA_ROOTS.map((root) => join(root, release, `${name}.json`)).find((f) => existsSync(f));
+    loaded.set(key, file ? (JSON.parse(readFileSync(file, 'utf8')) as OpenStackSchemaFile) : undefined);
+  }
+  return loaded.get(key);
+}
+
+/** Releases with generated schemas, oldest first. */
+export function generatedReleases(): string[] {
+  const root = SCHEMA_ROOTS.find((r) => existsSync(r));
+  return root ? readdirSync(root).sort() : [];
+}
+
+/**
+ * The options `name` reads in the cloud's release, generated from the service's own code: what
+ * user overrides are validated against and how values are rendered. A release without generated
+ * data uses the newest generated release before it (or the oldest there is): options change little
+ * between neighbouring releases; `bash scripts/openstack/schemas.sh <release>` generates the exact one.
+ */
+export function openstackOptionSchema(scope: Construct, name: OpenStackSchemaName): OsloSchema {
+  const release = Cloud.of(scope).release;
+  const releases = generatedReleases();
+  const nearest = [...releases].reverse().find((r) => r <= release) ?? releases[0];
+  const file =
+    loadOpenStackSchema(name, release) ?? (nearest ? loadOpenStackSchema(name, nearest) : undefined);
+  if (!file)
+    throw new Error(
+      `[${scope.node.path}] no generated option schema for ${name} in ${SCHEMA_ROOTS.join(' or ')}`,
+    );
+  return file.sections;
+}

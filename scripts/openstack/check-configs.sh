@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# CI: the configuration Stackwright renders, checked against the real OpenStack code of the release
+# (docs/configuration.md). Synthesises the reference cloud, the minimal control plane and the
+# examples, then loads every oslo.config file with the real oslo.config and option definitions and
+# builds every API's WSGI application from the /etc its container sees. Prints counts per service;
+# fails on any unknown option, type error, deprecated option or API that does not start.
+#
+#   check-configs.sh [RELEASE]   (the venv comes from venv.sh; start it early with --background)
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+RELEASE="${1:-2025.1}"
+start=$SECONDS
+
+venv="$(bash "$HERE/venv.sh" "$RELEASE" --wait)"
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+(cd "$ROOT" && npm run build --silent && node scripts/openstack/render-clouds.js "$out")
+"$venv/bin/python" "$HERE/check_configs.py" "$out"/*.k8s.yaml
+echo "configuration check passed in $((SECONDS - start))s"

@@ -1,0 +1,97 @@
+import { App } from 'cdk8s';
+import { generatedReleases, loadOpenStackSchema } from '../../../constructs/common/openstack-option-schema';
+import { OsloSchema, osloProblems, renderOslo } from '../../../constructs/common/oslo-config';
+import { MariaDB, Memcached } from '../../../constructs/infra';
+import { Keystone } from '../../../constructs/openstack';
+import { Cloud } from '../../../lib/model';
+import { synthObjects } from '../../../lib/testing';
+
+const SCHEMA: OsloSchema = {
+  DEFAULT: {
+    workers: { type: 'int', osloType: 'integer value', min: 1, max: 8, help: 'Number of workers.' },
+    mode: { type: 'string', osloType: 'string value', choices: ['a', 'b'] },
+    ratio: 'float',
+    new_name: {
+      type: 'string',
+      osloType: 'string value',
+      deprecatedNames: [{ section: 'DEFAULT', name: 'old_name' }],
+    },
+  },
+  notify: { driver: { type: 'multi', osloType: 'multi valued' }, topics: 'list' },
+  store: { enabled: { type: 'dict', osloType: 'dict value' } },
+};
+
+describe('renderOslo', () => {
+  test('writes each type as oslo.config parses it', () => {
+    // GIVEN / WHEN
+    const text = renderOslo(
+      {
+        notify: { driver: ['messagingv2', 'log'], topics: ['a', 'b'] },
+        store: { enabled: { file: 'file', ceph: 'rbd' } },
+        DEFAULT: { ratio: 16, workers: 2 },
+      },
+      SCHEMA,
+    );
+    // THEN a multi-valued option is one line per value, a list one comma-joined line, a dict k:v
+    expect(text).toBe(
+      '[DEFAULT]\nratio = 16.0\nworkers = 2\n\n' +
+        '[notify]\ndriver = messagingv2\ndriver = log\ntopics = a,b\n\n' +
+        '[store]\nenabled = ceph:rbd,file:file\n',
+    );
+  });
+});
+
+describe('osloProblems', () => {
+  test('range, choices, type and deprecated names are reported with the type, help and new name', () => {
+    // WHEN
+    const problems = osloProblems('x.conf', SCHEMA, {
+      DEFAULT: { workers: 9, mode: 'c', ratio: 'high', old_name: 'v' },
+      notify: { driver: 'log' },
+    });
+    // THEN
+    expect(problems).toEqual([
+      'x.conf: [DEFAULT] workers must be <= 8, got 9 (type: integer value; help: Number of workers.)',
+      'x.conf: [DEFAULT] mode must be one of "a", "b", got "c" (type: string value)',
+      'x.conf: [DEFAULT] ratio must be a number, got "high" (type: a number)',
+      'x.conf: [DEFAULT] old_name is a deprecated name of [DEFAULT] new_name; set [DEFAULT] new_name instead (type: string value)',
+      'x.conf: [notify] driver must be a list of strings (one line per value), got "log" (type: multi valued)',
+    ]);
+  });
+});
+
+describe('the generated 2025.1 schemas', () => {
+  test('carry the real types of the options the issue found mistyped', () => {
+    // GIVEN / WHEN
+    const nova = loadOpenStackSchema('nova', '2025.1');
+    const glance = loadOpenStackSchema('glance-api', '2025.1');
+    // THEN
+    expect(nova?.versions.nova).toBe('31.3.1');
+    expect(nova?.sections.oslo_messaging_notifications.driver).toMatchObject({ type: 'multi' });
+    expect(nova?.sections.pci.device_spec).toMatchObject({ type: 'multi' });
+    expect(nova?.sections.DEFAULT.max_concurrent_builds).toMatchObject({ type: 'int', min: 0 });
+    expect(nova?.sections.compute.max_concurrent_builds).toBeUndefined();
+    expect(glance?.sections.image_import_opts.image_import_plugins).toMatchObject({
+      type: 'list',
+      bracketed: true,
+    });
+    expect(glance?.sections.DEFAULT.enabled_backends).toMatchObject({ type: 'dict' });
+    expect(loadOpenStackSchema('neutron', '2025.1')?.sections.DEFAULT.allow_overlapping_ips).toBeUndefined();
+    expect(loadOpenStackSchema('gnocchi', '2025.1')?.sections.DEFAULT.use_stderr).toBeUndefined();
+  });
+
+  test('a release without generated schemas is validated against the nearest generated one', () => {
+    // GIVEN a cloud on a release older than every generated schema
+    const cloud = new Cloud(new App(), 'old', { namespace: 'x', release: '1999.1' });
+    new Keystone(cloud, 'keystone', {
+      database: new MariaDB(cloud, 'db'),
+      cache: new Memcached(cloud, 'memcached'),
+      config: { token: { expiraton: 1 } },
+    });
+    // WHEN / THEN the oldest generated schema (2025.1) still knows keystone's options
+    expect(generatedReleases()).toEqual(['2025.1']);
+    expect(() => synthObjects(cloud)).toThrow(
+      '[old/keystone] keystone.conf: unknown option "expiraton" in [token] (not defined by the service, or removed); ' +
+        '[token] has expiration, allow_expired_window, allow_rescope_scoped_token, cache_on_issue, cache_time',
+    );
+  });
+});
