@@ -12,6 +12,12 @@ export interface DatabaseEndpoint extends IDependable {
   readonly port: number;
   /** The administrator's password, used by the Jobs that create per-service databases and users. */
   readonly adminPassword: SecretRef;
+  /**
+   * An image with the `mariadb` client, for the Jobs that create per-service databases and users.
+   * A deployed MariaDB gives its own server image, so the client always matches the server.
+   * @default the cloud's registry `mariadb:11.4`
+   */
+  readonly clientImage?: string;
 }
 
 export interface MessagingEndpoint extends IDependable {

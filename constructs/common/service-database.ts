@@ -64,7 +64,7 @@ export class ServiceDatabase extends Construct {
     ].join(' ');
     this.init = new JobComponent(this, `${id}-init`, {
       operatorKey: props.operatorKey,
-      image: cloud.image('mariadb', '11.4'),
+      image: props.database.clientImage ?? cloud.image('mariadb', '11.4'),
       command: [
         '/bin/sh',
         '-ec',

@@ -56,6 +56,7 @@ export class MariaDB extends Service implements DatabaseEndpoint {
   /** The password of the account mariadb-backup uses on a donor during a state transfer. */
   readonly sstCredentials: GeneratedSecret;
   readonly host: string;
+  readonly clientImage: string;
   readonly port = PORT;
 
   constructor(scope: Construct, id: string, props: MariaDBProps = {}) {
@@ -78,6 +79,7 @@ export class MariaDB extends Service implements DatabaseEndpoint {
     this.server.dependsOn(this.credentials, 'completed').dependsOn(this.sstCredentials, 'completed');
     const name = this.server.componentName;
     this.host = name;
+    this.clientImage = props.image ?? cloud.image('mariadb', '11.4');
     const services: ClusterServices = {
       replicas,
       peerPorts: [
@@ -115,7 +117,7 @@ export class MariaDB extends Service implements DatabaseEndpoint {
         containers: [
           {
             name: 'mariadb',
-            image: props.image ?? cloud.image('mariadb', '11.4'),
+            image: this.clientImage,
             command: ['/bin/sh', `${MARIADB_CONFIG_DIR}/start.sh`],
             ports: [{ name: 'mysql', containerPort: PORT }],
             env: [

@@ -1,5 +1,6 @@
 import { App } from 'cdk8s';
-import { MariaDB, MariaDBProps } from '../../../constructs/infra';
+import { MariaDB, MariaDBProps, Memcached } from '../../../constructs/infra';
+import { Keystone } from '../../../constructs/openstack';
 import { Cloud } from '../../../lib/model';
 import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
 import { commandOf, edgesFrom, envOf, fileOf } from '../support/compute-network-fixture';
@@ -163,5 +164,23 @@ describe('MariaDB with one member', () => {
         ],
       },
     });
+  });
+});
+
+describe('MariaDB image', () => {
+  test("the Jobs that create per-service databases run the server's own image (client matches server)", () => {
+    // GIVEN a MariaDB with its image overridden and a service with a database on it
+    const cloud = new Cloud(new App(), 'prod', { namespace: 'openstack' });
+    const database = new MariaDB(cloud, 'db', { image: 'stackwright.local/mariadb:10.11' });
+    new Keystone(cloud, 'keystone', { database, cache: new Memcached(cloud, 'memcached') });
+
+    // WHEN
+    const objects = synthObjects(cloud);
+
+    // THEN the server and the db-init Job both use the override
+    const imageOf = (kind: string, name: string) =>
+      (podSpecOf(findObject(objects, kind, name)).containers as { image: string }[])[0].image;
+    expect(imageOf('StatefulSet', 'db')).toBe('stackwright.local/mariadb:10.11');
+    expect(imageOf('Job', 'keystone-db-init')).toBe('stackwright.local/mariadb:10.11');
   });
 });
