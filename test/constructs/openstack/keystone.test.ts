@@ -64,7 +64,8 @@ describe('Keystone', () => {
       '/bin/sh',
       '-ec',
       'exec uwsgi --http-socket :5000 --wsgi-file "$(command -v keystone-wsgi-public)" --master --processes 2 ' +
-        '--enable-threads --die-on-term --lazy-apps --buffer-size 65535 --hook-master-start "unix_signal:15 gracefully_kill_them_all"',
+        '--enable-threads --die-on-term --lazy-apps --buffer-size 65535 --add-header "Connection: close" ' +
+        '--hook-master-start "unix_signal:15 gracefully_kill_them_all"',
     ]);
   });
 
