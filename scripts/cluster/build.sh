@@ -205,32 +205,12 @@ do_build() {
 }
 
 start_background() {
-  mkdir -p "$CACHE_DIR"
-  if [[ -s "$BUILD_PID_FILE" ]] && pid_alive "$(cat "$BUILD_PID_FILE")"; then
-    log "background build already running (pid $(cat "$BUILD_PID_FILE")), log: $BUILD_LOG"
-    return 0
-  fi
-  rm -f "$BUILD_RC_FILE"
-  # setsid+nohup: the build survives the calling shell (CI step, 10-minute tool limit).
-  setsid nohup bash -c '"$1"; echo $? >"$2"' _ "$0" "$BUILD_RC_FILE" >"$BUILD_LOG" 2>&1 </dev/null &
-  echo $! >"$BUILD_PID_FILE"
-  log "background build started (pid $!), log: $BUILD_LOG"
+  bg_start "$0"
   log "wait with: bash scripts/cluster/build.sh --wait"
 }
 
 wait_background() {
-  local pid rc
-  if [[ -s "$BUILD_PID_FILE" ]]; then
-    pid="$(cat "$BUILD_PID_FILE")"
-    while pid_alive "$pid"; do sleep 1; done
-  fi
-  if [[ -s "$BUILD_RC_FILE" ]]; then
-    rc="$(cat "$BUILD_RC_FILE")"
-    if [[ "$rc" != 0 ]]; then
-      tail -n 30 "$BUILD_LOG" >&2 || true
-      die "background build failed (exit $rc), full log: $BUILD_LOG"
-    fi
-  fi
+  bg_wait
   all_binaries_ok || die "binaries incomplete in $BIN_DIR; run bash scripts/cluster/build.sh"
   log "binaries ready in $BIN_DIR"
 }

@@ -33,9 +33,13 @@ BIN_DIR="$CACHE_DIR/bin"
 KWOK_STAGES_FILE="$CACHE_DIR/kwok-stages.yaml"
 BUILD_LOG="$CACHE_DIR/build.log"
 BUILD_PID_FILE="$CACHE_DIR/build.pid"
-BUILD_RC_FILE="$CACHE_DIR/build.rc"
 BUILD_TIMES_FILE="$CACHE_DIR/build-times.txt"
 BUILD_LOCK_FILE="$CACHE_DIR/build.lock"
+# --background/--wait of build.sh: the detached-build helpers every build script shares.
+# shellcheck source=scripts/lib/background.sh
+source "$CLUSTER_SCRIPTS_DIR/../lib/background.sh"
+BG_NAME=cluster
+BG_DIR="$CACHE_DIR"
 # The pod sandbox image, a docker-archive the real node imports into containerd.
 PAUSE_IMAGE="stackwright.local/pause:$PAUSE_VERSION"
 PAUSE_IMAGE_ARCHIVE="$CACHE_DIR/pause-image-$PAUSE_VERSION.tar"
@@ -125,16 +129,6 @@ all_binaries_ok() {
 # --- process helpers -------------------------------------------------------------
 pid_file() { echo "$PID_DIR/$1.pid"; }
 
-# True while a process exists and has not exited. A zombie (state Z) has exited but waits
-# to be reaped by its new parent (init, possibly slowly in containers); kill -0 alone would
-# still report it alive.
-pid_alive() {
-  local state
-  kill -0 "$1" 2>/dev/null || return 1
-  state="$({ awk '{ print $3 }' "/proc/$1/stat"; } 2>/dev/null)" || return 1
-  [[ "$state" != Z && "$state" != X ]]
-}
-
 # Prints the pid of a component if its pid file points at a live process that is
 # really that component (guards against pid reuse after a reboot or crash).
 component_pid() {
@@ -142,7 +136,7 @@ component_pid() {
   f="$(pid_file "$1")"
   [[ -s "$f" ]] || return 1
   pid="$(cat "$f")"
-  pid_alive "$pid" || return 1
+  bg_pid_alive "$pid" || return 1
   { tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null | grep -qF -- "$BIN_DIR/$1" || return 1
   echo "$pid"
 }
@@ -152,7 +146,7 @@ rss_mib() { awk '/^VmRSS:/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status" 2>/de
 
 wait_gone() {
   local pid="$1" deadline=$((SECONDS + $2))
-  while pid_alive "$pid"; do
+  while bg_pid_alive "$pid"; do
     ((SECONDS >= deadline)) && return 1
     sleep 0.2
   done
@@ -227,4 +221,23 @@ wait_for() {
     fi
     sleep 0.5
   done
+}
+
+# wait_until_healthy NAME TIMEOUT HEALTH_FN PID_FN: waits until HEALTH_FN NAME succeeds; fails fast
+# (with the log's tail) when PID_FN NAME finds the process gone or the timeout passes.
+wait_until_healthy() {
+  local name="$1" timeout="$2" healthy="$3" pid_of="$4" deadline=$((SECONDS + $2)) t0
+  t0="$(now)"
+  until "$healthy" "$name"; do
+    if ! "$pid_of" "$name" >/dev/null; then
+      tail -n 25 "$LOG_DIR/$name.log" >&2 || true
+      die "$name exited during startup; log: $LOG_DIR/$name.log"
+    fi
+    if ((SECONDS >= deadline)); then
+      tail -n 25 "$LOG_DIR/$name.log" >&2 || true
+      die "$name not healthy after ${timeout}s; log: $LOG_DIR/$name.log"
+    fi
+    sleep 0.2
+  done
+  log "$name healthy (+$(elapsed "$t0")s)"
 }

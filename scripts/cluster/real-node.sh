@@ -62,7 +62,7 @@ node_component_pid() {
   f="$(pid_file "$1")"
   [[ -s "$f" ]] || return 1
   pid="$(cat "$f")"
-  pid_alive "$pid" || return 1
+  bg_pid_alive "$pid" || return 1
   { tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null | grep -qF -- "$(node_cmdline_marker "$1")" || return 1
   echo "$pid"
 }
@@ -178,22 +178,7 @@ start_node_component() {
   echo $! >"$(pid_file "$name")"
 }
 
-wait_node_healthy() {
-  local name="$1" timeout="$2" deadline=$((SECONDS + $2)) t0
-  t0="$(now)"
-  until node_component_healthy "$name"; do
-    if ! node_component_pid "$name" >/dev/null; then
-      tail -n 25 "$LOG_DIR/$name.log" >&2 || true
-      die "$name exited during startup; log: $LOG_DIR/$name.log"
-    fi
-    if ((SECONDS >= deadline)); then
-      tail -n 25 "$LOG_DIR/$name.log" >&2 || true
-      die "$name not healthy after ${timeout}s; log: $LOG_DIR/$name.log"
-    fi
-    sleep 0.2
-  done
-  log "$name healthy (+$(elapsed "$t0")s)"
-}
+wait_node_healthy() { wait_until_healthy "$1" "$2" node_component_healthy node_component_pid; }
 
 start_containerd() {
   mkdir -p "$NODE_CACHE/containerd" "$NODE_DIR/containerd-state" "$NODE_DIR/cni/net.d"

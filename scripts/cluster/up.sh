@@ -34,7 +34,7 @@ ensure_binaries() {
     bash "$CLUSTER_SCRIPTS_DIR/build.sh" >&2
     return
   fi
-  if [[ -s "$BUILD_PID_FILE" ]] && pid_alive "$(cat "$BUILD_PID_FILE")"; then
+  if [[ -s "$BUILD_PID_FILE" ]] && bg_pid_alive "$(cat "$BUILD_PID_FILE")"; then
     log "a background build is running; waiting for it (log: $BUILD_LOG)"
     bash "$CLUSTER_SCRIPTS_DIR/build.sh" --wait >&2
   else
@@ -129,23 +129,7 @@ start_component() {
   echo $! >"$(pid_file "$name")"
 }
 
-# Waits until a component is healthy; fails fast (with its log tail) if it exits.
-wait_healthy() {
-  local name="$1" timeout="$2" deadline=$((SECONDS + $2)) t0
-  t0="$(now)"
-  until component_healthy "$name"; do
-    if ! component_pid "$name" >/dev/null; then
-      tail -n 25 "$LOG_DIR/$name.log" >&2 || true
-      die "$name exited during startup; log: $LOG_DIR/$name.log"
-    fi
-    if ((SECONDS >= deadline)); then
-      tail -n 25 "$LOG_DIR/$name.log" >&2 || true
-      die "$name not healthy after ${timeout}s; log: $LOG_DIR/$name.log"
-    fi
-    sleep 0.2
-  done
-  log "$name healthy (+$(elapsed "$t0")s)"
-}
+wait_healthy() { wait_until_healthy "$1" "$2" component_healthy component_pid; }
 
 start_etcd() {
   # Fresh data dir per cluster; --unsafe-no-fsync because losing test data on a crash is fine.
