@@ -30,6 +30,7 @@ import {
   skewedLevels,
   withLevelBarriers,
 } from './shapes';
+import { median } from '../support/run-options';
 
 type Tool = 'stackwright' | 'stackwright-c8' | 'waves' | 'kubectl';
 
@@ -364,11 +365,6 @@ function clusterEnv(): ClusterEnv {
       ? vars.STACKWRIGHT_CLUSTER_AUDIT_LOG
       : undefined;
   return { kubeconfig, kubectl, auditLog };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 function sleep(ms: number): Promise<void> {

@@ -30,6 +30,7 @@ import * as http from 'http';
 import { AddressInfo } from 'net';
 import * as os from 'os';
 import * as path from 'path';
+import { median, option } from '../support/run-options';
 
 const root = path.join(__dirname, '..', '..').replace(/[\\/]dist-lib$/, '');
 const GNU_TIME = '/usr/bin/time';
@@ -137,17 +138,6 @@ class StandInApiServer {
   stop(): void {
     this.server.close();
   }
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-function option(name: string, fallback: string): string {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 && process.argv[index + 1] ? process.argv[index + 1] : fallback;
 }
 
 interface Variant {

@@ -19,6 +19,7 @@ import { join } from 'path';
 import { performance } from 'perf_hooks';
 import { ApiObject, App, Chart } from 'cdk8s';
 import { referenceCloud } from '../../stacks/reference-cloud';
+import { median, option } from '../support/run-options';
 
 type Mode = 'sdk' | 'sdk-apps' | 'plain';
 
@@ -146,17 +147,6 @@ function runChild<T>(args: string[]): Promise<T> {
         : reject(new Error(`bench child ${args.join(' ')} exited with ${code}`)),
     );
   });
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-function option(name: string, fallback: string): string {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 && process.argv[index + 1] ? process.argv[index + 1] : fallback;
 }
 
 interface Row {
