@@ -117,8 +117,11 @@ probe() {
   local pid
   pid=$(member_pid "$1" "$2")
   timeout 30 nsenter --target "$pid" --mount --uts --net \
-    bash "$here/pod-run.sh" exec "$work/kit/$1/$2" "$3" >/dev/null 2>&1
+    bash -s exec "$work/kit/$1/$2" "$3" <"$here/pod-run.sh" >/dev/null 2>&1
 }
+
+# Inside a member's mount namespace the checkout may be hidden (a clone under /tmp is, behind the
+# pod's /tmp emptyDir), so probe() and in_member() hand pod-run.sh to bash on stdin, never by path.
 
 # in_member STATEFULSET ORDINAL COMMAND...: a command as the pod user in the member's namespaces.
 in_member() {
@@ -126,7 +129,7 @@ in_member() {
   pid=$(member_pid "$1" "$2")
   shift 2
   printf '%s\0' "$@" >"$kit/adhoc"
-  timeout 60 nsenter --target "$pid" --mount --uts --net bash "$here/pod-run.sh" exec "$kit" adhoc
+  timeout 60 nsenter --target "$pid" --mount --uts --net bash -s exec "$kit" adhoc <"$here/pod-run.sh"
 }
 
 # wait_for SECONDS DESCRIPTION COMMAND...: polls COMMAND every 2s; fails with the members' logs.
