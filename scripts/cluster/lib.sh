@@ -129,17 +129,20 @@ all_binaries_ok() {
 # --- process helpers -------------------------------------------------------------
 pid_file() { echo "$PID_DIR/$1.pid"; }
 
-# Prints the pid of a component if its pid file points at a live process that is
-# really that component (guards against pid reuse after a reboot or crash).
-component_pid() {
+# pid_matching NAME MARKER: prints the pid in NAME's pid file if that process is alive and its
+# command line contains MARKER (guards against pid reuse after a reboot or crash).
+pid_matching() {
   local f pid
   f="$(pid_file "$1")"
   [[ -s "$f" ]] || return 1
   pid="$(cat "$f")"
   bg_pid_alive "$pid" || return 1
-  { tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null | grep -qF -- "$BIN_DIR/$1" || return 1
+  { tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null | grep -qF -- "$2" || return 1
   echo "$pid"
 }
+
+# Prints the pid of a control-plane component if it is really running.
+component_pid() { pid_matching "$1" "$BIN_DIR/$1"; }
 
 # Memory of a process in MiB (status tables, measurements).
 rss_mib() { awk '/^VmRSS:/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null; }

@@ -57,15 +57,7 @@ node_cmdline_marker() {
   esac
 }
 
-node_component_pid() {
-  local f pid
-  f="$(pid_file "$1")"
-  [[ -s "$f" ]] || return 1
-  pid="$(cat "$f")"
-  bg_pid_alive "$pid" || return 1
-  { tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null | grep -qF -- "$(node_cmdline_marker "$1")" || return 1
-  echo "$pid"
-}
+node_component_pid() { pid_matching "$1" "$(node_cmdline_marker "$1")"; }
 
 node_component_healthy() {
   case "$1" in
