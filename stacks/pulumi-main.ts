@@ -17,7 +17,7 @@ interface PulumiMainOutputs {
 }
 
 /**
- * The Pulumi program (`Pulumi.yaml` runs its compiled form, `dist-lib/stacks/pulumi-main.js`): the
+ * The Pulumi program (`Pulumi.yaml` runs it from source through `bin/pulumi-program.js`): the
  * reference cloud, configured from the stack's config under the `stackwright:` namespace. What users
  * change goes through `pulumi config set`; `parseStackConfig` checks every key before anything is
  * built (keys and examples: docs/pulumi.md).
