@@ -1,5 +1,5 @@
 import { KubeObject, objectRef } from '../graph';
-import { ApplyOptions, ApplyOutcome, ClusterPort, WatchKey } from './ports';
+import { ApplyOptions, ApplyOutcome, ClusterPort, WatchEventType, WatchKey, WatchListener } from './ports';
 import { asNumber, asRecord } from './readiness/object-fields';
 import { Clock, systemClock } from './tasks/clock';
 
@@ -129,10 +129,7 @@ export class InMemoryCluster implements ClusterPort {
       .map(clone);
   }
 
-  watch(
-    key: WatchKey,
-    onEvent: (type: 'ADDED' | 'MODIFIED' | 'DELETED', object: KubeObject) => void,
-  ): () => void {
+  watch(key: WatchKey, onEvent: WatchListener): () => void {
     const id = watchKeyId(key);
     this.record('watch', id);
     this.watchSubscriptions.set(id, (this.watchSubscriptions.get(id) ?? 0) + 1);
@@ -281,7 +278,7 @@ export class InMemoryCluster implements ClusterPort {
     return withServerDefaults(created);
   }
 
-  private emit(type: 'ADDED' | 'MODIFIED' | 'DELETED', object: KubeObject): void {
+  private emit(type: WatchEventType, object: KubeObject): void {
     this.record('event', objectRef(object), type);
     for (const set of this.subscribers.values()) {
       for (const s of [...set]) {
@@ -332,7 +329,7 @@ export interface InMemoryClusterOptions {
 
 interface WatchSubscriber {
   readonly key: WatchKey;
-  readonly onEvent: (type: 'ADDED' | 'MODIFIED' | 'DELETED', object: KubeObject) => void;
+  readonly onEvent: WatchListener;
   active: boolean;
 }
 

@@ -1,11 +1,8 @@
 import { KubeObject } from '../graph';
-import { ClusterPort, WatchKey } from './ports';
-
-/** What a watch event delivers to a listener. */
-export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+import { ClusterPort, WatchEventType, WatchKey, WatchListener } from './ports';
 
 /** Receives the events of one object. */
-export type ObjectListener = (type: WatchEventType, object: KubeObject) => void;
+export type ObjectListener = WatchListener;
 
 /**
  * Shares one `cluster.watch` per (apiVersion, kind, namespace) among every object of a run and

@@ -240,6 +240,15 @@ describe('prune and destroy order', () => {
     expect(state('keystone-db-sync')).toBe('blocked');
     expect(state('memcached')).toBe('blocked');
     expect(cluster.peek(`Deployment/${NS}/mariadb`)).toBeDefined();
+    // AND the reasons are the scheduler's, worded as deploy's, with typed causes
+    const unit = (name: string) => result.deletion.units.find((u) => u.name === name);
+    expect(unit('keystone-api')).toMatchObject({ cause: 'apply-rejected', reason: 'forbidden' });
+    expect(unit('mariadb')).toMatchObject({
+      state: 'blocked',
+      cause: 'blocked',
+      blockedBy: 'keystone-api',
+      reason: 'blocked by keystone-api (through keystone-db-sync), which failed: forbidden',
+    });
   });
 });
 

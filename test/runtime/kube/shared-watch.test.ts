@@ -1,12 +1,7 @@
 import { KubeObject } from '../../../lib/graph';
 import { KubeApiError } from '../../../lib/runtime/kube/errors';
-import {
-  ListResult,
-  RawWatchEvent,
-  SharedWatch,
-  WatchEventType,
-  WatchSource,
-} from '../../../lib/runtime/kube/shared-watch';
+import { ListResult, RawWatchEvent, SharedWatch, WatchSource } from '../../../lib/runtime/kube/shared-watch';
+import { WatchEventType } from '../../../lib/runtime/ports';
 import { Clock, ExponentialBackOff } from '../../../lib/runtime/tasks';
 
 function cm(name: string, rv: string): KubeObject {
