@@ -18,7 +18,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       // --help and --version end here with code 0; every parse error is a usage error.
       return error.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
     }
-    const { exitCodeForError, printError } = await import('./commands/common');
+    const { printError } = await import('./commands/common');
+    const { exitCodeForError } = await import('./commands/cluster-command');
     printError(io, error);
     return exitCodeForError(error);
   }

@@ -115,6 +115,8 @@ export type RunOutcome = 'succeeded' | 'failed' | 'aborted' | 'timed-out' | 'no-
 export interface BootstrapResult {
   readonly state: 'verified' | 'failed' | 'not-started';
   readonly reason?: string;
+  /** The kind of failure behind `reason`. */
+  readonly cause?: FailureCause;
   readonly objects: readonly ObjectResult[];
 }
 

@@ -1,6 +1,6 @@
 import { GraphComponent } from '../../graph';
-import { componentPhases } from '../apply-order';
-import { TrackedObject } from '../tracked-object';
+import { componentPhases } from './apply-order';
+import { TrackedObject } from './tracked-object';
 import { UnitContext } from './unit-action';
 import { ComponentUnit, ComponentUnitDeps } from './component-unit';
 

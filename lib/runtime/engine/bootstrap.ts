@@ -1,10 +1,10 @@
 import { KubeObject } from '../../graph';
-import { bootstrapOrder } from '../apply-order';
+import { bootstrapOrder } from './apply-order';
 import { ReadinessOptions } from '../readiness/readiness-table';
-import { BootstrapResult } from '../result';
-import { Clock } from '../tasks/clock';
-import { startTimer } from '../timers';
-import { TrackedObject } from '../tracked-object';
+import { BootstrapResult, FailureCause } from '../result';
+import { Clock } from '../timing/clock';
+import { startTimer } from '../timing/timer';
+import { TrackedObject } from './tracked-object';
 import { DagRunner } from './dag-runner';
 import { formatMs } from './format-ms';
 import { iso, ObjectSession } from './object-session';
@@ -17,6 +17,7 @@ export class Bootstrap {
   readonly objects: TrackedObject[];
   state: BootstrapResult['state'] = 'not-started';
   reason?: string;
+  cause?: FailureCause;
 
   constructor(objects: readonly KubeObject[], readiness: ReadinessOptions) {
     this.objects = bootstrapOrder(objects).map((o) => new TrackedObject(o, undefined, readiness));
@@ -42,7 +43,7 @@ export class Bootstrap {
       session.observe(tracked, () => this.state === 'not-started');
       const attempt =
         mode === 'deploy' ? await session.apply(tracked, runner.runSignal) : await session.read(tracked);
-      if (!attempt.ok) return this.fail(attempt.reason);
+      if (!attempt.ok) return this.fail(attempt.reason, attempt.cause);
     }
     let timedOut = false;
     const cancel = startTimer(clock, timeoutMs, () => {
@@ -53,7 +54,7 @@ export class Bootstrap {
       for (;;) {
         if (runner.stopped) return;
         const failed = this.objects.find((t) => t.status === 'Failed');
-        if (failed) return this.fail(`${failed.ref}: ${failed.message}`);
+        if (failed) return this.fail(`${failed.ref}: ${failed.message}`, 'object-failed');
         const waiting = this.objects.find((t) => t.status !== 'Current');
         if (!waiting) {
           this.state = 'verified';
@@ -64,6 +65,7 @@ export class Bootstrap {
             mode === 'deploy'
               ? `timed out after ${formatMs(timeoutMs)} waiting for ${waiting.ref}: ${waiting.status}: ${waiting.message}`
               : `${waiting.ref} is ${waiting.status}: ${waiting.message}`,
+            'timeout',
           );
         await runner.changed();
       }
@@ -76,12 +78,14 @@ export class Bootstrap {
     return {
       state: this.state,
       ...(this.reason !== undefined ? { reason: this.reason } : {}),
+      ...(this.cause !== undefined ? { cause: this.cause } : {}),
       objects: this.objects.map((t) => t.toResult(iso)),
     };
   }
 
-  private fail(reason: string): void {
+  private fail(reason: string, cause: FailureCause): void {
     this.state = 'failed';
     this.reason = reason;
+    this.cause = cause;
   }
 }

@@ -1,9 +1,9 @@
 import { GraphComponent, KubeObject } from '../../graph';
-import { diagnoseComponent } from '../diagnose-component';
+import { diagnoseComponent } from '../diagnose/diagnose-component';
 import { RolloutEvent } from '../events';
 import { ClusterPort } from '../ports';
 import { ReadinessOptions } from '../readiness/readiness-table';
-import { TrackedObject } from '../tracked-object';
+import { TrackedObject } from './tracked-object';
 import { errorMessage, formatMs } from './format-ms';
 import { iso, ObjectAttempt, ObjectSession } from './object-session';
 import { UnitAction, UnitContext } from './unit-action';

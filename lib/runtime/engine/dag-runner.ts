@@ -1,7 +1,7 @@
-import { BlockedComponent, RolloutScheduler } from '../scheduler';
+import { BlockedComponent, RolloutScheduler } from './scheduler';
 import { FailureCause, isRunningState, RunOutcome } from '../result';
-import { Clock } from '../tasks/clock';
-import { startTimer } from '../timers';
+import { Clock } from '../timing/clock';
+import { startTimer } from '../timing/timer';
 import { errorMessage, formatMs } from './format-ms';
 import { UnitAction, UnitContext } from './unit-action';
 

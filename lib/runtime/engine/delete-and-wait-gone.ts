@@ -1,7 +1,7 @@
 import { KubeObject, objectRef } from '../../graph';
 import { ClusterPort, DeletePropagation, WatchKey } from '../ports';
-import { Clock, isAbortError, systemClock } from '../tasks/clock';
-import { ExponentialBackOff } from '../tasks/exponential-back-off';
+import { Clock, isAbortError, systemClock } from '../timing/clock';
+import { ExponentialBackOff } from '../timing/exponential-back-off';
 import { errorMessage } from './format-ms';
 import { UnitAction, UnitContext } from './unit-action';
 

@@ -1,10 +1,10 @@
 import { RolloutEvent } from '../events';
 import { ApplyConflictError, ClusterPort } from '../ports';
 import { FailureCause } from '../result';
-import { Clock, isAbortError } from '../tasks/clock';
-import { ExponentialBackOff } from '../tasks/exponential-back-off';
-import { TrackedObject } from '../tracked-object';
-import { WatchHub } from '../watch-hub';
+import { Clock, isAbortError } from '../timing/clock';
+import { ExponentialBackOff } from '../timing/exponential-back-off';
+import { TrackedObject } from './tracked-object';
+import { WatchHub } from './watch-hub';
 import { errorMessage } from './format-ms';
 
 /** Outcome of writing or reading one object. */

@@ -1,4 +1,4 @@
-import { Clock } from '../tasks/clock';
+import { Clock } from '../timing/clock';
 import { FailureCause } from '../result';
 
 /**

@@ -1,6 +1,6 @@
 import { KubeObject, objectRef } from '../../graph';
 import { ApplyOptions, ApplyOutcome, ClusterPort, DeleteOptions, WatchKey, WatchListener } from '../ports';
-import { ExponentialBackOff } from '../tasks';
+import { ExponentialBackOff } from '../timing';
 import { toApplyConflict } from './apply-conflict';
 import { connect, ConnectionOptions } from './connection';
 import { KubeApiError, NoMatchError } from './errors';

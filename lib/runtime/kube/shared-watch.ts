@@ -1,5 +1,5 @@
 import { KubeObject } from '../../graph';
-import { Clock, ExponentialBackOff, RestartingTask } from '../tasks';
+import { Clock, ExponentialBackOff, RestartingTask } from '../timing';
 import { WatchEventType, WatchListener } from '../ports';
 import { KubeApiError } from './errors';
 

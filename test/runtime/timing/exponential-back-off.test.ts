@@ -1,4 +1,4 @@
-import { ExponentialBackOff } from '../../../lib/runtime/tasks/exponential-back-off';
+import { ExponentialBackOff } from '../../../lib/runtime/timing/exponential-back-off';
 
 describe('ExponentialBackOff', () => {
   test('grows by base from start up to max, then stays at max', () => {

@@ -1,7 +1,14 @@
 import { KubeObject, objectRef } from '../graph';
-import { ApplyOptions, ApplyOutcome, ClusterPort, WatchEventType, WatchKey, WatchListener } from './ports';
-import { asNumber, asRecord } from './readiness/object-fields';
-import { Clock, systemClock } from './tasks/clock';
+import {
+  ApplyOptions,
+  ApplyOutcome,
+  ClusterPort,
+  WatchEventType,
+  WatchKey,
+  WatchListener,
+} from '../runtime/ports';
+import { asNumber, asRecord } from '../runtime/readiness/object-fields';
+import { Clock, systemClock } from '../runtime/timing/clock';
 
 /**
  * A FAKE `ClusterPort`, for the rollout engine's unit tests ONLY — never for deploying anything.

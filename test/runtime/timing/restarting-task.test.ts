@@ -1,6 +1,6 @@
-import { ExponentialBackOff } from '../../../lib/runtime/tasks/exponential-back-off';
-import { ManualClock, flushMicrotasks } from '../../../lib/runtime/tasks/manual-clock';
-import { RestartingTask } from '../../../lib/runtime/tasks/restarting-task';
+import { ExponentialBackOff } from '../../../lib/runtime/timing/exponential-back-off';
+import { ManualClock, flushMicrotasks } from '../../../lib/testing/manual-clock';
+import { RestartingTask } from '../../../lib/runtime/timing/restarting-task';
 
 describe('RestartingTask', () => {
   test('restarts a crashing function with exponential back-off capped at 120 s', async () => {

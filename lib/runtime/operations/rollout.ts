@@ -1,9 +1,9 @@
-import { ComponentGraph } from '../graph';
-import { runComponents } from './engine/component-run';
-import { ClusterPort } from './ports';
-import { RolloutResult } from './result';
+import { ComponentGraph } from '../../graph';
+import { runComponents } from '../engine/component-run';
+import { ClusterPort } from '../ports';
+import { RolloutResult } from '../result';
 import { RolloutOptions, VerifyOptions } from './rollout-options';
-import { systemClock } from './tasks/clock';
+import { systemClock } from '../timing/clock';
 
 /**
  * Deploys the graph and verifies it, per component:

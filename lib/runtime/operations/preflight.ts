@@ -1,7 +1,7 @@
-import { ComponentGraph, KubeObject, objectRef } from '../graph';
-import { FORCED_DOWNSCALE_LABEL } from './readiness/daemon-set';
-import { asRecord } from './readiness/object-fields';
-import { checkPlacement, explainUnplaceable, podSpecOf } from './diagnose/placement';
+import { ComponentGraph, KubeObject, objectRef } from '../../graph';
+import { FORCED_DOWNSCALE_LABEL } from '../readiness/daemon-set';
+import { asRecord } from '../readiness/object-fields';
+import { checkPlacement, explainUnplaceable, podSpecOf } from '../diagnose/placement';
 
 /** One placement problem found before anything is applied. */
 export interface PreflightFinding {

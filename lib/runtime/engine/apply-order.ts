@@ -1,4 +1,4 @@
-import { KubeObject } from '../graph';
+import { KubeObject } from '../../graph';
 
 /**
  * Kinds other objects need to exist first: a namespace before what lives in it, a CRD before its

@@ -1,5 +1,5 @@
-import { KubeObject } from '../graph';
-import { ClusterPort, WatchEventType, WatchKey, WatchListener } from './ports';
+import { KubeObject } from '../../graph';
+import { ClusterPort, WatchEventType, WatchKey, WatchListener } from '../ports';
 
 /** Receives the events of one object. */
 export type ObjectListener = WatchListener;

@@ -1,5 +1,5 @@
-import { assertGraphIsClosedAndAcyclic, ComponentGraph, Edge, isGating } from '../graph';
-import { ComponentState, isRunningState, isTerminalState } from './result';
+import { assertGraphIsClosedAndAcyclic, ComponentGraph, Edge, isGating } from '../../graph';
+import { ComponentState, isRunningState, isTerminalState } from '../result';
 
 /** What the scheduler knows about one component. */
 export interface ScheduledComponent {

@@ -1,4 +1,4 @@
-import { Clock, isAbortError } from './tasks/clock';
+import { Clock, isAbortError } from './clock';
 
 /**
  * Calls `fn` after `ms` on `clock` unless cancelled first. Returns the cancel function. Built on

@@ -1,8 +1,8 @@
-import { KubeObject, objectRef } from '../graph';
-import { ApplyOutcome, ObjectStatus, ReadinessResult, WatchEventType } from './ports';
-import { ObjectResult } from './result';
-import { asRecord } from './readiness/object-fields';
-import { objectReadiness, ReadinessOptions } from './readiness/readiness-table';
+import { KubeObject, objectRef } from '../../graph';
+import { ApplyOutcome, ObjectStatus, ReadinessResult, WatchEventType } from '../ports';
+import { ObjectResult } from '../result';
+import { asRecord } from '../readiness/object-fields';
+import { objectReadiness, ReadinessOptions } from '../readiness/readiness-table';
 
 /**
  * The engine's view of one object during a run: what we applied, the newest live object the watch

@@ -1,5 +1,5 @@
-import { RolloutEvent } from './events';
-import { Clock } from './tasks/clock';
+import { RolloutEvent } from '../events';
+import { Clock } from '../timing/clock';
 
 /** Settings of `rollout()`. Every field is optional. */
 export interface RolloutOptions {

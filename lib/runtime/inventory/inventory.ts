@@ -1,6 +1,6 @@
-import { ComponentGraph, isGating, KubeObject, objectRef } from '../graph';
-import { canonicalJson, hashObject } from './kube/object-diff';
-import { ApplyOptions, ClusterPort } from './ports';
+import { ComponentGraph, isGating, KubeObject, objectRef } from '../../graph';
+import { canonicalJson, hashObject } from '../kube/object-diff';
+import { ApplyOptions, ClusterPort } from '../ports';
 
 /**
  * The inventory: what a cloud's deploys applied, kept in the cluster as a ConfigMap

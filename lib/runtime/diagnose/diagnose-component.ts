@@ -1,8 +1,8 @@
-import { GraphComponent, KubeObject, objectRef } from '../graph';
-import { ClusterPort } from './ports';
-import { asNumber, asRecord, condition } from './readiness/object-fields';
-import { diagnosePod } from './diagnose/pod-diagnosis';
-import { diagnoseWorkload, podSelectorOf, WORKLOAD_KINDS } from './diagnose/workload-diagnosis';
+import { GraphComponent, KubeObject, objectRef } from '../../graph';
+import { ClusterPort } from '../ports';
+import { asNumber, asRecord, condition } from '../readiness/object-fields';
+import { diagnosePod } from './pod-diagnosis';
+import { diagnoseWorkload, podSelectorOf, WORKLOAD_KINDS } from './workload-diagnosis';
 
 /**
  * The I/O half of a diagnosis: lists the pods behind a component's workloads (by each workload's

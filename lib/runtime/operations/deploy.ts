@@ -1,4 +1,4 @@
-import { ComponentGraph, KubeObject, objectRef } from '../graph';
+import { ComponentGraph, KubeObject, objectRef } from '../../graph';
 import { DeployInput, toGraph } from './deploy-input';
 import {
   Inventory,
@@ -10,17 +10,17 @@ import {
   readInventory,
   withoutObjects,
   writeInventory,
-} from './inventory';
-import { KubeApiError } from './kube/errors';
-import { KubeCluster, KubeClusterOptions } from './kube/kube-cluster';
-import { hashObject } from './kube/object-diff';
-import { diffCounts, RequestCounts } from './kube/request-counter';
-import { ObservingPort, SkipUnchanged } from './kube/skip-unchanged';
-import { ClusterPort } from './ports';
+} from '../inventory/inventory';
+import { KubeApiError } from '../kube/errors';
+import { KubeCluster, KubeClusterOptions } from '../kube/kube-cluster';
+import { hashObject } from '../kube/object-diff';
+import { diffCounts, RequestCounts } from '../kube/request-counter';
+import { ObservingPort, SkipUnchanged } from '../kube/skip-unchanged';
+import { ClusterPort } from '../ports';
 import { preflight as checkPlacement, PreflightFinding } from './preflight';
 import { prune } from './prune';
-import { RolloutResult } from './result';
-import { DeletionEvent, DeletionOptions, DeletionResult } from './reverse-delete';
+import { RolloutResult } from '../result';
+import { DeletionEvent, DeletionOptions, DeletionResult } from './delete-in-reverse-order';
 import { rollout } from './rollout';
 import { RolloutOptions } from './rollout-options';
 

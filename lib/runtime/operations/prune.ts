@@ -1,12 +1,12 @@
-import { ComponentGraph, KubeObject } from '../graph';
-import { asKubeObject, Inventory, InventoryObject, objectsNotIn } from './inventory';
+import { ComponentGraph, KubeObject } from '../../graph';
+import { asKubeObject, Inventory, InventoryObject, objectsNotIn } from '../inventory/inventory';
 import {
   DeletionOptions,
   DeletionPort,
   DeletionResult,
   DeletionUnit,
   deleteInReverseOrder,
-} from './reverse-delete';
+} from './delete-in-reverse-order';
 
 /** The name of the unit holding pruned objects that belonged to no component. */
 export const BOOTSTRAP_UNIT = '(bootstrap)';

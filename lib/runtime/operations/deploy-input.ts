@@ -1,4 +1,4 @@
-import { ComponentGraph, graphFromManifests, KubeObject, loadManifests } from '../graph';
+import { ComponentGraph, graphFromManifests, KubeObject, loadManifests } from '../../graph';
 
 /**
  * Anything `deploy`, `plan`, `verify` and `destroy` accept: a component graph, plain objects, a

@@ -1,4 +1,4 @@
-import { ComponentGraph, isGating, KubeObject, objectRef } from '../graph';
+import { ComponentGraph, isGating, KubeObject, objectRef } from '../../graph';
 import { DeployInput, toGraph } from './deploy-input';
 import {
   asKubeObject,
@@ -7,9 +7,9 @@ import {
   inventoryRef,
   inventoryToConfigMap,
   readInventory,
-} from './inventory';
-import { KubeCluster, KubeClusterOptions } from './kube/kube-cluster';
-import { RequestCounts } from './kube/request-counter';
+} from '../inventory/inventory';
+import { KubeCluster, KubeClusterOptions } from '../kube/kube-cluster';
+import { RequestCounts } from '../kube/request-counter';
 import { bootstrapUnits } from './prune';
 import {
   DeletionOptions,
@@ -17,8 +17,8 @@ import {
   DeletionResult,
   DeletionUnit,
   deleteInReverseOrder,
-} from './reverse-delete';
-import { ClusterPort } from './ports';
+} from './delete-in-reverse-order';
+import { ClusterPort } from '../ports';
 
 export interface DestroyOptions extends DeletionOptions, Pick<KubeClusterOptions, 'kubeconfig' | 'context'> {
   /** Use this port instead of connecting with the kubeconfig (tests, embedding). */

@@ -1,10 +1,10 @@
-import { ComponentGraph, Edge, KubeObject, objectRef } from '../graph';
-import { DagRunner } from './engine/dag-runner';
-import { DeleteAndWaitGone, waitUntilGone } from './engine/delete-and-wait-gone';
-import { ClusterPort, DeletePropagation } from './ports';
-import { FailureCause } from './result';
-import { RolloutScheduler } from './scheduler';
-import { Clock, systemClock } from './tasks/clock';
+import { ComponentGraph, Edge, KubeObject, objectRef } from '../../graph';
+import { DagRunner } from '../engine/dag-runner';
+import { DeleteAndWaitGone, waitUntilGone } from '../engine/delete-and-wait-gone';
+import { ClusterPort, DeletePropagation } from '../ports';
+import { FailureCause } from '../result';
+import { RolloutScheduler } from '../engine/scheduler';
+import { Clock, systemClock } from '../timing/clock';
 
 /**
  * Deleting in reverse dependency order, shared by `prune` and `destroy`: a unit (a component, or

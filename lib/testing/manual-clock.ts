@@ -1,4 +1,4 @@
-import { AbortError, Clock } from './clock';
+import { AbortError, Clock } from '../runtime/timing/clock';
 
 interface Sleeper {
   readonly wakeAt: number;

@@ -1,5 +1,5 @@
-import { ComponentGraph, KubeObject, objectRef } from '../graph';
-import { bootstrapOrder } from './apply-order';
+import { ComponentGraph, KubeObject, objectRef } from '../../graph';
+import { bootstrapOrder } from '../engine/apply-order';
 import { DeployInput, toGraph } from './deploy-input';
 import {
   Inventory,
@@ -8,13 +8,13 @@ import {
   inventoryRef,
   objectsNotIn,
   readInventory,
-} from './inventory';
-import { toApplyConflict } from './kube/apply-conflict';
-import { KubeApiError, NoMatchError } from './kube/errors';
-import { KubeCluster, KubeClusterOptions } from './kube/kube-cluster';
-import { diffObjects, FieldChange } from './kube/object-diff';
-import { RequestCounts } from './kube/request-counter';
-import { ApplyConflictError, ClusterPort } from './ports';
+} from '../inventory/inventory';
+import { toApplyConflict } from '../kube/apply-conflict';
+import { KubeApiError, NoMatchError } from '../kube/errors';
+import { KubeCluster, KubeClusterOptions } from '../kube/kube-cluster';
+import { diffObjects, FieldChange } from '../kube/object-diff';
+import { RequestCounts } from '../kube/request-counter';
+import { ApplyConflictError, ClusterPort } from '../ports';
 
 /** What a deploy would do to one object. */
 export type PlannedAction = 'create' | 'update' | 'unchanged' | 'prune' | 'conflict' | 'invalid';
