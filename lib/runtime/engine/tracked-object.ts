@@ -1,7 +1,7 @@
 import { KubeObject, objectRef } from '../../graph';
 import { ApplyOutcome, ObjectStatus, ReadinessResult, WatchEventType } from '../ports';
 import { ObjectResult } from '../result';
-import { asRecord } from '../readiness/object-fields';
+import { goneReadiness } from '../readiness/gone';
 import { objectReadiness, ReadinessOptions } from '../readiness/readiness-table';
 
 /**
@@ -103,17 +103,8 @@ export class TrackedObject {
   }
 
   private compute(): ReadinessResult {
-    if (this.deleted) {
-      // A Job removed by its TTL controller finished (Flux counts this as success too).
-      if (
-        this.desired.kind === 'Job' &&
-        asRecord(this.desired.spec).ttlSecondsAfterFinished !== undefined &&
-        this.applied
-      ) {
-        return { status: 'Current', message: 'finished and removed by its TTL' };
-      }
-      return { status: 'NotFound', message: this.applied ? 'deleted after we applied it' : 'not found' };
-    }
+    if (this.deleted)
+      return goneReadiness({ desired: this.desired, appliedByUs: this.applied !== undefined });
     return objectReadiness(this.live, this.applied, this.options);
   }
 }

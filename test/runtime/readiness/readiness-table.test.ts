@@ -3,12 +3,19 @@ import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
 import { KubeObject } from '../../../lib/graph';
 import { ObjectStatus } from '../../../lib/runtime/ports';
-import { hasKindRule, objectReadiness, readinessRuleFor } from '../../../lib/runtime/readiness';
+import {
+  goneReadiness,
+  hasKindRule,
+  objectReadiness,
+  readinessRuleFor,
+} from '../../../lib/runtime/readiness';
 
 interface Fixture {
   readonly case: string;
   readonly expect: { readonly status: ObjectStatus; readonly message: string };
   readonly object: KubeObject;
+  /** Present for an object that is gone: `object` is then the manifest (see `goneReadiness`). */
+  readonly gone?: { readonly appliedByUs: boolean };
 }
 
 const FIXTURES = path.join(__dirname, 'fixtures');
@@ -54,12 +61,18 @@ describe('readiness table fixtures', () => {
       expect(kinds).toContain(kind);
       expect(hasKindRule(kind)).toBe(true);
     }
-    expect([...statuses].sort()).toEqual(['Current', 'Failed', 'InProgress', 'Terminating']);
+    expect([...statuses].sort()).toEqual(['Current', 'Failed', 'InProgress', 'NotFound', 'Terminating']);
+    // The rule for gone objects (the TTL-deleted Job) is an input like the others.
+    const gone = fixtures.filter(([, f]) => f.gone !== undefined).map(([, f]) => f.expect.status);
+    expect([...new Set(gone)].sort()).toEqual(['Current', 'NotFound']);
   });
 
   test.each(fixtures)('%s', (_name, fixture) => {
     // GIVEN
-    const rule = readinessRuleFor(fixture.object.kind);
+    const rule = fixture.gone
+      ? (object: KubeObject) =>
+          goneReadiness({ desired: object, appliedByUs: fixture.gone?.appliedByUs ?? false })
+      : readinessRuleFor(fixture.object.kind);
 
     // WHEN
     const result = rule(fixture.object);
