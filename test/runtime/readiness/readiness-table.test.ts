@@ -72,13 +72,48 @@ describe('readiness table fixtures', () => {
     const rule = fixture.gone
       ? (object: KubeObject) =>
           goneReadiness({ desired: object, appliedByUs: fixture.gone?.appliedByUs ?? false })
-      : readinessRuleFor(fixture.object.kind);
+      : readinessRuleFor(fixture.object);
 
     // WHEN
     const result = rule(fixture.object);
 
     // THEN
     expect(result).toEqual(fixture.expect);
+  });
+});
+
+describe('readiness by group/Kind', () => {
+  test('a custom kind named like a core kind (Knative Service) gets the Ready-condition rule, not the Service rule', () => {
+    // GIVEN a Knative Service that is ready by its conditions and has no cluster IP
+    const knative: KubeObject = {
+      apiVersion: 'serving.knative.dev/v1',
+      kind: 'Service',
+      metadata: { name: 'hello', namespace: 'default', generation: 2 },
+      spec: { template: { spec: { containers: [{ image: 'hello' }] } } },
+      status: {
+        observedGeneration: 2,
+        url: 'http://hello.default.example.com',
+        conditions: [{ type: 'Ready', status: 'True', reason: 'RoutesReady', message: 'traffic is served' }],
+      },
+    };
+
+    // WHEN
+    const result = objectReadiness(knative);
+
+    // THEN it is judged by its Ready condition, never waiting for a cluster IP
+    expect(hasKindRule(knative)).toBe(false);
+    expect(result).toEqual({ status: 'Current', message: 'ready: RoutesReady: traffic is served' });
+  });
+
+  test('the core Service keeps its rule, looked up by object or by group/Kind', () => {
+    // GIVEN
+    const core = { apiVersion: 'v1', kind: 'Service' };
+
+    // THEN
+    expect(hasKindRule(core)).toBe(true);
+    expect(hasKindRule('Service')).toBe(true);
+    expect(hasKindRule('serving.knative.dev/Service')).toBe(false);
+    expect(hasKindRule('apps/Deployment')).toBe(true);
   });
 });
 
