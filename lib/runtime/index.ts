@@ -33,7 +33,7 @@ export { waitUntilGone } from './engine/delete-and-wait-gone';
 export { preflight } from './operations/preflight';
 export type { PreflightFinding } from './operations/preflight';
 export { toGraph } from './operations/deploy-input';
-export type { DeployInput, Synthesizable } from './operations/deploy-input';
+export type { DeployInput, ManifestInput, Synthesizable } from './operations/deploy-input';
 
 // Events and results
 export * from './events';
@@ -57,6 +57,9 @@ export { diffCounts } from './kube/request-counter';
 export type { RequestCounts } from './kube/request-counter';
 export { SkipUnchanged } from './kube/skip-unchanged';
 export type { ObservingPort } from './kube/skip-unchanged';
+
+// Defaults every operation shares
+export { DEFAULT_CONCURRENCY, FIELD_MANAGER } from './defaults';
 
 // Time, for callers that pass their own clock
 export type { Clock } from './timing/clock';

@@ -58,7 +58,7 @@ export interface WatchKey {
 /** What a watch event says happened to an object. */
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
-/** Receives the events of a watch, or of one object (see `WatchHub`). */
+/** Receives the events of a watch, or of one object (see `WatchRouter`). */
 export type WatchListener = (type: WatchEventType, object: KubeObject) => void;
 
 /** How deletes cascade to dependents (ReplicaSets, Pods): see the Kubernetes garbage collection docs. */

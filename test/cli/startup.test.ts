@@ -79,6 +79,7 @@ describe('CLI start-up loads only what the command needs', () => {
         'lib/cli/io.ts',
         'lib/cli/main.ts',
         'lib/cli/program.ts',
+        'lib/runtime/defaults.ts',
       ]);
     },
     CHILD_PROCESS_TIMEOUT_MS,

@@ -4,7 +4,7 @@ import { FailureCause } from '../result';
 import { Clock, isAbortError } from '../timing/clock';
 import { ExponentialBackOff } from '../timing/exponential-back-off';
 import { TrackedObject } from './tracked-object';
-import { WatchHub } from './watch-hub';
+import { WatchRouter } from './watch-router';
 import { errorMessage } from './format-ms';
 
 /** Outcome of writing or reading one object. */
@@ -28,14 +28,14 @@ export interface ObjectSessionSettings {
  * calls `onChange` so the owner of the object judges it.
  */
 export class ObjectSession {
-  readonly hub: WatchHub;
+  readonly hub: WatchRouter;
 
   constructor(
     private readonly cluster: ClusterPort,
     private readonly settings: ObjectSessionSettings,
     private readonly onChange: (tracked: TrackedObject, changed: boolean) => void,
   ) {
-    this.hub = new WatchHub(cluster);
+    this.hub = new WatchRouter(cluster);
   }
 
   /** Listens to the watch events of `tracked` while `matters()` holds. Returns the unsubscribe. */

@@ -1,5 +1,6 @@
 import { assertGraphIsClosedAndAcyclic, ComponentGraph, Edge, isGating } from '../../graph';
 import { ComponentState, isRunningState, isTerminalState } from '../result';
+import { DEFAULT_CONCURRENCY } from '../defaults';
 
 /** What the scheduler knows about one component. */
 export interface ScheduledComponent {
@@ -58,7 +59,7 @@ export class RolloutScheduler {
 
   constructor(graph: ComponentGraph, options: SchedulerOptions = {}) {
     assertGraphIsClosedAndAcyclic(graph);
-    this.concurrency = options.concurrency ?? 8;
+    this.concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
     if (!Number.isInteger(this.concurrency) || this.concurrency < 1) {
       throw new Error(`concurrency must be a whole number >= 1, got ${this.concurrency}`);
     }

@@ -1,6 +1,7 @@
 import { ComponentGraph, isGating, KubeObject, objectRef } from '../../graph';
 import { canonicalJson, hashObject } from '../kube/object-diff';
 import { ApplyOptions, ClusterPort } from '../ports';
+import { FIELD_MANAGER } from '../defaults';
 
 /**
  * The inventory: what a cloud's deploys applied, kept in the cluster as a ConfigMap
@@ -250,7 +251,7 @@ export async function writeInventory(
   cluster: ClusterPort,
   next: Inventory,
   previous: Inventory | undefined,
-  options: Pick<ApplyOptions, 'fieldManager'> = { fieldManager: 'stackwright' },
+  options: Pick<ApplyOptions, 'fieldManager'> = { fieldManager: FIELD_MANAGER },
 ): Promise<boolean> {
   if (!inventoryChanged(previous, next)) return false;
   await cluster.apply(inventoryToConfigMap(next), {

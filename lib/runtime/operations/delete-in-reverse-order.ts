@@ -5,6 +5,7 @@ import { ClusterPort, DeletePropagation } from '../ports';
 import { FailureCause } from '../result';
 import { RolloutScheduler } from '../engine/scheduler';
 import { Clock, systemClock } from '../timing/clock';
+import { DEFAULT_CONCURRENCY } from '../defaults';
 
 /**
  * Deleting in reverse dependency order, shared by `prune` and `destroy`: a unit (a component, or
@@ -99,7 +100,9 @@ export async function deleteInReverseOrder(
   const started = clock.now();
   const emit = (event: DeletionEvent) => options.onEvent?.(event);
   const at = (ms = clock.now()) => new Date(ms).toISOString();
-  const scheduler = new RolloutScheduler(reversedGraph(units), { concurrency: options.concurrency ?? 8 });
+  const scheduler = new RolloutScheduler(reversedGraph(units), {
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+  });
   const actions = new Map(
     units.map((unit) => [
       unit.name,

@@ -1,5 +1,5 @@
 import { ComponentGraph, KubeObject, objectRef } from '../../graph';
-import { DeployInput, toGraph } from './deploy-input';
+import { ManifestInput, toGraph } from './deploy-input';
 import {
   Inventory,
   inventoryFromGraph,
@@ -23,6 +23,7 @@ import { RolloutResult } from '../result';
 import { DeletionEvent, DeletionOptions, DeletionResult } from './delete-in-reverse-order';
 import { rollout } from './rollout';
 import { RolloutOptions } from './rollout-options';
+import { FIELD_MANAGER } from '../defaults';
 
 export interface DeployOptions extends RolloutOptions, Pick<KubeClusterOptions, 'kubeconfig' | 'context'> {
   /** Use this port instead of connecting with the kubeconfig (tests, embedding). */
@@ -90,7 +91,7 @@ export interface DeployResult {
  * const result = await deploy('dist/', { concurrency: 8, onEvent: (e) => console.log(e.type) });
  * process.exitCode = result.ok ? 0 : 1;
  */
-export async function deploy(input: DeployInput, options: DeployOptions = {}): Promise<DeployResult> {
+export async function deploy(input: ManifestInput, options: DeployOptions = {}): Promise<DeployResult> {
   const graph = toGraph(input);
   const owned = options.cluster ? undefined : await KubeCluster.connect(options);
   const cluster: ObservingPort = options.cluster ?? (owned as KubeCluster);
@@ -109,7 +110,7 @@ async function deployGraph(
   owned: KubeCluster | undefined,
 ): Promise<DeployResult> {
   const before = owned?.requests.snapshot();
-  const fieldManager = options.fieldManager ?? 'stackwright';
+  const fieldManager = options.fieldManager ?? FIELD_MANAGER;
   const location = inventoryLocation(graph, options.inventoryNamespace);
   const findings = await runPreflight(graph, cluster, options);
   if (options.preflight === 'strict' && findings.some((f) => f.severity === 'error')) {

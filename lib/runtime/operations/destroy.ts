@@ -1,5 +1,5 @@
 import { ComponentGraph, isGating, KubeObject, objectRef } from '../../graph';
-import { DeployInput, toGraph } from './deploy-input';
+import { ManifestInput, toGraph } from './deploy-input';
 import {
   asKubeObject,
   Inventory,
@@ -47,7 +47,7 @@ export interface DestroyResult {
  * const result = await destroy('dist/', { kubeconfig: '~/.kube/config' });
  * if (!result.ok) console.error(result.deletion.units.filter((u) => u.state !== 'deleted'));
  */
-export async function destroy(input: DeployInput, options: DestroyOptions = {}): Promise<DestroyResult> {
+export async function destroy(input: ManifestInput, options: DestroyOptions = {}): Promise<DestroyResult> {
   const graph = toGraph(input);
   const owned = options.cluster ? undefined : await KubeCluster.connect(options);
   const cluster = (options.cluster ?? owned) as DeletionPort & ClusterPort;

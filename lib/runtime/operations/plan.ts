@@ -1,6 +1,6 @@
 import { ComponentGraph, KubeObject, objectRef } from '../../graph';
 import { bootstrapOrder } from '../engine/apply-order';
-import { DeployInput, toGraph } from './deploy-input';
+import { ManifestInput, toGraph } from './deploy-input';
 import {
   Inventory,
   InventoryLocation,
@@ -15,6 +15,7 @@ import { KubeCluster, KubeClusterOptions } from '../kube/kube-cluster';
 import { diffObjects, FieldChange } from '../kube/object-diff';
 import { RequestCounts } from '../kube/request-counter';
 import { ApplyConflictError, ClusterPort } from '../ports';
+import { FIELD_MANAGER } from '../defaults';
 
 /** What a deploy would do to one object. */
 export type PlannedAction = 'create' | 'update' | 'unchanged' | 'prune' | 'conflict' | 'invalid';
@@ -60,7 +61,7 @@ export interface PlanOptions extends Pick<KubeClusterOptions, 'kubeconfig' | 'co
  * deploy. Objects whose namespace or CRD the same deploy creates cannot be dry-run yet; they are
  * shown as creates "validated at apply".
  */
-export async function plan(input: DeployInput, options: PlanOptions = {}): Promise<PlanResult> {
+export async function plan(input: ManifestInput, options: PlanOptions = {}): Promise<PlanResult> {
   const graph = toGraph(input);
   const owned = options.cluster ? undefined : await KubeCluster.connect(options);
   const cluster = options.cluster ?? (owned as KubeCluster);
@@ -139,7 +140,7 @@ async function planObject(
   }
   try {
     const outcome = await cluster.apply(object, {
-      fieldManager: options.fieldManager ?? 'stackwright',
+      fieldManager: options.fieldManager ?? FIELD_MANAGER,
       force: options.forceConflicts ?? false,
       dryRun: true,
     });

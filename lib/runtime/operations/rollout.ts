@@ -4,6 +4,7 @@ import { ClusterPort } from '../ports';
 import { RolloutResult } from '../result';
 import { RolloutOptions, VerifyOptions } from './rollout-options';
 import { systemClock } from '../timing/clock';
+import { DEFAULT_CONCURRENCY, FIELD_MANAGER } from '../defaults';
 
 /**
  * Deploys the graph and verifies it, per component:
@@ -32,8 +33,8 @@ export async function rollout(
 ): Promise<RolloutResult> {
   return runComponents(graph, cluster, {
     mode: 'deploy',
-    concurrency: options.concurrency ?? 8,
-    fieldManager: options.fieldManager ?? 'stackwright',
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+    fieldManager: options.fieldManager ?? FIELD_MANAGER,
     forceConflicts: options.forceConflicts ?? false,
     componentTimeoutMs: options.componentTimeoutMs ?? 600_000,
     runTimeoutMs: options.runTimeoutMs,
@@ -68,8 +69,8 @@ export async function verify(
   };
   return runComponents(unordered, cluster, {
     mode: 'verify',
-    concurrency: options.concurrency ?? 8,
-    fieldManager: 'stackwright',
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+    fieldManager: FIELD_MANAGER,
     forceConflicts: false,
     componentTimeoutMs: options.waitMs ?? 0,
     onEvent: options.onEvent,

@@ -5,12 +5,14 @@ import { ClusterPort, WatchEventType, WatchKey, WatchListener } from '../ports';
 export type ObjectListener = WatchListener;
 
 /**
- * Shares one `cluster.watch` per (apiVersion, kind, namespace) among every object of a run and
- * routes each event to the listeners of that object, so observing N objects of one kind costs one
+ * Routes the events of the port's watches to the listeners of single objects (the port's
+ * `SharedWatch` is the one watch per kind and namespace; this is the run's fan-out by object
+ * name): it opens one `cluster.watch` per (apiVersion, kind, namespace) among every object of a
+ * run and routes each event to the listeners of that object, so observing N objects of one kind costs one
  * watch, not N, and nothing polls. Listeners run synchronously and must be cheap (no I/O): a slow
  * handler would delay every later event of the watch (cli-utils #677).
  */
-export class WatchHub {
+export class WatchRouter {
   private readonly watches = new Map<string, () => void>();
   private readonly listeners = new Map<string, Set<ObjectListener>>();
   private closed = false;
@@ -33,7 +35,7 @@ export class WatchHub {
    */
   observe(object: KubeObject, listener: ObjectListener): () => void {
     if (this.closed) return () => undefined;
-    const key = WatchHub.keyOf(object);
+    const key = WatchRouter.keyOf(object);
     const id = keyId(key);
     if (!this.watches.has(id)) {
       this.watches.set(
