@@ -1,7 +1,8 @@
 import { ComponentGraph, KubeObject, objectRef } from '../../graph';
 import { FORCED_DOWNSCALE_LABEL } from '../readiness/daemon-set';
 import { asRecord } from '../readiness/object-fields';
-import { checkPlacement, explainUnplaceable, podSpecOf } from '../diagnose/placement';
+import { checkPlacement, podSpecOf } from '../diagnose/placement';
+import { explainUnplaceable } from '../diagnose/placement-explanation';
 
 /** One placement problem found before anything is applied. */
 export interface PreflightFinding {
