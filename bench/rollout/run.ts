@@ -14,10 +14,10 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { ComponentGraph, KubeObject } from '../../lib/graph';
-import { deploy } from '../../lib/runtime/deploy';
+import { deploy } from '../../lib/runtime/operations/deploy';
 import { RolloutEvent } from '../../lib/runtime/events';
 import { KubeCluster } from '../../lib/runtime/kube/kube-cluster';
-import { waitUntilGone } from '../../lib/runtime/reverse-delete';
+import { waitUntilGone } from '../../lib/runtime/operations/delete-in-reverse-order';
 import { auditCounts, fileSize } from './audit';
 import { kubectlSequential, warmKubectl } from './kubectl-baseline';
 import {

@@ -4,6 +4,7 @@ export * from './io';
 export * from './program';
 export * from './main';
 export * from './commands/common';
+export * from './commands/cluster-command';
 export * from './render/ansi';
 export * from './render/progress-model';
 export * from './render/tty-view';

@@ -1,9 +1,6 @@
 import { spawn } from 'child_process';
 import * as readline from 'readline';
-import { KubeObject } from '../graph';
-import { RequestCounts } from '../runtime/kube/request-counter';
-import { ClusterPort } from '../runtime/ports';
-import { DeletionPort } from '../runtime/reverse-delete';
+import type { ClusterPort, RequestCounts } from '../runtime';
 
 /** Where the CLI writes: a terminal, a pipe, or a test buffer. */
 export interface OutputStream {
@@ -15,8 +12,7 @@ export interface OutputStream {
 
 /** A connected cluster as the commands use it. */
 export interface CliCluster {
-  readonly port: ClusterPort &
-    DeletionPort & { observed?(object: KubeObject): Promise<KubeObject | undefined> };
+  readonly port: ClusterPort;
   /** The kubeconfig context, for titles and confirmations. */
   readonly context: string;
   /** API requests so far, when known. */
@@ -56,7 +52,7 @@ export function processIo(signal?: AbortSignal): CliIo {
     openCluster: async (options) => {
       // Loaded here, not at the top: commands that never touch a cluster (help, graph, synth)
       // must not pay for the Kubernetes client.
-      const { KubeCluster } = await import('../runtime/kube/kube-cluster');
+      const { KubeCluster } = await import('../runtime');
       const cluster = await KubeCluster.connect(options);
       try {
         await cluster.serverVersion();

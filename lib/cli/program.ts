@@ -3,6 +3,7 @@ import type { GlobalOptions } from './commands/common';
 import { parseDuration } from './duration';
 import { ExitCode } from './exit-codes';
 import { CliIo } from './io';
+import { DEFAULT_CONCURRENCY } from '../runtime/defaults';
 
 /**
  * Runs `stackwright <command>` with `argv` (without the node and script entries) and resolves
@@ -18,7 +19,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       // --help and --version end here with code 0; every parse error is a usage error.
       return error.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
     }
-    const { exitCodeForError, printError } = await import('./commands/common');
+    const { printError } = await import('./commands/common');
+    const { exitCodeForError } = await import('./commands/cluster-command');
     printError(io, error);
     return exitCodeForError(error);
   }
@@ -95,7 +97,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
   program
     .command('deploy [dir]')
     .description('apply components in dependency order, verifying each before its dependants start')
-    .option('--concurrency <n>', 'components applying or verifying at once', positiveInt, 8)
+    .option('--concurrency <n>', 'components applying or verifying at once', positiveInt, DEFAULT_CONCURRENCY)
     .option('--force-conflicts', 'take ownership of fields other field managers own', false)
     .option('--timeout <duration>', 'limit for the whole run, e.g. 10m (default: none)', duration)
     .option('--component-timeout <duration>', 'limit per component, e.g. 5m', duration)
@@ -165,7 +167,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .command('destroy [dir]')
     .description('delete the cloud in reverse dependency order, waiting until each component is gone')
     .option('-y, --yes', 'do not ask for confirmation', false)
-    .option('--concurrency <n>', 'components deleting at once', positiveInt, 8)
+    .option('--concurrency <n>', 'components deleting at once', positiveInt, DEFAULT_CONCURRENCY)
     .option('--timeout <duration>', 'limit per component', duration)
     .addOption(
       new Option('--cascade <mode>', 'how owned objects are deleted')

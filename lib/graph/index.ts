@@ -5,3 +5,4 @@ export * from './topology';
 export * from './component-graph';
 export * from './render';
 export * from './load-manifests';
+export * from './group-kind';

@@ -1,5 +1,5 @@
 import { ApplyOutcome, ObjectStatus } from './ports';
-import { ComponentState, RolloutResult } from './result';
+import { RolloutResult } from './result';
 
 /** Fields every event carries. */
 interface EventBase {
@@ -102,21 +102,3 @@ export type RolloutEvent =
 
 /** Every event type, for exhaustive renderers. */
 export type RolloutEventType = RolloutEvent['type'];
-
-/** The state a component is in after `event`, when the event changes it. */
-export function stateAfter(event: RolloutEvent): ComponentState | undefined {
-  switch (event.type) {
-    case 'component-started':
-      return 'applying';
-    case 'component-applied':
-      return 'verifying';
-    case 'component-verified':
-      return 'verified';
-    case 'component-failed':
-      return 'failed';
-    case 'component-blocked':
-      return 'blocked';
-    default:
-      return undefined;
-  }
-}

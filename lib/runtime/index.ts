@@ -1,20 +1,66 @@
-// Rollout engine (deciding half)
-export * from './ports';
-export * from './result';
+// The public face of `stackwright/runtime`: what a user of the runtime needs, and nothing else.
+// Internals (the engine, the scheduler, watches, the Kubernetes transport) stay importable by
+// path for the project's own tests; the in-memory cluster and the manual clock are in
+// `stackwright/testing`.
+
+// Operations, with their options and results
+export { deploy, PreflightError } from './operations/deploy';
+export type { DeployOptions, DeployResult } from './operations/deploy';
+export { rollout, verify } from './operations/rollout';
+export type { RolloutOptions, VerifyOptions } from './operations/rollout-options';
+export { destroy, destroyUnits } from './operations/destroy';
+export type { DestroyOptions, DestroyResult } from './operations/destroy';
+export { prune, pruneUnits, BOOTSTRAP_UNIT } from './operations/prune';
+export { plan, planGraph, renderPlan } from './operations/plan';
+export type {
+  ObjectPlan,
+  PlannedAction,
+  PlanOptions,
+  PlanResult,
+  RenderPlanOptions,
+} from './operations/plan';
+export { deleteInReverseOrder } from './operations/delete-in-reverse-order';
+export type {
+  DeletionEvent,
+  DeletionOptions,
+  DeletionPort,
+  DeletionResult,
+  DeletionState,
+  DeletionUnit,
+  DeletionUnitResult,
+} from './operations/delete-in-reverse-order';
+export { waitUntilGone } from './engine/delete-and-wait-gone';
+export { preflight } from './operations/preflight';
+export type { PreflightFinding } from './operations/preflight';
+export { toGraph } from './operations/deploy-input';
+export type { DeployInput, ManifestInput, Synthesizable } from './operations/deploy-input';
+
+// Events and results
 export * from './events';
-export * from './rollout-options';
-export * from './rollout';
-export * from './scheduler';
-export * from './tasks';
-export * from './readiness';
-export * from './diagnose';
-export * from './preflight';
-// Doing half: the Kubernetes port, inventory, plan, deploy, prune, destroy
-export * from './kube';
-export * from './deploy-input';
-export * from './inventory';
-export * from './reverse-delete';
-export * from './prune';
-export * from './destroy';
-export * from './plan';
-export * from './deploy';
+export * from './result';
+
+// The cluster port
+export * from './ports';
+
+// The readiness table
+export { hasKindRule, KIND_RULES, objectReadiness, readinessRuleFor } from './readiness/readiness-table';
+export type { ReadinessOptions } from './readiness/readiness-table';
+
+// The inventory a deploy records
+export * from './inventory/inventory';
+
+// The real cluster adapter
+export { KubeCluster } from './kube/kube-cluster';
+export type { KubeClusterOptions } from './kube/kube-cluster';
+export { ClusterUnreachableError, KubeApiError } from './kube/errors';
+export { diffCounts } from './kube/request-counter';
+export type { RequestCounts } from './kube/request-counter';
+export { SkipUnchanged } from './kube/skip-unchanged';
+export type { ObservingPort } from './kube/skip-unchanged';
+
+// Defaults every operation shares
+export { DEFAULT_CONCURRENCY, FIELD_MANAGER } from './defaults';
+
+// Time, for callers that pass their own clock
+export type { Clock } from './timing/clock';
+export { systemClock } from './timing/clock';

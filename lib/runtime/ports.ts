@@ -55,19 +55,56 @@ export interface WatchKey {
   readonly namespace?: string;
 }
 
+/** What a watch event says happened to an object. */
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** Receives the events of a watch, or of one object (see `WatchRouter`). */
+export type WatchListener = (type: WatchEventType, object: KubeObject) => void;
+
+/** How deletes cascade to dependents (ReplicaSets, Pods): see the Kubernetes garbage collection docs. */
+export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
+
+/** The propagation policies destroy and prune offer (orphaning would defeat "wait until gone"). */
+export type DeletePropagation = Exclude<PropagationPolicy, 'Orphan'>;
+
+/** Settings of one delete. */
+export interface DeleteOptions {
+  /** @default 'Background' (ports without garbage collection, like the in-memory one, ignore it) */
+  readonly propagationPolicy?: PropagationPolicy;
+}
+
+/**
+ * Everything the runtime asks of a cluster, declared once. The required capabilities are what
+ * every operation needs; the optional ones make the Kubernetes port cheaper or correct in cases
+ * a simpler port (the in-memory one, a test double) does not have.
+ */
 export interface ClusterPort {
+  /** Server-side apply; used by deploy (and its bootstrap) for every object it writes. */
   apply(object: KubeObject, options: ApplyOptions): Promise<ApplyOutcome>;
-  /** Deletes; resolves when the delete was accepted (not when the object is gone: observe that). */
-  delete(object: KubeObject): Promise<void>;
+  /**
+   * Used by destroy and prune. Resolves when the delete was accepted (not when the object is
+   * gone: the delete action watches for that).
+   */
+  delete(object: KubeObject, options?: DeleteOptions): Promise<void>;
+  /** One object, undefined when absent; used by verify, plan, the inventory and "is it gone?". */
   get(object: KubeObject): Promise<KubeObject | undefined>;
+  /** Used by diagnosis (pods, nodes) and the preflight (nodes). */
   list(key: WatchKey, labelSelector?: string): Promise<KubeObject[]>;
   /**
    * Starts (or joins) the watch for `key` and calls `onEvent` with every ADDED/MODIFIED/DELETED
-   * object. The implementation resumes after disconnects and 410 Gone (re-list + re-watch) with
-   * exponential back-off and jitter. Returns a function that stops this subscription.
+   * object; used to observe every object a run waits for. The implementation resumes after
+   * disconnects and 410 Gone (re-list + re-watch) with exponential back-off and jitter. Returns a
+   * function that stops this subscription.
    */
-  watch(
-    key: WatchKey,
-    onEvent: (type: 'ADDED' | 'MODIFIED' | 'DELETED', object: KubeObject) => void,
-  ): () => void;
+  watch(key: WatchKey, onEvent: WatchListener): () => void;
+  /**
+   * Optional: the live object from the watch's snapshot instead of a GET. Used by skip-unchanged
+   * and "is it gone?" when present (one LIST per kind and namespace instead of a GET per object).
+   */
+  observed?(object: KubeObject): Promise<KubeObject | undefined>;
+  /**
+   * Optional: forget cached API discovery. Called when a CRD the run applied becomes established,
+   * so its custom resources map; ports without a discovery cache leave it out.
+   */
+  invalidateDiscovery?(): void;
 }

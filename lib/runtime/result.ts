@@ -63,6 +63,21 @@ export interface ObjectResult {
   readonly currentAt?: string;
 }
 
+/**
+ * Why a component (or deletion unit) did not reach its goal, as data: the CLI maps it to an exit
+ * code and a hint, never by reading `reason`.
+ *
+ * - `conflict`: server-side apply found fields another manager owns.
+ * - `apply-rejected`: the API server refused a request for the object (apply, read, delete).
+ * - `object-failed`: an object reported Failed (a Job out of retries, a Deployment past its deadline).
+ * - `timeout`: its time ran out (the component's, the run's, or no progress).
+ * - `blocked`: something it depends on failed, so it never started.
+ * - `aborted`: the caller stopped the run.
+ * - `internal`: a bug in the engine, caught so the run still reports.
+ */
+export type FailureCause =
+  'conflict' | 'apply-rejected' | 'object-failed' | 'timeout' | 'blocked' | 'aborted' | 'internal';
+
 /** The outcome of one component, oper8's completion state per node. */
 export interface ComponentResult {
   readonly name: string;
@@ -71,6 +86,8 @@ export interface ComponentResult {
   readonly state: ComponentState;
   /** Why it failed, was blocked or did not start; absent when verified. */
   readonly reason?: string;
+  /** The kind of failure behind `reason`; absent when verified or skipped. */
+  readonly cause?: FailureCause;
   /** For `blocked`: the failed component at the root of the block. */
   readonly blockedBy?: string;
   /** What the cluster says about the pods behind a failed or slow component, in actionable words. */
@@ -98,6 +115,8 @@ export type RunOutcome = 'succeeded' | 'failed' | 'aborted' | 'timed-out' | 'no-
 export interface BootstrapResult {
   readonly state: 'verified' | 'failed' | 'not-started';
   readonly reason?: string;
+  /** The kind of failure behind `reason`. */
+  readonly cause?: FailureCause;
   readonly objects: readonly ObjectResult[];
 }
 

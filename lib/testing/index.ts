@@ -2,6 +2,9 @@ import { Testing } from 'cdk8s';
 import { Annotations, ComponentGraph, decodeDependsOn, Edge, graphFromManifests, KubeObject } from '../graph';
 import type { Cloud } from '../model';
 
+export * from './in-memory-cluster';
+export * from './manual-clock';
+
 /**
  * Helpers for tests of stacks and constructs (`stackwright/testing`): synthesise a cloud to plain
  * objects, find objects, and read the graph back from the annotations, as any deploy tool would.

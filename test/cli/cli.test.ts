@@ -3,7 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { runCli } from '../../lib/cli/program';
 import { ExitCode } from '../../lib/cli/exit-codes';
-import { InMemoryCluster, SIM_FAIL } from '../../lib/runtime/in-memory-cluster';
+import { InMemoryCluster, SIM_FAIL } from '../../lib/testing/in-memory-cluster';
 import { ClusterUnreachableError } from '../../lib/runtime/kube/errors';
 import { ApplyConflictError } from '../../lib/runtime/ports';
 import { component, configMap, deployment, job, namespace, NS } from '../runtime/support/manifests';

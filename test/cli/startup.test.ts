@@ -50,7 +50,7 @@ function run(argv: readonly string[]): { code: number; modules: string[] } {
 const CLUSTER_CLIENT = [
   /^node_modules\/@kubernetes\/client-node\//,
   /^lib\/runtime\/kube\/(kube-cluster|connection|transport|client-node)\.ts$/,
-  /^lib\/runtime\/(rollout|deploy|plan|destroy)\.ts$/,
+  /^lib\/runtime\/operations\/(rollout|deploy|plan|destroy)\.ts$/,
 ];
 
 /** A small cloud: a database and the API that needs it. */
@@ -79,6 +79,7 @@ describe('CLI start-up loads only what the command needs', () => {
         'lib/cli/io.ts',
         'lib/cli/main.ts',
         'lib/cli/program.ts',
+        'lib/runtime/defaults.ts',
       ]);
     },
     CHILD_PROCESS_TIMEOUT_MS,
@@ -113,7 +114,7 @@ describe('CLI start-up loads only what the command needs', () => {
       // THEN it failed as unreachable (exit 3), after loading the transport and the client
       expect(code).toBe(3);
       expect(clusterModules(modules)).toEqual(
-        expect.arrayContaining(['lib/runtime/deploy.ts', 'lib/runtime/kube/kube-cluster.ts']),
+        expect.arrayContaining(['lib/runtime/operations/deploy.ts', 'lib/runtime/kube/kube-cluster.ts']),
       );
     },
     CHILD_PROCESS_TIMEOUT_MS,

@@ -4,7 +4,7 @@ import * as path from 'path';
 import { stringify } from 'yaml';
 import { KubeObject } from '../../lib/graph';
 import { CliCluster, CliIo } from '../../lib/cli/io';
-import { InMemoryCluster } from '../../lib/runtime/in-memory-cluster';
+import { InMemoryCluster } from '../../lib/testing/in-memory-cluster';
 
 /** Captured output of one stream. */
 export class Captured {

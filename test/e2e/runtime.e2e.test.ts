@@ -9,13 +9,13 @@
  */
 import { App } from 'cdk8s';
 import { ComponentGraph, graphFromManifests, KubeObject, transitiveDependants } from '../../lib/graph';
-import { deploy } from '../../lib/runtime/deploy';
-import { destroy } from '../../lib/runtime/destroy';
+import { deploy } from '../../lib/runtime/operations/deploy';
+import { destroy } from '../../lib/runtime/operations/destroy';
 import { RolloutEvent } from '../../lib/runtime/events';
-import { inventoryLocation, readInventory } from '../../lib/runtime/inventory';
+import { inventoryLocation, readInventory } from '../../lib/runtime/inventory/inventory';
 import { KubeCluster } from '../../lib/runtime/kube/kube-cluster';
-import { DeletionEvent } from '../../lib/runtime/reverse-delete';
-import { verify } from '../../lib/runtime/rollout';
+import { DeletionEvent } from '../../lib/runtime/operations/delete-in-reverse-order';
+import { verify } from '../../lib/runtime/operations/rollout';
 import { referenceCloud } from '../../stacks/reference-cloud';
 import { auditedWrites, auditLogFile, auditLogOffset } from './support/audit-log';
 import { kubeconfigFromEnv } from './support/cluster';

@@ -1,10 +1,10 @@
 import { ComponentGraph } from '../../lib/graph';
-import { deploy } from '../../lib/runtime/deploy';
-import { destroy, destroyUnits } from '../../lib/runtime/destroy';
-import { InMemoryCluster } from '../../lib/runtime/in-memory-cluster';
-import { inventoryFromConfigMap, inventoryFromGraph } from '../../lib/runtime/inventory';
-import { pruneUnits } from '../../lib/runtime/prune';
-import { DeletionEvent } from '../../lib/runtime/reverse-delete';
+import { deploy } from '../../lib/runtime/operations/deploy';
+import { destroy, destroyUnits } from '../../lib/runtime/operations/destroy';
+import { InMemoryCluster } from '../../lib/testing/in-memory-cluster';
+import { inventoryFromConfigMap, inventoryFromGraph } from '../../lib/runtime/inventory/inventory';
+import { pruneUnits } from '../../lib/runtime/operations/prune';
+import { DeletionEvent } from '../../lib/runtime/operations/delete-in-reverse-order';
 import { component, configMap, deployment, graphOf, job, namespace, NS, service } from './support/manifests';
 
 /** mariadb <- keystone-db-sync <- keystone-api <- glance-api; memcached independent. */
@@ -240,6 +240,15 @@ describe('prune and destroy order', () => {
     expect(state('keystone-db-sync')).toBe('blocked');
     expect(state('memcached')).toBe('blocked');
     expect(cluster.peek(`Deployment/${NS}/mariadb`)).toBeDefined();
+    // AND the reasons are the scheduler's, worded as deploy's, with typed causes
+    const unit = (name: string) => result.deletion.units.find((u) => u.name === name);
+    expect(unit('keystone-api')).toMatchObject({ cause: 'apply-rejected', reason: 'forbidden' });
+    expect(unit('mariadb')).toMatchObject({
+      state: 'blocked',
+      cause: 'blocked',
+      blockedBy: 'keystone-api',
+      reason: 'blocked by keystone-api (through keystone-db-sync), which failed: forbidden',
+    });
   });
 });
 

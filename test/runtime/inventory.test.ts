@@ -8,7 +8,7 @@ import {
   mergeInventories,
   objectsNotIn,
   withoutObjects,
-} from '../../lib/runtime/inventory';
+} from '../../lib/runtime/inventory/inventory';
 import { component, configMap, deployment, graphOf, namespace, NS } from './support/manifests';
 
 const full = () =>

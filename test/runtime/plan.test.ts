@@ -1,7 +1,7 @@
 import { KubeObject } from '../../lib/graph';
-import { deploy } from '../../lib/runtime/deploy';
-import { InMemoryCluster } from '../../lib/runtime/in-memory-cluster';
-import { plan, renderPlan } from '../../lib/runtime/plan';
+import { deploy } from '../../lib/runtime/operations/deploy';
+import { InMemoryCluster } from '../../lib/testing/in-memory-cluster';
+import { plan, renderPlan } from '../../lib/runtime/operations/plan';
 import { NoMatchError } from '../../lib/runtime/kube/errors';
 import { component, crd, deployment, graphOf, namespace, NS } from './support/manifests';
 

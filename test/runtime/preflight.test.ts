@@ -1,4 +1,4 @@
-import { preflight } from '../../lib/runtime/preflight';
+import { preflight } from '../../lib/runtime/operations/preflight';
 import { freshCluster, HYPERVISOR, node, yaookScheduling } from './diagnose/fixtures';
 import { component, daemonSet, deployment, graphOf, job } from './support/manifests';
 import { KubeObject } from '../../lib/graph';

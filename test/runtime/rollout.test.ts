@@ -4,11 +4,11 @@ import {
   SIM_FAIL,
   SIM_NEVER_READY,
   SIM_READY_AFTER_MS,
-} from '../../lib/runtime/in-memory-cluster';
+} from '../../lib/testing/in-memory-cluster';
 import { ApplyConflictError } from '../../lib/runtime/ports';
-import { rollout, verify } from '../../lib/runtime/rollout';
-import { RolloutOptions } from '../../lib/runtime/rollout-options';
-import { ManualClock } from '../../lib/runtime/tasks/manual-clock';
+import { rollout, verify } from '../../lib/runtime/operations/rollout';
+import { RolloutOptions } from '../../lib/runtime/operations/rollout-options';
+import { ManualClock } from '../../lib/testing/manual-clock';
 import { ComponentGraph } from '../../lib/graph';
 import {
   component,

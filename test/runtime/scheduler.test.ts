@@ -1,4 +1,4 @@
-import { RolloutScheduler } from '../../lib/runtime/scheduler';
+import { RolloutScheduler } from '../../lib/runtime/engine/scheduler';
 import { component, configMap, graphOf } from './support/manifests';
 
 /** a <- b <- d, a <- c, e independent; f needs a only at run time. */

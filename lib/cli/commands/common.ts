@@ -2,11 +2,6 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parse } from 'yaml';
 import { ComponentGraph, graphFromManifests, loadManifests } from '../../graph';
-import { InventoryLocation, inventoryLocation } from '../../runtime/inventory';
-import { ClusterUnreachableError, KubeApiError } from '../../runtime/kube/errors';
-import { diffCounts, RequestCounts } from '../../runtime/kube/request-counter';
-import { RolloutResult } from '../../runtime/result';
-import { ExitCode } from '../exit-codes';
 import { CliCluster, CliIo } from '../io';
 
 /** Options every command accepts. */
@@ -58,15 +53,6 @@ export function loadGraph(io: CliIo, dir: string | undefined): { graph: Componen
   }
 }
 
-/** Where the graph's inventory lives; a graph that does not say (several clouds, no namespace) is a usage error. */
-export function locate(graph: ComponentGraph): InventoryLocation {
-  try {
-    return inventoryLocation(graph);
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
-
 /** Opens the cluster for a command and always closes it. */
 export async function withCluster<T>(
   io: CliIo,
@@ -79,35 +65,6 @@ export async function withCluster<T>(
   } finally {
     cluster.close();
   }
-}
-
-/** Requests made by `fn`, when the cluster counts them. */
-export async function measured<T>(
-  cluster: CliCluster,
-  fn: () => Promise<T>,
-): Promise<{ value: T; requests?: RequestCounts }> {
-  const before = cluster.requests?.();
-  const value = await fn();
-  const after = cluster.requests?.();
-  return { value, ...(before && after ? { requests: diffCounts(before, after) } : {}) };
-}
-
-/** The exit code for an error that escaped a command. */
-export function exitCodeForError(error: unknown): number {
-  if (error instanceof UsageError) return ExitCode.USAGE;
-  if (error instanceof ClusterUnreachableError) return ExitCode.UNREACHABLE;
-  if (error instanceof KubeApiError && (error.status === 401 || error.status === 403))
-    return ExitCode.UNREACHABLE;
-  return ExitCode.FAILED;
-}
-
-/** The exit code for a finished rollout or verify. */
-export function exitCodeForRollout(result: RolloutResult): number {
-  if (result.ok) return ExitCode.OK;
-  if (result.outcome === 'aborted') return ExitCode.INTERRUPTED;
-  const reasons = [result.bootstrap.reason ?? '', ...result.components.map((c) => c.reason ?? '')];
-  if (reasons.some((r) => r.includes('server-side apply conflict'))) return ExitCode.CONFLICT;
-  return ExitCode.FAILED;
 }
 
 /** Prints an error the way every command does: `stackwright: <message>` on stderr. */

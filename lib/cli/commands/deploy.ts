@@ -1,11 +1,11 @@
-import { deploy, PreflightError } from '../../runtime/deploy';
-import { PreflightFinding } from '../../runtime/preflight';
 import { ExitCode } from '../exit-codes';
 import { CliIo } from '../io';
 import { ProgressModel } from '../render/progress-model';
 import { outputMode, Reporter, useColor } from '../render/reporter';
 import { renderRolloutSummary } from '../render/summary';
-import { exitCodeForRollout, GlobalOptions, loadGraph, locate, measured, withCluster } from './common';
+import { exitCodeForRollout, locate, measured } from './cluster-command';
+import { GlobalOptions, loadGraph, withCluster } from './common';
+import { deploy, PreflightError, PreflightFinding } from '../../runtime';
 
 export interface DeployCommandOptions {
   readonly concurrency: number;

@@ -1,12 +1,11 @@
-import { destroyUnits } from '../../runtime/destroy';
-import { readInventory } from '../../runtime/inventory';
-import { deleteInReverseOrder } from '../../runtime/reverse-delete';
 import { ExitCode } from '../exit-codes';
 import { CliIo } from '../io';
 import { ProgressModel } from '../render/progress-model';
 import { outputMode, Reporter, useColor } from '../render/reporter';
 import { renderDeletionSummary } from '../render/summary';
-import { GlobalOptions, loadGraph, locate, measured, UsageError, withCluster } from './common';
+import { locate, measured } from './cluster-command';
+import { GlobalOptions, loadGraph, UsageError, withCluster } from './common';
+import { deleteInReverseOrder, destroyUnits, readInventory } from '../../runtime';
 
 export interface DestroyCommandOptions {
   readonly yes?: boolean;

@@ -1,10 +1,9 @@
-import { readInventory } from '../../runtime/inventory';
-import { planGraph } from '../../runtime/plan';
-import { renderPlan } from '../../runtime/plan';
 import { ExitCode } from '../exit-codes';
 import { CliIo } from '../io';
 import { useColor } from '../render/reporter';
-import { GlobalOptions, loadGraph, locate, measured, withCluster } from './common';
+import { locate, measured } from './cluster-command';
+import { GlobalOptions, loadGraph, withCluster } from './common';
+import { planGraph, readInventory, renderPlan } from '../../runtime';
 
 export interface PlanCommandOptions {
   readonly forceConflicts?: boolean;

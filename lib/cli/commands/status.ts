@@ -1,10 +1,10 @@
-import { graphHash, inventoryRef, objectsNotIn, readInventory } from '../../runtime/inventory';
-import { verify } from '../../runtime/rollout';
 import { ExitCode } from '../exit-codes';
 import { CliIo } from '../io';
 import { style as makeStyle } from '../render/ansi';
 import { useColor } from '../render/reporter';
-import { GlobalOptions, loadGraph, locate, withCluster } from './common';
+import { locate } from './cluster-command';
+import { GlobalOptions, loadGraph, withCluster } from './common';
+import { graphHash, inventoryRef, objectsNotIn, readInventory, verify } from '../../runtime';
 
 /**
  * `stackwright status [dir]`: a snapshot, no waiting: what the inventory records (last deploy,

@@ -1,9 +1,10 @@
-import { verify } from '../../runtime/rollout';
 import { CliIo } from '../io';
 import { ProgressModel } from '../render/progress-model';
 import { outputMode, Reporter, useColor } from '../render/reporter';
 import { renderRolloutSummary } from '../render/summary';
-import { exitCodeForRollout, GlobalOptions, loadGraph, measured, withCluster } from './common';
+import { exitCodeForRollout, measured } from './cluster-command';
+import { GlobalOptions, loadGraph, withCluster } from './common';
+import { verify } from '../../runtime';
 
 /**
  * `stackwright verify [dir]`: reads every object (no writes) and reports each component verified

@@ -1,7 +1,6 @@
 import { formatDuration } from '../duration';
-import { RolloutEvent } from '../../runtime/events';
-import { DeletionEvent } from '../../runtime/reverse-delete';
 import { Style } from './ansi';
+import type { DeletionEvent, RolloutEvent } from '../../runtime';
 
 /**
  * One line per event, for CI logs and pipes: `[  12.3s] verified   keystone-api (4.1s)`. Times are

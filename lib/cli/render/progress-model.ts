@@ -1,6 +1,5 @@
 import { ComponentGraph, componentLevels } from '../../graph';
-import { RolloutEvent } from '../../runtime/events';
-import { DeletionEvent } from '../../runtime/reverse-delete';
+import type { DeletionEvent, RolloutEvent } from '../../runtime';
 
 /** Where a row stands, in the terms the views colour by. */
 export type RowState = 'pending' | 'running' | 'done' | 'failed' | 'blocked' | 'not-started' | 'skipped';

@@ -1,10 +1,9 @@
-import { RolloutEvent } from '../../runtime/events';
-import { DeletionEvent } from '../../runtime/reverse-delete';
 import { CliIo } from '../io';
 import { style as makeStyle, Style } from './ansi';
 import { formatDeletionEvent, formatRolloutEvent } from './line-view';
 import { ProgressModel } from './progress-model';
 import { TtyView } from './tty-view';
+import type { DeletionEvent, RolloutEvent } from '../../runtime';
 
 /** How progress is shown: a live view, one line per event, or JSON lines. */
 export type OutputMode = 'tty' | 'lines' | 'json';

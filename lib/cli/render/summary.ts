@@ -1,8 +1,6 @@
 import { formatDuration } from '../duration';
-import { RequestCounts } from '../../runtime/kube/request-counter';
-import { RolloutResult } from '../../runtime/result';
-import { DeletionResult } from '../../runtime/reverse-delete';
 import { Style } from './ansi';
+import type { DeletionResult, RequestCounts, RolloutResult } from '../../runtime';
 
 /** What a deploy adds to the rollout's own result in the summary. */
 export interface DeploySummaryExtras {

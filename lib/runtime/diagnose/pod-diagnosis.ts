@@ -1,6 +1,6 @@
 import { KubeObject } from '../../graph';
 import { asArray, asNumber, asRecord, asString, condition } from '../readiness/object-fields';
-import { explainUnplaceable } from './placement';
+import { explainUnplaceable } from './placement-explanation';
 
 /** Waiting reasons that mean the image cannot be pulled. */
 const IMAGE_PULL = new Set(['ImagePullBackOff', 'ErrImagePull', 'InvalidImageName', 'ErrImageNeverPull']);

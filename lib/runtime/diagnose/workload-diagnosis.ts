@@ -8,7 +8,8 @@ import {
   describeCondition,
 } from '../readiness/object-fields';
 import { FORCED_DOWNSCALE_LABEL } from '../readiness/daemon-set';
-import { explainUnplaceable, podSpecOf } from './placement';
+import { podSpecOf } from './placement';
+import { explainUnplaceable } from './placement-explanation';
 import { diagnosePod } from './pod-diagnosis';
 
 /** The kinds whose pods a diagnosis looks at. */

@@ -1,22 +1,14 @@
 import { KubeObject, objectRef } from '../../graph';
-import { ApplyOptions, ApplyOutcome, ClusterPort, WatchKey } from '../ports';
-import { ExponentialBackOff } from '../tasks';
+import { ApplyOptions, ApplyOutcome, ClusterPort, DeleteOptions, WatchKey, WatchListener } from '../ports';
+import { ExponentialBackOff } from '../timing';
 import { toApplyConflict } from './apply-conflict';
 import { connect, ConnectionOptions } from './connection';
 import { KubeApiError, NoMatchError } from './errors';
 import { RequestCounter } from './request-counter';
 import { RestMapper } from './rest-mapper';
 import { resourcePath, ResourceMapping } from './rest-mapping';
-import { ListResult, RawWatchEvent, SharedWatch, WatchListener } from './shared-watch';
+import { ListResult, RawWatchEvent, SharedWatch } from './shared-watch';
 import { KubeTransport, RetryPolicy } from './transport';
-
-/** How deletes cascade to dependents (ReplicaSets, Pods): see the Kubernetes garbage collection docs. */
-export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
-
-export interface DeleteOptions {
-  /** @default 'Background' */
-  readonly propagationPolicy?: PropagationPolicy;
-}
 
 export interface KubeClusterOptions extends ConnectionOptions {
   readonly retry?: RetryPolicy;

@@ -1,9 +1,7 @@
 import { KubeObject } from '../../graph';
-import { Clock, ExponentialBackOff, RestartingTask } from '../tasks';
+import { Clock, ExponentialBackOff, RestartingTask } from '../timing';
+import { WatchEventType, WatchListener } from '../ports';
 import { KubeApiError } from './errors';
-
-export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
-export type WatchListener = (type: WatchEventType, object: KubeObject) => void;
 
 /** A list response reduced to what a reflector needs. */
 export interface ListResult {

@@ -1,9 +1,12 @@
 import { KubeObject, objectRef } from '../../graph';
-import { ApplyOptions, ApplyOutcome, ClusterPort, WatchKey } from '../ports';
+import { ApplyOptions, ApplyOutcome, ClusterPort, DeleteOptions, WatchKey, WatchListener } from '../ports';
 import { containsDesired, hashObject } from './object-diff';
 
-/** A port that can read the live object cheaply (the Kubernetes port reads its watch snapshot). */
-export type ObservingPort = ClusterPort & { observed?(object: KubeObject): Promise<KubeObject | undefined> };
+/**
+ * @deprecated the `ClusterPort` declares `observed` itself; use `ClusterPort`. Kept for one minor
+ * version.
+ */
+export type ObservingPort = ClusterPort;
 
 /**
  * Wraps a port so that re-applying an unchanged object sends no write at all. An apply is skipped
@@ -24,7 +27,7 @@ export class SkipUnchanged implements ClusterPort {
   private readonly applied: Map<string, string>;
 
   constructor(
-    private readonly inner: ObservingPort,
+    private readonly inner: ClusterPort,
     /** ref -> manifest hash recorded by the last deploy (the inventory). */
     recordedHashes: ReadonlyMap<string, string>,
   ) {
@@ -47,8 +50,8 @@ export class SkipUnchanged implements ClusterPort {
     return outcome;
   }
 
-  delete(object: KubeObject): Promise<void> {
-    return this.inner.delete(object);
+  delete(object: KubeObject, options?: DeleteOptions): Promise<void> {
+    return this.inner.delete(object, options);
   }
 
   get(object: KubeObject): Promise<KubeObject | undefined> {
@@ -59,16 +62,12 @@ export class SkipUnchanged implements ClusterPort {
     return this.inner.list(key, labelSelector);
   }
 
-  watch(
-    key: WatchKey,
-    onEvent: (type: 'ADDED' | 'MODIFIED' | 'DELETED', object: KubeObject) => void,
-  ): () => void {
+  watch(key: WatchKey, onEvent: WatchListener): () => void {
     return this.inner.watch(key, onEvent);
   }
 
   /** Passed through so the engine can refresh discovery after a CRD is established. */
   invalidateDiscovery(): void {
-    const port = this.inner as ObservingPort & { invalidateDiscovery?: () => void };
-    port.invalidateDiscovery?.();
+    this.inner.invalidateDiscovery?.();
   }
 }

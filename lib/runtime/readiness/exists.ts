@@ -1,36 +1,36 @@
-import { KubeObject } from '../../graph';
+import { GroupKind, KubeObject } from '../../graph';
 import { ReadinessResult } from '../ports';
 import { current } from './object-fields';
 
 /**
- * Kinds with no status to wait for: once the API server accepted them, they are in effect.
+ * Kinds (by `group/Kind`) with no status to wait for: once the API server accepted them, they are in effect.
  * (Unknown kinds are not in this list: they go through the `Ready`-condition rule instead.)
  */
-export const EXISTS_IS_CURRENT_KINDS: readonly string[] = [
+export const EXISTS_IS_CURRENT_KINDS: readonly GroupKind[] = [
   'ConfigMap',
   'Secret',
   'ServiceAccount',
-  'Role',
-  'RoleBinding',
-  'ClusterRole',
-  'ClusterRoleBinding',
-  'NetworkPolicy',
+  'rbac.authorization.k8s.io/Role',
+  'rbac.authorization.k8s.io/RoleBinding',
+  'rbac.authorization.k8s.io/ClusterRole',
+  'rbac.authorization.k8s.io/ClusterRoleBinding',
+  'networking.k8s.io/NetworkPolicy',
   'ResourceQuota',
   'LimitRange',
-  'StorageClass',
-  'PriorityClass',
-  'IngressClass',
-  'Ingress',
+  'storage.k8s.io/StorageClass',
+  'scheduling.k8s.io/PriorityClass',
+  'networking.k8s.io/IngressClass',
+  'networking.k8s.io/Ingress',
   'Endpoints',
-  'EndpointSlice',
-  'CronJob',
-  'HorizontalPodAutoscaler',
-  'ValidatingWebhookConfiguration',
-  'MutatingWebhookConfiguration',
-  'ValidatingAdmissionPolicy',
-  'ValidatingAdmissionPolicyBinding',
-  'RuntimeClass',
-  'CSIDriver',
+  'discovery.k8s.io/EndpointSlice',
+  'batch/CronJob',
+  'autoscaling/HorizontalPodAutoscaler',
+  'admissionregistration.k8s.io/ValidatingWebhookConfiguration',
+  'admissionregistration.k8s.io/MutatingWebhookConfiguration',
+  'admissionregistration.k8s.io/ValidatingAdmissionPolicy',
+  'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding',
+  'node.k8s.io/RuntimeClass',
+  'storage.k8s.io/CSIDriver',
   'PersistentVolume',
 ];
 

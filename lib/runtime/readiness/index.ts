@@ -12,5 +12,6 @@ export * from './custom-resource-definition';
 export * from './namespace';
 export * from './api-service';
 export * from './exists';
+export * from './gone';
 export * from './own-write';
 export * from './readiness-table';

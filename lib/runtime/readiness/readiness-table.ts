@@ -1,4 +1,4 @@
-import { KubeObject } from '../../graph';
+import { GroupKind, groupKindOf, KubeObject } from '../../graph';
 import { ApplyOutcome, ReadinessResult, ReadinessRule } from '../ports';
 import { apiServiceReadiness } from './api-service';
 import { customResourceDefinitionReadiness } from './custom-resource-definition';
@@ -16,22 +16,37 @@ import { replicaSetReadiness } from './replica-set';
 import { serviceReadiness, serviceReadinessWaitingForLoadBalancer } from './service';
 import { statefulSetReadiness } from './stateful-set';
 
-/** The kind-specific rules, without the generic pre-checks (see `readinessRuleFor`). */
-export const KIND_RULES: Readonly<Record<string, ReadinessRule>> = {
-  Deployment: deploymentReadiness,
-  StatefulSet: statefulSetReadiness,
-  DaemonSet: daemonSetReadiness,
-  ReplicaSet: replicaSetReadiness,
-  Job: jobReadiness,
+/**
+ * The kind-specific rules keyed by `group/Kind` (bare `Kind` for the core group), without the
+ * generic pre-checks (see `readinessRuleFor`). A custom kind that is not listed, even one named
+ * like a core kind (`serving.knative.dev/Service`), goes through the `Ready`-condition rule.
+ */
+export const KIND_RULES: Readonly<Record<GroupKind, ReadinessRule>> = {
+  'apps/Deployment': deploymentReadiness,
+  'apps/StatefulSet': statefulSetReadiness,
+  'apps/DaemonSet': daemonSetReadiness,
+  'apps/ReplicaSet': replicaSetReadiness,
+  'batch/Job': jobReadiness,
   Pod: podReadiness,
   Service: serviceReadiness,
   PersistentVolumeClaim: persistentVolumeClaimReadiness,
-  PodDisruptionBudget: podDisruptionBudgetReadiness,
-  CustomResourceDefinition: customResourceDefinitionReadiness,
+  'policy/PodDisruptionBudget': podDisruptionBudgetReadiness,
+  'apiextensions.k8s.io/CustomResourceDefinition': customResourceDefinitionReadiness,
   Namespace: namespaceReadiness,
-  APIService: apiServiceReadiness,
+  'apiregistration.k8s.io/APIService': apiServiceReadiness,
   ...Object.fromEntries(EXISTS_IS_CURRENT_KINDS.map((kind) => [kind, existsReadiness])),
 };
+
+/** What a rule is looked up by: an object or its type (exact), or a `group/Kind` string. */
+export type KindKey = GroupKind | { readonly apiVersion: string; readonly kind: string };
+
+function groupKindKey(key: KindKey): GroupKind {
+  if (typeof key !== 'string') return groupKindOf(key);
+  if (key in KIND_RULES || key.includes('/')) return key;
+  // A bare kind that is not a core kind: the built-in group it names (deprecated: pass the object
+  // or `group/Kind`; kept for one minor version so `readinessRuleFor('Deployment')` still works).
+  return Object.keys(KIND_RULES).find((k) => k.endsWith(`/${key}`)) ?? key;
+}
 
 /** Options that change a rule. */
 export interface ReadinessOptions {
@@ -40,24 +55,25 @@ export interface ReadinessOptions {
 }
 
 /**
- * The readiness rule for `kind`: the generic checks (deletion, observedGeneration, Stalled,
+ * The readiness rule for `kind` (an object, or `group/Kind`): the generic checks (deletion, observedGeneration, Stalled,
  * Reconciling) first, then the kind's rule; kinds without one go through the `Ready`-condition
  * rule and are reported "assumed ready" when they carry no status signal.
  *
  * @example
- * readinessRuleFor('Deployment')(liveDeployment) // { status: 'InProgress', message: '1/3 replicas available' }
+ * readinessRuleFor(liveDeployment)(liveDeployment) // { status: 'InProgress', message: '1/3 replicas available' }
  */
-export function readinessRuleFor(kind: string, options: ReadinessOptions = {}): ReadinessRule {
+export function readinessRuleFor(kind: KindKey, options: ReadinessOptions = {}): ReadinessRule {
+  const key = groupKindKey(kind);
   const kindRule =
-    kind === 'Service' && options.waitForLoadBalancer
+    key === 'Service' && options.waitForLoadBalancer
       ? serviceReadinessWaitingForLoadBalancer
-      : (KIND_RULES[kind] ?? unknownKindReadiness);
+      : (KIND_RULES[key] ?? unknownKindReadiness);
   return (live: KubeObject) => genericReadiness(live) ?? kindRule(live);
 }
 
 /** True when `kind` has a rule of its own (not the unknown-kind fallback). */
-export function hasKindRule(kind: string): boolean {
-  return kind in KIND_RULES;
+export function hasKindRule(kind: KindKey): boolean {
+  return groupKindKey(kind) in KIND_RULES;
 }
 
 /**
@@ -79,5 +95,5 @@ export function objectReadiness(
     // A delete in progress explains more than "waiting for our write"; let the generic check say it.
     if (pending && live.metadata.deletionTimestamp === undefined) return pending;
   }
-  return readinessRuleFor(live.kind, options)(live);
+  return readinessRuleFor(live, options)(live);
 }

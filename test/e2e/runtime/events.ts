@@ -1,6 +1,6 @@
 import { ComponentGraph, isGating } from '../../../lib/graph';
 import { RolloutEvent } from '../../../lib/runtime/events';
-import { DeletionEvent } from '../../../lib/runtime/reverse-delete';
+import { DeletionEvent } from '../../../lib/runtime/operations/delete-in-reverse-order';
 
 /** Milliseconds of each component's start and verification, replayed from recorded events. */
 export function intervals(events: readonly RolloutEvent[]): Map<string, { start: number; end?: number }> {

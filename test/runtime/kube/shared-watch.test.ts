@@ -1,13 +1,8 @@
 import { KubeObject } from '../../../lib/graph';
 import { KubeApiError } from '../../../lib/runtime/kube/errors';
-import {
-  ListResult,
-  RawWatchEvent,
-  SharedWatch,
-  WatchEventType,
-  WatchSource,
-} from '../../../lib/runtime/kube/shared-watch';
-import { Clock, ExponentialBackOff } from '../../../lib/runtime/tasks';
+import { ListResult, RawWatchEvent, SharedWatch, WatchSource } from '../../../lib/runtime/kube/shared-watch';
+import { WatchEventType } from '../../../lib/runtime/ports';
+import { Clock, ExponentialBackOff } from '../../../lib/runtime/timing';
 
 function cm(name: string, rv: string): KubeObject {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns', resourceVersion: rv } };

@@ -3,12 +3,19 @@ import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
 import { KubeObject } from '../../../lib/graph';
 import { ObjectStatus } from '../../../lib/runtime/ports';
-import { hasKindRule, objectReadiness, readinessRuleFor } from '../../../lib/runtime/readiness';
+import {
+  goneReadiness,
+  hasKindRule,
+  objectReadiness,
+  readinessRuleFor,
+} from '../../../lib/runtime/readiness';
 
 interface Fixture {
   readonly case: string;
   readonly expect: { readonly status: ObjectStatus; readonly message: string };
   readonly object: KubeObject;
+  /** Present for an object that is gone: `object` is then the manifest (see `goneReadiness`). */
+  readonly gone?: { readonly appliedByUs: boolean };
 }
 
 const FIXTURES = path.join(__dirname, 'fixtures');
@@ -54,18 +61,59 @@ describe('readiness table fixtures', () => {
       expect(kinds).toContain(kind);
       expect(hasKindRule(kind)).toBe(true);
     }
-    expect([...statuses].sort()).toEqual(['Current', 'Failed', 'InProgress', 'Terminating']);
+    expect([...statuses].sort()).toEqual(['Current', 'Failed', 'InProgress', 'NotFound', 'Terminating']);
+    // The rule for gone objects (the TTL-deleted Job) is an input like the others.
+    const gone = fixtures.filter(([, f]) => f.gone !== undefined).map(([, f]) => f.expect.status);
+    expect([...new Set(gone)].sort()).toEqual(['Current', 'NotFound']);
   });
 
   test.each(fixtures)('%s', (_name, fixture) => {
     // GIVEN
-    const rule = readinessRuleFor(fixture.object.kind);
+    const rule = fixture.gone
+      ? (object: KubeObject) =>
+          goneReadiness({ desired: object, appliedByUs: fixture.gone?.appliedByUs ?? false })
+      : readinessRuleFor(fixture.object);
 
     // WHEN
     const result = rule(fixture.object);
 
     // THEN
     expect(result).toEqual(fixture.expect);
+  });
+});
+
+describe('readiness by group/Kind', () => {
+  test('a custom kind named like a core kind (Knative Service) gets the Ready-condition rule, not the Service rule', () => {
+    // GIVEN a Knative Service that is ready by its conditions and has no cluster IP
+    const knative: KubeObject = {
+      apiVersion: 'serving.knative.dev/v1',
+      kind: 'Service',
+      metadata: { name: 'hello', namespace: 'default', generation: 2 },
+      spec: { template: { spec: { containers: [{ image: 'hello' }] } } },
+      status: {
+        observedGeneration: 2,
+        url: 'http://hello.default.example.com',
+        conditions: [{ type: 'Ready', status: 'True', reason: 'RoutesReady', message: 'traffic is served' }],
+      },
+    };
+
+    // WHEN
+    const result = objectReadiness(knative);
+
+    // THEN it is judged by its Ready condition, never waiting for a cluster IP
+    expect(hasKindRule(knative)).toBe(false);
+    expect(result).toEqual({ status: 'Current', message: 'ready: RoutesReady: traffic is served' });
+  });
+
+  test('the core Service keeps its rule, looked up by object or by group/Kind', () => {
+    // GIVEN
+    const core = { apiVersion: 'v1', kind: 'Service' };
+
+    // THEN
+    expect(hasKindRule(core)).toBe(true);
+    expect(hasKindRule('Service')).toBe(true);
+    expect(hasKindRule('serving.knative.dev/Service')).toBe(false);
+    expect(hasKindRule('apps/Deployment')).toBe(true);
   });
 });
 

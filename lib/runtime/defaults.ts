@@ -1,0 +1,10 @@
+// Values several parts of the runtime (and the CLI's option defaults) must agree on, written once.
+// No imports: the CLI reads this file while printing --help.
+
+/**
+ * The server-side apply field manager. Keep it stable: renaming it orphans field ownership.
+ */
+export const FIELD_MANAGER = 'stackwright';
+
+/** Most components (or deletion units) running at once, unless told otherwise. */
+export const DEFAULT_CONCURRENCY = 8;

@@ -1,0 +1,203 @@
+import { ComponentGraph } from '../../graph';
+import { RolloutEvent } from '../events';
+import { ClusterPort } from '../ports';
+import { ComponentResult, countStates, FailureCause, RolloutResult, RunOutcome } from '../result';
+import { RolloutScheduler } from './scheduler';
+import { Clock } from '../timing/clock';
+import { ApplyAndWait } from './apply-and-wait';
+import { Bootstrap } from './bootstrap';
+import { ComponentUnit } from './component-unit';
+import { DagRunner, RunnerListener, UnitTimes } from './dag-runner';
+import { iso, ObjectSession } from './object-session';
+import { ReadAndJudge } from './read-and-judge';
+
+/** Everything `rollout` and `verify` decide before the engine runs (defaults applied). */
+export interface ComponentRunSettings {
+  readonly mode: 'deploy' | 'verify';
+  readonly concurrency: number;
+  readonly fieldManager: string;
+  readonly forceConflicts: boolean;
+  /** deploy: start -> verified; verify: how long to wait after reading. */
+  readonly componentTimeoutMs: number;
+  readonly runTimeoutMs?: number;
+  readonly noProgressTimeoutMs?: number;
+  readonly diagnoseAfterMs?: number;
+  readonly onEvent?: (event: RolloutEvent) => void;
+  readonly signal?: AbortSignal;
+  readonly skip: readonly string[];
+  readonly applyAttempts: number;
+  readonly waitForLoadBalancer: boolean;
+  readonly clock: Clock;
+  /** Diagnose failed components. */
+  readonly diagnose: boolean;
+}
+
+/**
+ * One run of deploy or verify on the DAG runner: the bootstrap phase first, then each component as
+ * a unit (apply-and-wait or read-and-judge), events as they happen, and the result.
+ */
+export async function runComponents(
+  graph: ComponentGraph,
+  cluster: ClusterPort,
+  settings: ComponentRunSettings,
+): Promise<RolloutResult> {
+  const { clock, mode } = settings;
+  const emit = (event: RolloutEvent) => {
+    try {
+      settings.onEvent?.(event);
+    } catch {
+      // A broken renderer must not break the rollout.
+    }
+  };
+  const startedAt = clock.now();
+  const scheduler = new RolloutScheduler(graph, { concurrency: settings.concurrency, skip: settings.skip });
+  const units = new Map<string, ComponentUnit>();
+  const listener: RunnerListener = {
+    started: (component, at) => emit({ type: 'component-started', at: iso(at), component }),
+    applied: (component, at) =>
+      emit({ type: 'component-applied', at: iso(at), component, durationMs: at - startOf(component, at) }),
+    done: (component, at) =>
+      emit({ type: 'component-verified', at: iso(at), component, durationMs: at - startOf(component, at) }),
+    failed: (component, at, reason, blocked, diagnose) => {
+      const unit = unitOf(component);
+      emit({
+        type: 'component-failed',
+        at: iso(at),
+        component,
+        reason,
+        ...(unit.diagnosis ? { diagnosis: unit.diagnosis } : {}),
+      });
+      for (const b of blocked)
+        emit({
+          type: 'component-blocked',
+          at: iso(at),
+          component: b.name,
+          blockedBy: b.blockedBy,
+          reason: b.reason,
+        });
+      if (diagnose && settings.diagnose)
+        unit.diagnoseInBackground({ track: (w) => runner.track(w), clock }, () => true);
+    },
+  };
+  const runner: DagRunner = new DagRunner(scheduler, (name) => unitOf(name), listener, {
+    clock,
+    signal: settings.signal,
+    abortReason: 'rollout aborted',
+    unitTimeoutMs: mode === 'deploy' ? settings.componentTimeoutMs : undefined,
+    runTimeoutMs: settings.runTimeoutMs,
+    noProgressTimeoutMs: settings.noProgressTimeoutMs,
+  });
+  const session = new ObjectSession(
+    cluster,
+    {
+      fieldManager: settings.fieldManager,
+      forceConflicts: settings.forceConflicts,
+      applyAttempts: settings.applyAttempts,
+      clock,
+      emit,
+    },
+    (tracked, changed) => {
+      if (changed) runner.progress();
+      if (tracked.component !== undefined) unitOf(tracked.component).judge();
+      runner.notify();
+    },
+  );
+  const readiness = { waitForLoadBalancer: settings.waitForLoadBalancer };
+  const deps = { session, cluster, readiness, emit };
+  for (const component of graph.components)
+    units.set(
+      component.name,
+      mode === 'deploy'
+        ? new ApplyAndWait(component, deps, settings.diagnoseAfterMs)
+        : new ReadAndJudge(component, deps, settings.componentTimeoutMs),
+    );
+  const bootstrap = new Bootstrap(graph.bootstrap, readiness);
+
+  function unitOf(name: string): ComponentUnit {
+    const unit = units.get(name);
+    if (!unit) throw new Error(`unknown component ${name}`);
+    return unit;
+  }
+  function startOf(name: string, fallback: number): number {
+    return runner.times.get(name)?.startedAt ?? fallback;
+  }
+
+  emit({
+    type: 'run-started',
+    at: iso(startedAt),
+    mode,
+    components: graph.components.map((c) => c.name).sort(),
+    bootstrapObjects: bootstrap.objects.length,
+  });
+  try {
+    await runner.execute(async () => {
+      await bootstrap.run(mode, session, runner, clock, settings.componentTimeoutMs);
+      // Verify reports every component even when a bootstrap object is missing; deploy cannot go on.
+      if (bootstrap.state === 'verified' || mode === 'verify') return undefined;
+      return `bootstrap failed: ${bootstrap.reason ?? 'unknown reason'}`;
+    });
+  } finally {
+    session.close();
+  }
+  const result = assemble();
+  emit({ type: 'run-finished', at: result.finishedAt, result });
+  return result;
+
+  function assemble(): RolloutResult {
+    const finishedAt = clock.now();
+    const stopCause: FailureCause | undefined = runner.stopped
+      ? runner.stopped.outcome === 'aborted'
+        ? 'aborted'
+        : 'timeout'
+      : undefined;
+    const components: ComponentResult[] = scheduler.snapshot().map((entry) => {
+      const unit = unitOf(entry.name);
+      const times: UnitTimes = runner.times.get(entry.name) ?? {};
+      const { startedAt: started, appliedAt, doneAt: verifiedAt, failedAt } = times;
+      const endedAt = verifiedAt ?? failedAt;
+      const cause: FailureCause | undefined =
+        entry.state === 'failed'
+          ? times.cause
+          : entry.state === 'blocked'
+            ? 'blocked'
+            : entry.state === 'not-started'
+              ? (stopCause ?? 'blocked')
+              : undefined;
+      return {
+        name: entry.name,
+        service: unit.component.service,
+        constructPath: unit.component.constructPath,
+        state: entry.state,
+        ...(entry.reason !== undefined && entry.state !== 'verified' ? { reason: entry.reason } : {}),
+        ...(cause !== undefined ? { cause } : {}),
+        ...(entry.blockedBy !== undefined ? { blockedBy: entry.blockedBy } : {}),
+        ...(unit.diagnosis ? { diagnosis: unit.diagnosis } : {}),
+        ...(started !== undefined ? { startedAt: iso(started) } : {}),
+        ...(appliedAt !== undefined ? { appliedAt: iso(appliedAt) } : {}),
+        ...(verifiedAt !== undefined ? { verifiedAt: iso(verifiedAt) } : {}),
+        ...(failedAt !== undefined ? { failedAt: iso(failedAt) } : {}),
+        durations: {
+          ...(started !== undefined && appliedAt !== undefined ? { applyMs: appliedAt - started } : {}),
+          ...(appliedAt !== undefined && endedAt !== undefined ? { verifyMs: endedAt - appliedAt } : {}),
+          ...(started !== undefined && endedAt !== undefined ? { totalMs: endedAt - started } : {}),
+        },
+        objects: unit.objects.map((t) => t.toResult(iso)),
+      };
+    });
+    const allGood =
+      bootstrap.state === 'verified' &&
+      components.every((c) => c.state === 'verified' || c.state === 'skipped');
+    const outcome: RunOutcome = runner.outcome(allGood);
+    return {
+      mode,
+      outcome,
+      ok: outcome === 'succeeded',
+      startedAt: iso(startedAt),
+      finishedAt: iso(finishedAt),
+      durationMs: finishedAt - startedAt,
+      bootstrap: bootstrap.toResult(),
+      components,
+      counts: countStates(components),
+    };
+  }
+}

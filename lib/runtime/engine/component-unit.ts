@@ -1,0 +1,141 @@
+import { GraphComponent, KubeObject } from '../../graph';
+import { diagnoseComponent } from '../diagnose/diagnose-component';
+import { RolloutEvent } from '../events';
+import { ClusterPort } from '../ports';
+import { ReadinessOptions } from '../readiness/readiness-table';
+import { TrackedObject } from './tracked-object';
+import { errorMessage, formatMs } from './format-ms';
+import { iso, ObjectAttempt, ObjectSession } from './object-session';
+import { UnitAction, UnitContext } from './unit-action';
+
+/** What every component unit of one rollout shares. */
+export interface ComponentUnitDeps {
+  readonly session: ObjectSession;
+  readonly cluster: ClusterPort;
+  readonly readiness: ReadinessOptions;
+  readonly emit: (event: RolloutEvent) => void;
+}
+
+/**
+ * The part of apply-and-wait and read-and-judge that is the same: a component's tracked objects,
+ * observed through the shared watches while it runs, and judged after every change — any Failed
+ * object fails it, all Current (once its writes or reads are done) verifies it.
+ */
+export abstract class ComponentUnit implements UnitAction {
+  readonly objects: TrackedObject[];
+  /** What the cluster said about its pods, once diagnosed. */
+  diagnosis?: string[];
+  /** The object being written or read right now, for "timed out applying …". */
+  protected current?: string;
+  protected context?: UnitContext;
+  private waiting = false;
+
+  constructor(
+    readonly component: GraphComponent,
+    protected readonly deps: ComponentUnitDeps,
+  ) {
+    this.objects = component.objects.map((o) => new TrackedObject(o, component.name, deps.readiness));
+  }
+
+  abstract start(context: UnitContext): Promise<void>;
+
+  /** Called after any change of one of its objects: fail on Failed, verify when all are Current. */
+  judge(): void {
+    const context = this.context;
+    if (!context?.isRunning()) return;
+    const failed = this.objects.find((t) => t.status === 'Failed');
+    if (failed) {
+      context.fail(`${failed.ref}: ${failed.message}`, 'object-failed');
+      return;
+    }
+    if (this.waiting && this.objects.every((t) => t.status === 'Current')) context.done();
+  }
+
+  timedOut(ms: number): string {
+    if (this.current) return `timed out after ${formatMs(ms)} applying ${this.current}`;
+    const waiting = this.firstNotCurrent();
+    return waiting
+      ? `timed out after ${formatMs(ms)} waiting for ${waiting.ref}: ${waiting.status}: ${waiting.message}`
+      : `timed out after ${formatMs(ms)}`;
+  }
+
+  stoppedWhile(): string {
+    if (this.current) return ` while applying ${this.current}`;
+    if (this.nothingWritten()) return ' before any of its objects was applied';
+    const waiting = this.firstNotCurrent();
+    return waiting ? ` while waiting for ${waiting.ref}` : '';
+  }
+
+  /** Lists the pods behind its workloads and says why they are not ready; never throws. */
+  async diagnose(): Promise<string[]> {
+    const byManifest = new Map(this.component.objects.map((o, i) => [o, this.objects[i]]));
+    try {
+      return await diagnoseComponent(this.component, this.deps.cluster, (o) => byManifest.get(o)?.live);
+    } catch (error) {
+      return [`could not diagnose: ${errorMessage(error)}`];
+    }
+  }
+
+  /** Diagnoses off the hot path and reports it while `stillMatters()`. */
+  diagnoseInBackground(context: Pick<UnitContext, 'track' | 'clock'>, stillMatters: () => boolean): void {
+    context.track(
+      this.diagnose().then((diagnosis) => {
+        if (diagnosis.length === 0 || !stillMatters()) return;
+        this.diagnosis = diagnosis;
+        this.deps.emit({
+          type: 'component-diagnosis',
+          at: iso(context.clock.now()),
+          component: this.component.name,
+          diagnosis,
+        });
+      }),
+    );
+  }
+
+  /** Observes every object while the unit runs. */
+  protected observeAll(context: UnitContext): void {
+    this.context = context;
+    for (const tracked of this.objects) {
+      const stop = this.deps.session.observe(tracked, () => context.isRunning());
+      context.signal.addEventListener('abort', stop, { once: true });
+    }
+  }
+
+  /** Writes (or reads) `objects` one by one; false when one failed (the unit is failed then). */
+  protected async each(
+    context: UnitContext,
+    objects: readonly KubeObject[],
+    step: (tracked: TrackedObject) => Promise<ObjectAttempt>,
+  ): Promise<boolean> {
+    for (const object of objects) {
+      if (!context.isRunning()) return false;
+      const tracked = this.trackedOf(object);
+      this.current = tracked.ref;
+      const attempt = await step(tracked);
+      this.current = undefined;
+      if (!attempt.ok) {
+        context.fail(attempt.reason, attempt.cause);
+        return false;
+      }
+    }
+    return context.isRunning();
+  }
+
+  /** Writes are done: from now on all-Current verifies the unit. */
+  protected startWaiting(context: UnitContext): void {
+    context.applied();
+    this.waiting = true;
+  }
+
+  protected trackedOf(object: KubeObject): TrackedObject {
+    return this.objects[this.component.objects.indexOf(object)];
+  }
+
+  protected nothingWritten(): boolean {
+    return false;
+  }
+
+  protected firstNotCurrent(): TrackedObject | undefined {
+    return this.objects.find((t) => t.status !== 'Current');
+  }
+}

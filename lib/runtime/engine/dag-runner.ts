@@ -1,0 +1,267 @@
+import { BlockedComponent, RolloutScheduler } from './scheduler';
+import { FailureCause, isRunningState, RunOutcome } from '../result';
+import { Clock } from '../timing/clock';
+import { startTimer } from '../timing/timer';
+import { errorMessage, formatMs } from './format-ms';
+import { UnitAction, UnitContext } from './unit-action';
+
+/** When a unit's state changed; what `DagRunner` tells the operation that composes it. */
+export interface RunnerListener {
+  started(name: string, at: number): void;
+  applied(name: string, at: number): void;
+  done(name: string, at: number): void;
+  /** `diagnose` is false when the run was aborted or the failure came from the engine itself. */
+  failed(
+    name: string,
+    at: number,
+    reason: string,
+    blocked: readonly BlockedComponent[],
+    diagnose: boolean,
+  ): void;
+}
+
+/** Settings of one `DagRunner.execute`. */
+export interface RunnerSettings {
+  readonly clock: Clock;
+  readonly signal?: AbortSignal;
+  /** The reason running units fail with (and pending ones are left with) on abort. */
+  readonly abortReason: string;
+  /** Time limit of one unit, from its start. @default none (the action waits as it sees fit) */
+  readonly unitTimeoutMs?: number;
+  /** Time limit of the whole run. @default none */
+  readonly runTimeoutMs?: number;
+  /** Stops the run when nothing progressed for this long. @default none */
+  readonly noProgressTimeoutMs?: number;
+}
+
+/** The bookkeeping of one unit in a run. */
+export interface UnitTimes {
+  startedAt?: number;
+  appliedAt?: number;
+  doneAt?: number;
+  failedAt?: number;
+  cause?: FailureCause;
+}
+
+/**
+ * The one DAG runner behind deploy, verify, destroy and prune. It asks the scheduler (the only
+ * owner of unit state and blocked reasons) what may run, starts the unit's action, and owns what
+ * every operation shares: concurrency, stopping (abort, run timeout, no progress), the per-unit
+ * timeout, and turning a crash of the engine into a failed unit instead of a hung run. All state
+ * changes happen on the event loop, one at a time.
+ */
+export class DagRunner {
+  readonly times = new Map<string, UnitTimes>();
+  private readonly controllers = new Map<string, AbortController>();
+  private readonly work = new Set<Promise<void>>();
+  private readonly cancels: (() => void)[] = [];
+  private readonly runController = new AbortController();
+  private stopping?: { outcome: RunOutcome; reason: string };
+  private lastProgressAt: number;
+  private wake!: () => void;
+  private changedPromise: Promise<void>;
+
+  constructor(
+    readonly scheduler: RolloutScheduler,
+    private readonly actionOf: (name: string) => UnitAction,
+    private readonly listener: RunnerListener,
+    private readonly settings: RunnerSettings,
+  ) {
+    this.lastProgressAt = settings.clock.now();
+    this.changedPromise = new Promise((resolve) => (this.wake = resolve));
+  }
+
+  /** Aborted when the run stops early or ends: for work outside any unit (deploy's bootstrap). */
+  get runSignal(): AbortSignal {
+    return this.runController.signal;
+  }
+
+  /** Set once the run is stopping early; how it ends. */
+  get stopped(): { readonly outcome: RunOutcome; readonly reason: string } | undefined {
+    return this.stopping;
+  }
+
+  /**
+   * Runs every unit the scheduler lets run until none is pending or running. `before` runs first
+   * under the same stop conditions (deploy's bootstrap); when it returns a reason, nothing starts
+   * and every unit is reported `not-started` with it.
+   */
+  async execute(before?: () => Promise<string | undefined>): Promise<void> {
+    const { signal, clock } = this.settings;
+    const onAbort = () => this.stop('aborted', this.settings.abortReason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const runTimeout = this.settings.runTimeoutMs;
+    if (runTimeout !== undefined)
+      this.cancels.push(
+        startTimer(clock, runTimeout, () =>
+          this.stop('timed-out', `run timed out after ${formatMs(runTimeout)}`),
+        ),
+      );
+    if (this.settings.noProgressTimeoutMs !== undefined)
+      this.armNoProgress(this.settings.noProgressTimeoutMs);
+    if (signal?.aborted) onAbort();
+    try {
+      const cannotStart = before && !this.stopping ? await before() : undefined;
+      if (cannotStart !== undefined && !this.stopping) this.scheduler.markRemainingNotStarted(cannotStart);
+      for (;;) {
+        if (!this.stopping) this.pump();
+        if (this.scheduler.isFinished() && this.work.size === 0) break;
+        await this.changed();
+      }
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      for (const cancel of this.cancels) cancel();
+      this.runController.abort();
+      for (const controller of this.controllers.values()) controller.abort();
+    }
+  }
+
+  /** The outcome of the run: its stop reason when stopped early, else from `allGood`. */
+  outcome(allGood: boolean): RunOutcome {
+    return this.stopping?.outcome ?? (allGood ? 'succeeded' : 'failed');
+  }
+
+  /** Resolves on the next change anywhere in the run. */
+  changed(): Promise<void> {
+    return this.changedPromise;
+  }
+
+  notify(): void {
+    const wake = this.wake;
+    this.changedPromise = new Promise((resolve) => (this.wake = resolve));
+    wake();
+  }
+
+  progress(): void {
+    this.lastProgressAt = this.settings.clock.now();
+  }
+
+  isRunning(name: string): boolean {
+    return isRunningState(this.scheduler.state(name));
+  }
+
+  /** Runs `work` alongside the units; a rejection is an engine bug and fails what is running. */
+  track(work: Promise<void>): void {
+    const tracked = work
+      .catch((error: unknown) => {
+        for (const name of this.scheduler.running())
+          this.fail(name, `internal error: ${errorMessage(error)}`, 'internal', false);
+      })
+      .finally(() => {
+        this.work.delete(tracked);
+        this.notify();
+      });
+    this.work.add(tracked);
+  }
+
+  /** Fails a running unit and blocks its dependants (through the scheduler). */
+  fail(name: string, reason: string, cause: FailureCause, diagnose = true): void {
+    if (!this.isRunning(name)) return;
+    const blocked = this.scheduler.markFailed(name, reason);
+    const times = this.timesOf(name);
+    times.failedAt = this.settings.clock.now();
+    times.cause = cause;
+    this.end(name);
+    this.listener.failed(name, times.failedAt, reason, blocked, diagnose);
+    this.progress();
+    this.notify();
+  }
+
+  /** Ends the run early: nothing new starts, running units fail with `reason` and what they did. */
+  stop(outcome: RunOutcome, reason: string): void {
+    if (this.stopping) return;
+    this.stopping = { outcome, reason };
+    this.scheduler.markRemainingNotStarted(reason);
+    const cause: FailureCause = outcome === 'aborted' ? 'aborted' : 'timeout';
+    for (const name of this.scheduler.running())
+      this.fail(name, `${reason}${this.actionOf(name).stoppedWhile()}`, cause, outcome !== 'aborted');
+    this.runController.abort();
+    this.notify();
+  }
+
+  private pump(): void {
+    for (const name of this.scheduler.nextRunnable()) {
+      this.scheduler.markApplying(name);
+      this.track(this.runUnit(name));
+    }
+  }
+
+  private async runUnit(name: string): Promise<void> {
+    const { clock } = this.settings;
+    const action = this.actionOf(name);
+    const controller = new AbortController();
+    this.controllers.set(name, controller);
+    const times = this.timesOf(name);
+    times.startedAt = clock.now();
+    this.listener.started(name, times.startedAt);
+    this.progress();
+    // A listener may have stopped the run on `started`.
+    if (!this.isRunning(name)) return;
+    const context = this.contextFor(name, controller);
+    const limit = this.settings.unitTimeoutMs;
+    if (limit !== undefined) context.after(limit, () => this.fail(name, action.timedOut(limit), 'timeout'));
+    await action.start(context);
+  }
+
+  private contextFor(name: string, controller: AbortController): UnitContext {
+    const { clock } = this.settings;
+    return {
+      name,
+      clock,
+      signal: controller.signal,
+      isRunning: () => this.isRunning(name),
+      applied: () => {
+        if (!this.isRunning(name)) return;
+        this.scheduler.markVerifying(name);
+        this.timesOf(name).appliedAt = clock.now();
+        this.listener.applied(name, clock.now());
+        this.progress();
+      },
+      done: () => {
+        if (!this.isRunning(name)) return;
+        this.scheduler.markVerified(name);
+        const at = clock.now();
+        this.timesOf(name).doneAt = at;
+        this.end(name);
+        this.listener.done(name, at);
+        this.progress();
+        this.notify();
+      },
+      fail: (reason, cause) => this.fail(name, reason, cause),
+      progress: () => this.progress(),
+      notify: () => this.notify(),
+      changed: () => this.changed(),
+      track: (work) => this.track(work),
+      after: (ms, fn) => {
+        const cancel = startTimer(clock, ms, fn);
+        if (controller.signal.aborted) cancel();
+        else controller.signal.addEventListener('abort', cancel, { once: true });
+      },
+    };
+  }
+
+  private end(name: string): void {
+    this.controllers.get(name)?.abort();
+  }
+
+  private timesOf(name: string): UnitTimes {
+    let times = this.times.get(name);
+    if (!times) {
+      times = {};
+      this.times.set(name, times);
+    }
+    return times;
+  }
+
+  private armNoProgress(limit: number): void {
+    const check = () => {
+      const idle = this.settings.clock.now() - this.lastProgressAt;
+      if (idle >= limit) {
+        this.stop('no-progress', `no progress for ${formatMs(limit)}`);
+        return;
+      }
+      this.cancels.push(startTimer(this.settings.clock, limit - idle, check));
+    };
+    this.cancels.push(startTimer(this.settings.clock, limit, check));
+  }
+}

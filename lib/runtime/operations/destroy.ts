@@ -1,0 +1,118 @@
+import { ComponentGraph, isGating, KubeObject, objectRef } from '../../graph';
+import { ManifestInput, toGraph } from './deploy-input';
+import {
+  asKubeObject,
+  Inventory,
+  inventoryLocation,
+  inventoryRef,
+  inventoryToConfigMap,
+  readInventory,
+} from '../inventory/inventory';
+import { KubeCluster, KubeClusterOptions } from '../kube/kube-cluster';
+import { RequestCounts } from '../kube/request-counter';
+import { bootstrapUnits } from './prune';
+import {
+  DeletionOptions,
+  DeletionPort,
+  DeletionResult,
+  DeletionUnit,
+  deleteInReverseOrder,
+} from './delete-in-reverse-order';
+import { ClusterPort } from '../ports';
+
+export interface DestroyOptions extends DeletionOptions, Pick<KubeClusterOptions, 'kubeconfig' | 'context'> {
+  /** Use this port instead of connecting with the kubeconfig (tests, embedding). */
+  readonly cluster?: ClusterPort & Partial<Pick<DeletionPort, 'observed'>>;
+  /** Where the inventory lives, when it cannot be inferred from the manifests. */
+  readonly inventoryNamespace?: string;
+}
+
+export interface DestroyResult {
+  readonly ok: boolean;
+  readonly deletion: DeletionResult;
+  /** Objects the inventory knew about that the manifests no longer list (deleted too). */
+  readonly orphans: readonly string[];
+  /** API requests, when the Kubernetes port was used. */
+  readonly requests?: RequestCounts;
+}
+
+/**
+ * Deletes a cloud in reverse dependency order: a component goes only once every component that
+ * depends on it is gone (objects absent from the API server, not just delete accepted); the
+ * bootstrap objects last (other objects, then CRDs, then namespaces), the inventory with them.
+ * Objects the inventory recorded that the manifests no longer list are deleted with their former
+ * component. A component that cannot be deleted keeps its dependencies in place.
+ *
+ * @example
+ * const result = await destroy('dist/', { kubeconfig: '~/.kube/config' });
+ * if (!result.ok) console.error(result.deletion.units.filter((u) => u.state !== 'deleted'));
+ */
+export async function destroy(input: ManifestInput, options: DestroyOptions = {}): Promise<DestroyResult> {
+  const graph = toGraph(input);
+  const owned = options.cluster ? undefined : await KubeCluster.connect(options);
+  const cluster = (options.cluster ?? owned) as DeletionPort & ClusterPort;
+  try {
+    if (owned) await owned.serverVersion();
+    const location = inventoryLocation(graph, options.inventoryNamespace);
+    const inventory = await readInventory(cluster, location);
+    const { units, orphans } = destroyUnits(graph, inventory);
+    const deletion = await deleteInReverseOrder(units, cluster, options);
+    return { ok: deletion.ok, deletion, orphans, requests: owned?.requests.snapshot() };
+  } finally {
+    owned?.close();
+  }
+}
+
+/**
+ * The deletion units of a destroy: one per component of `graph` (with its gating edges), objects
+ * only the inventory knows added to their recorded component, then the bootstrap phases with the
+ * inventory ConfigMap itself (so an interrupted destroy can be re-run and still knows what is left).
+ */
+export function destroyUnits(
+  graph: ComponentGraph,
+  inventory: Inventory | undefined,
+): { units: DeletionUnit[]; orphans: string[] } {
+  const units = new Map<string, { dependsOn: Set<string>; objects: KubeObject[] }>();
+  for (const component of graph.components) {
+    units.set(component.name, {
+      dependsOn: new Set(component.edges.filter((e) => isGating(e.kind)).map((e) => e.to)),
+      objects: [...component.objects],
+    });
+  }
+  const bootstrap = [...graph.bootstrap];
+  const known = new Set([...graph.bootstrap, ...graph.components.flatMap((c) => c.objects)].map(objectRef));
+  const orphans: string[] = [];
+  if (inventory) {
+    const recorded = new Map(inventory.components.map((c) => [c.name, c.dependsOn]));
+    for (const object of inventory.objects) {
+      const ref = inventoryRef(object);
+      if (known.has(ref)) continue;
+      orphans.push(ref);
+      if (!object.component) {
+        bootstrap.push(asKubeObject(object));
+        continue;
+      }
+      const unit = units.get(object.component) ?? {
+        dependsOn: new Set(recorded.get(object.component) ?? []),
+        objects: [],
+      };
+      unit.objects.push(asKubeObject(object));
+      units.set(object.component, unit);
+    }
+    const configMap = inventoryToConfigMap(inventory);
+    bootstrap.push({
+      apiVersion: configMap.apiVersion,
+      kind: configMap.kind,
+      metadata: { name: configMap.metadata.name, namespace: configMap.metadata.namespace },
+    });
+  }
+  const last = bootstrapUnits(bootstrap);
+  const componentUnits: DeletionUnit[] = [...units.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, unit]) => ({
+      name,
+      dependsOn: [...unit.dependsOn, ...(last.length > 0 ? [last[0].name] : [])],
+      objects: unit.objects,
+    }));
+  return { units: [...componentUnits, ...last], orphans };
+}

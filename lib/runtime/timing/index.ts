@@ -1,0 +1,4 @@
+export * from './clock';
+export * from './exponential-back-off';
+export * from './restarting-task';
+export * from './timer';
