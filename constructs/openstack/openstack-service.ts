@@ -1,0 +1,138 @@
+import { Construct } from 'constructs';
+import { addCheck, Cloud, Service } from '../../lib/model';
+import { SchedulingKey } from '../../lib/scheduling';
+import { openstackOptionSchema, OpenStackSchemaName } from '../common/openstack-option-schema';
+import { mergeOslo, OsloSchema, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
+import {
+  OpenStackServiceDependencies,
+  OpenStackServiceDependenciesProps,
+  openstackServiceDependencies,
+  OpenStackServiceInputs,
+} from '../common/openstack-service-dependencies';
+import { requireInputs } from '../common/required-inputs';
+import { MessagingEndpoint } from '../common/endpoints';
+import { ServiceMessaging } from '../common/service-messaging';
+import type { Keystone } from './keystone';
+
+/** What every OpenStack service construct takes besides its input services. */
+export interface OpenStackServiceOptions {
+  /**
+   * Options of the service's configuration file (e.g. `glance-api.conf` for Glance), merged over
+   * Stackwright's defaults; an option the service does not define is rejected at synthesis.
+   * @default - none
+   */
+  readonly config?: OsloValues;
+  /**
+   * The image every component of the service runs (unless the service names another for one).
+   * @default the cloud's registry `<service>:<release>`, e.g. `glance:2025.1`
+   */
+  readonly image?: string;
+}
+
+/**
+ * The props of an OpenStack service that registers in Keystone: its input services and the options
+ * every service takes. A service's own props extend it, the way cdk8s-plus' `DeploymentProps`
+ * extends `WorkloadProps`.
+ */
+export interface OpenStackServiceProps extends OpenStackServiceInputs, OpenStackServiceOptions {
+  /** The service registers its user and catalogue entry there, and authenticates tokens against it. */
+  readonly keystone: Keystone;
+}
+
+/** How {@link OpenStackService} builds the part every service shares: one constant per service. */
+export interface OpenStackServiceDescriptor {
+  /** The image's name in the cloud's registry: `<registry>/<image>:<release>`. */
+  readonly image: string;
+  /** The Yaook operator key the service's Jobs (db-sync, registration, setup) are scheduled with. */
+  readonly operatorKey: SchedulingKey;
+  /** The option schema of the file the user's `config` overrides, named `<schema>.conf`. */
+  readonly schema: OpenStackSchemaName;
+  /**
+   * The input services that must be given, each with what to pass (`commonInputHints(...)` words
+   * the common ones); a missing one fails construction with the construct path.
+   */
+  readonly inputs: { readonly [input: string]: string };
+}
+
+/**
+ * The base of every OpenStack service construct. Its constructor runs what they all share: the
+ * required-inputs check, the image from the cloud's registry, the operator key, the option schema
+ * of the configuration file and the check of the user's `config` against it. A service adds its
+ * own checks, builds its dependencies with {@link OpenStackService.dependencies} and renders its
+ * file with {@link OpenStackService.renderConfig}.
+ *
+ * @example
+ * const BILLING: OpenStackServiceDescriptor = {
+ *   image: 'billing', operatorKey: SchedulingKey.OPERATOR_ANY, schema: 'billing',
+ *   inputs: commonInputHints('keystone', 'database', 'cache'),
+ * };
+ * class Billing extends OpenStackService {
+ *   constructor(scope: Construct, id: string, props: BillingProps) {
+ *     super(scope, id, props, BILLING);
+ *     const deps = this.dependencies(props, { syncCommand: [...], registration: {...} });
+ *     ...
+ *   }
+ * }
+ */
+export abstract class OpenStackService extends Service {
+  /** The image the service's components run. */
+  readonly image: string;
+  /** The operator key the service's Jobs are scheduled with. */
+  readonly operatorKey: SchedulingKey;
+  /**
+   * The options of the service's configuration file, for rendering and for the check of `config`
+   * (which reads it at synthesis). A file with sections the user names (Cinder's backends) widens
+   * it in the service's constructor.
+   */
+  protected schema: OsloSchema;
+  /** The user's overrides of the configuration file. */
+  protected readonly userConfig?: OsloValues;
+
+  protected constructor(
+    scope: Construct,
+    id: string,
+    props: OpenStackServiceOptions,
+    descriptor: OpenStackServiceDescriptor,
+  ) {
+    super(scope, id);
+    requireInputs(this, props, descriptor.inputs);
+    this.image = props.image ?? Cloud.of(this).image(descriptor.image);
+    this.operatorKey = descriptor.operatorKey;
+    this.schema = openstackOptionSchema(this, descriptor.schema);
+    this.userConfig = props.config;
+    addCheck(this, () => osloProblems(`${descriptor.schema}.conf`, this.schema, props.config ?? {}));
+  }
+
+  /**
+   * The database chain, the vhost (with `messaging`), the Keystone registration and their edges,
+   * built with the service's image and operator key: see {@link openstackServiceDependencies}.
+   */
+  protected dependencies(
+    inputs: OpenStackServiceInputs & { readonly messaging: MessagingEndpoint },
+    props: Omit<OpenStackServiceDependenciesProps, 'operatorKey' | 'image'>,
+  ): OpenStackServiceDependencies & { readonly messaging: ServiceMessaging };
+  protected dependencies(
+    inputs: OpenStackServiceInputs,
+    props: Omit<OpenStackServiceDependenciesProps, 'operatorKey' | 'image'>,
+  ): OpenStackServiceDependencies;
+  protected dependencies(
+    inputs: OpenStackServiceInputs,
+    props: Omit<OpenStackServiceDependenciesProps, 'operatorKey' | 'image'>,
+  ): OpenStackServiceDependencies {
+    return openstackServiceDependencies(this, inputs, {
+      ...props,
+      operatorKey: this.operatorKey,
+      image: this.image,
+    });
+  }
+
+  /** Stackwright's defaults with the user's `config` merged over them. */
+  protected configWith(defaults: OsloValues): OsloValues {
+    return mergeOslo(defaults, this.userConfig);
+  }
+
+  /** The configuration file's text: the defaults, the user's `config` over them, rendered by the schema. */
+  protected renderConfig(defaults: OsloValues): string {
+    return renderOslo(this.configWith(defaults), this.schema);
+  }
+}
