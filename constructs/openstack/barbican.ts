@@ -11,7 +11,12 @@ import { envFromSecret } from '../common/secret-ref';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
 import { KEYSTONE_NOTIFICATION_TOPIC } from './keystone';
-import { OpenStackService, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
+import {
+  apiServiceDefaults,
+  OpenStackService,
+  OpenStackServiceDescriptor,
+  OpenStackServiceProps,
+} from './openstack-service';
 
 export interface BarbicanProps extends OpenStackServiceProps {
   /** Barbican's own vhost (the API reaches it at run time). */
@@ -27,12 +32,10 @@ export interface BarbicanProps extends OpenStackServiceProps {
 }
 
 const PORT = 9311;
-const CONFIG_DIR = '/etc/barbican';
 
 const BARBICAN: OpenStackServiceDescriptor = {
   image: 'barbican',
   operatorKey: SchedulingKey.OPERATOR_BARBICAN,
-  schema: 'barbican',
   inputs: commonInputHints('keystone', 'database', 'messaging', 'cache'),
 };
 
@@ -80,20 +83,19 @@ export class Barbican extends OpenStackService {
     });
     this.registration = deps.registration;
 
-    const conf = this.renderConfig({
-      DEFAULT: { debug: false, use_stderr: true, host_href: apiUrl },
-      secretstore: { enabled_secretstore_plugins: ['store_crypto'] },
-      crypto: { enabled_crypto_plugins: ['simple_crypto'] },
-      keystone_notifications: {
-        enable: listener,
-        topic: KEYSTONE_NOTIFICATION_TOPIC,
-        allow_requeue: false,
-      },
-      // Nothing consumes Barbican's notifications (see docs/configuration.md): none are sent.
-      oslo_messaging_notifications: { driver: ['noop'] },
-      oslo_middleware: { enable_proxy_headers_parsing: true },
-      ...deps.authtokenConfig,
-    });
+    const conf = this.renderConfig(
+      apiServiceDefaults({
+        DEFAULT: { host_href: apiUrl },
+        secretstore: { enabled_secretstore_plugins: ['store_crypto'] },
+        crypto: { enabled_crypto_plugins: ['simple_crypto'] },
+        keystone_notifications: {
+          enable: listener,
+          topic: KEYSTONE_NOTIFICATION_TOPIC,
+          allow_requeue: false,
+        },
+        ...deps.authtokenConfig,
+      }),
+    );
 
     this.api = new ApiService(this, 'api', {
       placement: placement(SchedulingKey.KEY_MANAGER_API, SchedulingKey.ANY_API),
@@ -103,7 +105,7 @@ export class Barbican extends OpenStackService {
       healthPath: '/',
       replicas: props.apiReplicas,
       env: [...deps.env, envFromSecret(osloEnvName('simple_crypto_plugin', 'kek'), this.kek.ref('kek'))],
-      config: { mountPath: CONFIG_DIR, files: { 'barbican.conf': conf } },
+      config: { mountPath: this.configDir, files: { 'barbican.conf': conf } },
     });
     // Only audit notifications go to RabbitMQ: the API serves secrets without it.
     deps.gate(this.api, { messaging: 'runtime' }).dependsOn(this.kek, 'completed');
@@ -119,7 +121,7 @@ export class Barbican extends OpenStackService {
         connectedTo: [keystoneMessaging.endpoint.port],
         // Its transport is Keystone's vhost, where Keystone's notifications are.
         env: [...deps.database.connectionEnv(), ...keystoneMessaging.transportUrlEnv()],
-        config: { mountPath: CONFIG_DIR, files: { 'barbican.conf': conf } },
+        config: { mountPath: this.configDir, files: { 'barbican.conf': conf } },
       });
       this.keystoneListener
         .dependsOn(keystoneMessaging.init, 'completed')

@@ -55,12 +55,9 @@ export interface CeilometerProps extends OpenStackServiceOptions {
   readonly archivePolicy?: string;
 }
 
-const CONFIG_DIR = '/etc/ceilometer';
-
 const CEILOMETER: OpenStackServiceDescriptor = {
   image: 'ceilometer',
   operatorKey: SchedulingKey.OPERATOR_CEILOMETER,
-  schema: 'ceilometer',
   inputs: {
     ...commonInputHints('keystone', 'messaging'),
     gnocchi: 'the Gnocchi service (where samples are published)',
@@ -116,7 +113,7 @@ export class Ceilometer extends OpenStackService {
     const conf = this.renderConfig({
       DEFAULT: { debug: false, use_stderr: true },
       service_credentials: serviceCredentials,
-      polling: { cfg_file: `${CONFIG_DIR}/polling.yaml` },
+      polling: { cfg_file: `${this.configDir}/polling.yaml` },
       ...(props.cache && props.cache.servers.length > 0
         ? { coordination: { backend_url: `memcached://${props.cache.servers[0]}` } }
         : {}),
@@ -174,7 +171,7 @@ export class Ceilometer extends OpenStackService {
       replicas: centralReplicas,
       connectedTo: [props.messaging.port],
       env,
-      config: { mountPath: CONFIG_DIR, files },
+      config: { mountPath: this.configDir, files },
     });
     collector(this.central);
     if (props.cache) this.central.dependsOn(props.cache, 'ready');
@@ -186,7 +183,7 @@ export class Ceilometer extends OpenStackService {
       replicas: props.notificationReplicas ?? 1,
       connectedTo: [props.messaging.port],
       env,
-      config: { mountPath: CONFIG_DIR, files },
+      config: { mountPath: this.configDir, files },
       requests: { cpu: '200m', memory: '512Mi' },
     });
     collector(this.notification);
@@ -201,7 +198,7 @@ export class Ceilometer extends OpenStackService {
         workload: 'DaemonSet',
         connectedTo: [props.messaging.port],
         env,
-        config: { mountPath: CONFIG_DIR, files },
+        config: { mountPath: this.configDir, files },
         // Not privileged and not in the host's namespaces: it reads instance statistics through
         // libvirt's socket, which is all it mounts from the host.
         volumes: [{ name: 'libvirt-run', hostPath: { path: '/run/libvirt', type: 'Directory' } }],

@@ -10,7 +10,12 @@ import { mergeOslo, OsloSchema, OsloValues, osloEnvName, renderOslo } from '../c
 import { commonInputHints } from '../common/required-inputs';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
-import { OpenStackService, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
+import {
+  apiServiceDefaults,
+  OpenStackService,
+  OpenStackServiceDescriptor,
+  OpenStackServiceProps,
+} from './openstack-service';
 
 /** A Ceph RBD pool as a volume backend: cinder-volume talks to Ceph over the network, unprivileged. */
 export interface CinderRbdBackend {
@@ -69,13 +74,11 @@ export interface CinderProps extends OpenStackServiceProps {
 }
 
 const PORT = 8776;
-const CONFIG_DIR = '/etc/cinder';
 const BACKEND_NAME = /^[a-z][a-z0-9]{0,19}$/;
 
 const CINDER: OpenStackServiceDescriptor = {
   image: 'cinder',
   operatorKey: SchedulingKey.OPERATOR_CINDER,
-  schema: 'cinder',
   inputs: {
     ...commonInputHints('keystone', 'database', 'messaging', 'cache'),
     volumeBackends: "a list of volume backends, e.g. [{ type: 'rbd', name: 'ceph', pool: 'volumes', ceph }]",
@@ -134,14 +137,11 @@ export class Cinder extends OpenStackService {
     });
     this.registration = deps.registration;
 
-    const defaults: OsloValues = {
-      DEFAULT: { debug: false, use_stderr: true, ...backupOptions(props.backup) },
+    const defaults: OsloValues = apiServiceDefaults({
+      DEFAULT: backupOptions(props.backup, this.configDir),
       oslo_concurrency: { lock_path: '/tmp/cinder' },
-      // Nothing consumes Cinder's notifications (see docs/configuration.md): none are sent.
-      oslo_messaging_notifications: { driver: ['noop'] },
-      oslo_middleware: { enable_proxy_headers_parsing: true },
       ...deps.authtokenConfig,
-    };
+    });
     // Backend sections of the user's overrides go to their cinder-volume only.
     const userConfig = props.config ?? {};
     const backendNames = new Set(backends.map((b) => b.name));
@@ -163,7 +163,7 @@ export class Cinder extends OpenStackService {
       healthPath: '/',
       replicas: props.apiReplicas,
       env: deps.env,
-      config: { mountPath: CONFIG_DIR, files: { 'cinder.conf': renderOslo(base, schema) } },
+      config: { mountPath: this.configDir, files: { 'cinder.conf': renderOslo(base, schema) } },
     });
     deps.gate(this.api);
 
@@ -177,7 +177,7 @@ export class Cinder extends OpenStackService {
       replicas: props.schedulerReplicas ?? 2,
       connectedTo: [props.messaging.port],
       env: deps.env,
-      config: { mountPath: CONFIG_DIR, files: { 'cinder.conf': renderOslo(base, schema) } },
+      config: { mountPath: this.configDir, files: { 'cinder.conf': renderOslo(base, schema) } },
     });
     // RPC only, no tokens to validate: it need not wait for the service user.
     deps.gate(this.scheduler, { registration: false });
@@ -202,7 +202,7 @@ export class Cinder extends OpenStackService {
         connectedTo: [props.messaging.port],
         env: deps.env,
         config: {
-          mountPath: CONFIG_DIR,
+          mountPath: this.configDir,
           files: {
             'cinder.conf': renderOslo(base, schema),
             ...(ceph ? { 'ceph.conf': renderCephConf(ceph) } : {}),
@@ -247,7 +247,7 @@ export class Cinder extends OpenStackService {
         volume_driver: 'cinder.volume.drivers.rbd.RBDDriver',
         rbd_pool: backend.pool,
         rbd_user: backend.ceph.user,
-        rbd_ceph_conf: `${CONFIG_DIR}/ceph.conf`,
+        rbd_ceph_conf: `${this.configDir}/ceph.conf`,
         ...(backend.libvirtSecretUuid ? { rbd_secret_uuid: backend.libvirtSecretUuid } : {}),
       });
       const keyring = cephKeyringVolume(backend.ceph, 'ceph-keyring');
@@ -259,7 +259,7 @@ export class Cinder extends OpenStackService {
         connectedTo: [messagingPort],
         env,
         config: {
-          mountPath: CONFIG_DIR,
+          mountPath: this.configDir,
           files: {
             'cinder.conf': renderOslo(this.volumeConfig(backend.name, section), this.schema),
             'ceph.conf': renderCephConf(backend.ceph),
@@ -297,7 +297,7 @@ export class Cinder extends OpenStackService {
         },
       ],
       config: {
-        mountPath: CONFIG_DIR,
+        mountPath: this.configDir,
         files: { 'cinder.conf': renderOslo(this.volumeConfig(backend.name, section), this.schema) },
       },
       volumes: [
@@ -317,12 +317,12 @@ export class Cinder extends OpenStackService {
   }
 }
 
-function backupOptions(backup: CinderBackupTarget | undefined): Record<string, string> {
+function backupOptions(backup: CinderBackupTarget | undefined, configDir: string): Record<string, string> {
   if (!backup) return {};
   if (backup.type === 'swift') return { backup_driver: 'cinder.backup.drivers.swift.SwiftBackupDriver' };
   return {
     backup_driver: 'cinder.backup.drivers.ceph.CephBackupDriver',
-    backup_ceph_conf: `${CONFIG_DIR}/ceph.conf`,
+    backup_ceph_conf: `${configDir}/ceph.conf`,
     backup_ceph_user: backup.ceph.user,
     backup_ceph_pool: backup.pool,
   };

@@ -7,7 +7,12 @@ import { JobComponent } from '../common/job-component';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import { commonInputHints } from '../common/required-inputs';
 import { ServiceDatabase } from '../common/service-database';
-import { OpenStackService, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
+import {
+  apiServiceDefaults,
+  OpenStackService,
+  OpenStackServiceDescriptor,
+  OpenStackServiceProps,
+} from './openstack-service';
 
 /** Glance's file store on a PersistentVolumeClaim that Glance creates (`<svc>-images`). */
 export interface GlancePvcStorage {
@@ -47,7 +52,6 @@ export interface GlanceProps extends Omit<OpenStackServiceProps, 'messaging'> {
 
 const PORT = 9292;
 const DATA_DIR = '/var/lib/glance';
-const CONFIG_DIR = '/etc/glance';
 
 const GLANCE: OpenStackServiceDescriptor = {
   image: 'glance',
@@ -126,24 +130,21 @@ export class Glance extends OpenStackService {
       });
     }
 
-    const conf = this.renderConfig({
-      DEFAULT: {
-        debug: false,
-        use_stderr: true,
-        enabled_backends: { file: 'file' },
-        show_image_direct_url: false,
-      },
-      glance_store: { default_backend: 'file' },
-      file: { filesystem_store_datadir: `${DATA_DIR}/images` },
-      os_glance_staging_store: { filesystem_store_datadir: `${DATA_DIR}/staging` },
-      os_glance_tasks_store: { filesystem_store_datadir: `${DATA_DIR}/tasks` },
-      paste_deploy: { flavor: 'keystone' },
-      oslo_concurrency: { lock_path: '/tmp/glance' },
-      // Nothing consumes image notifications (see docs/configuration.md): none are sent.
-      oslo_messaging_notifications: { driver: ['noop'] },
-      oslo_middleware: { enable_proxy_headers_parsing: true },
-      ...deps.authtokenConfig,
-    });
+    const conf = this.renderConfig(
+      apiServiceDefaults({
+        DEFAULT: {
+          enabled_backends: { file: 'file' },
+          show_image_direct_url: false,
+        },
+        glance_store: { default_backend: 'file' },
+        file: { filesystem_store_datadir: `${DATA_DIR}/images` },
+        os_glance_staging_store: { filesystem_store_datadir: `${DATA_DIR}/staging` },
+        os_glance_tasks_store: { filesystem_store_datadir: `${DATA_DIR}/tasks` },
+        paste_deploy: { flavor: 'keystone' },
+        oslo_concurrency: { lock_path: '/tmp/glance' },
+        ...deps.authtokenConfig,
+      }),
+    );
 
     this.api = new ApiService(this, 'api', {
       placement: placement(SchedulingKey.IMAGE_API, SchedulingKey.ANY_API),
@@ -153,7 +154,7 @@ export class Glance extends OpenStackService {
       healthPath: '/healthcheck',
       replicas,
       env: deps.env,
-      config: { mountPath: CONFIG_DIR, files: { 'glance-api.conf': conf } },
+      config: { mountPath: this.configDir, files: { 'glance-api.conf': conf } },
       volumes: [imagesVolume],
       volumeMounts: [imagesMount],
       requests: { cpu: '100m', memory: '512Mi' },

@@ -43,13 +43,11 @@ export interface GnocchiProps extends Omit<OpenStackServiceProps, 'messaging'> {
 }
 
 const PORT = 8041;
-const CONFIG_DIR = '/etc/gnocchi';
 const FILE_BASEPATH = '/var/lib/gnocchi';
 
 const GNOCCHI: OpenStackServiceDescriptor = {
   image: 'gnocchi',
   operatorKey: SchedulingKey.OPERATOR_GNOCCHI,
-  schema: 'gnocchi',
   inputs: commonInputHints('keystone', 'database', 'cache'),
 };
 
@@ -102,7 +100,7 @@ export class Gnocchi extends OpenStackService {
             driver: 'ceph',
             ceph_pool: storage.pool,
             ceph_username: storage.ceph.user,
-            ceph_conffile: `${CONFIG_DIR}/ceph.conf`,
+            ceph_conffile: `${this.configDir}/ceph.conf`,
             ceph_keyring: cephKeyringPath(storage.ceph),
           };
     // What the storage lives on, mounted by storage-init, the API and metricd alike.
@@ -136,7 +134,7 @@ export class Gnocchi extends OpenStackService {
           ? [
               {
                 name: 'ceph-conf',
-                mountPath: `${CONFIG_DIR}/ceph.conf`,
+                mountPath: `${this.configDir}/ceph.conf`,
                 subPath: 'ceph.conf',
                 readOnly: true,
               },
@@ -183,7 +181,7 @@ export class Gnocchi extends OpenStackService {
       healthPath: '/healthcheck',
       replicas: props.apiReplicas,
       env: deps.env,
-      config: { mountPath: CONFIG_DIR, files },
+      config: { mountPath: this.configDir, files },
       volumes: storageVolumes,
       volumeMounts: storageMounts,
     });
@@ -198,7 +196,7 @@ export class Gnocchi extends OpenStackService {
       // metricd has no message bus: it is working when it holds its indexer connection.
       connectedTo: [props.database.port],
       env: deps.database.connectionEnv(),
-      config: { mountPath: CONFIG_DIR, files },
+      config: { mountPath: this.configDir, files },
       volumes: storageVolumes,
       volumeMounts: storageMounts,
       requests: { cpu: '200m', memory: '512Mi' },

@@ -13,7 +13,12 @@ import { commonInputHints } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
-import { OpenStackService, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
+import {
+  apiServiceDefaults,
+  OpenStackService,
+  OpenStackServiceDescriptor,
+  OpenStackServiceProps,
+} from './openstack-service';
 
 export interface HeatProps extends OpenStackServiceProps {
   readonly messaging: MessagingEndpoint;
@@ -31,13 +36,11 @@ export interface HeatProps extends OpenStackServiceProps {
 }
 
 const PORT = 8004;
-const CONFIG_DIR = '/etc/heat';
 const DOMAIN_ADMIN = 'heat_domain_admin';
 
 const HEAT: OpenStackServiceDescriptor = {
   image: 'heat',
   operatorKey: SchedulingKey.OPERATOR_HEAT,
-  schema: 'heat',
   inputs: commonInputHints('keystone', 'database', 'messaging', 'cache'),
 };
 
@@ -112,28 +115,25 @@ export class Heat extends OpenStackService {
       .dependsOn(props.keystone.registrationTarget, 'completed')
       .dependsOn(domainAdmin, 'completed');
 
-    const conf = this.renderConfig({
-      DEFAULT: {
-        debug: false,
-        use_stderr: true,
-        num_engine_workers: engineWorkers,
-        stack_domain_admin: DOMAIN_ADMIN,
-        stack_user_domain_name: domain,
-        region_name_for_services: props.keystone.region,
-      },
-      trustee: {
-        auth_type: 'password',
-        auth_url: props.keystone.authUrl,
-        username: this.registration.userName,
-        user_domain_name: 'Default',
-      },
-      clients_keystone: { auth_uri: props.keystone.authUrl.replace(/\/v3$/, '') },
-      ...osloCacheConfig(props.cache),
-      // Nothing consumes Heat's notifications (see docs/configuration.md): none are sent.
-      oslo_messaging_notifications: { driver: ['noop'] },
-      oslo_middleware: { enable_proxy_headers_parsing: true },
-      ...deps.authtokenConfig,
-    });
+    const conf = this.renderConfig(
+      apiServiceDefaults({
+        DEFAULT: {
+          num_engine_workers: engineWorkers,
+          stack_domain_admin: DOMAIN_ADMIN,
+          stack_user_domain_name: domain,
+          region_name_for_services: props.keystone.region,
+        },
+        trustee: {
+          auth_type: 'password',
+          auth_url: props.keystone.authUrl,
+          username: this.registration.userName,
+          user_domain_name: 'Default',
+        },
+        clients_keystone: { auth_uri: props.keystone.authUrl.replace(/\/v3$/, '') },
+        ...osloCacheConfig(props.cache),
+        ...deps.authtokenConfig,
+      }),
+    );
     const env = [
       ...deps.env,
       serviceUserPasswordEnv('trustee', this.registration),
@@ -149,7 +149,7 @@ export class Heat extends OpenStackService {
       healthPath: '/',
       replicas: props.apiReplicas,
       env,
-      config: { mountPath: CONFIG_DIR, files: { 'heat.conf': conf } },
+      config: { mountPath: this.configDir, files: { 'heat.conf': conf } },
     });
     gate(this.api);
 
@@ -161,7 +161,7 @@ export class Heat extends OpenStackService {
       replicas: props.engineReplicas ?? 2,
       connectedTo: [props.messaging.port],
       env,
-      config: { mountPath: CONFIG_DIR, files: { 'heat.conf': conf } },
+      config: { mountPath: this.configDir, files: { 'heat.conf': conf } },
       requests: { cpu: '200m', memory: '512Mi' },
     });
     gate(this.engine);

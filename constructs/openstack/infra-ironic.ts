@@ -12,7 +12,12 @@ import { DependencyGateOptions } from '../common/openstack-service-dependencies'
 import { commonInputHints } from '../common/required-inputs';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
-import { OpenStackService, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
+import {
+  apiServiceDefaults,
+  OpenStackService,
+  OpenStackServiceDescriptor,
+  OpenStackServiceProps,
+} from './openstack-service';
 
 /** How often the conductor's periodic tasks run, in seconds; 0 turns a task off. */
 export interface IronicPeriodicTaskSpacing {
@@ -78,12 +83,10 @@ const WORKERS_POOL_SIZE_WHY =
   'so it needs one worker for each plus at least one for the work itself';
 
 const PORT = 6385;
-const CONFIG_DIR = '/etc/ironic';
 
 const IRONIC: OpenStackServiceDescriptor = {
   image: 'ironic',
   operatorKey: SchedulingKey.OPERATOR_INFRA_IRONIC,
-  schema: 'ironic',
   inputs: commonInputHints('keystone', 'database', 'messaging', 'cache'),
 };
 
@@ -139,31 +142,28 @@ export class InfraIronic extends OpenStackService {
       check_provision_state_interval: spacing.checkProvisionState ?? 60,
       sync_local_state_interval: spacing.syncLocalState ?? 180,
     };
-    const conf = this.renderConfig({
-      DEFAULT: {
-        debug: false,
-        use_stderr: true,
-        auth_strategy: 'keystone',
-        enabled_hardware_types: [...(props.enabledHardwareTypes ?? ['ipmi', 'redfish'])],
-        enabled_network_interfaces: props.neutron ? ['flat', 'neutron', 'noop'] : ['flat', 'noop'],
-        default_network_interface: props.neutron ? 'neutron' : 'noop',
-      },
-      conductor: conductorDefaults,
-      ...Object.fromEntries(authSections.map((section) => [section, serviceAuth()])),
-      ...(props.neutron
-        ? {
-            neutron: {
-              ...serviceAuth(),
-              provisioning_network: networks.provisioning.name,
-              cleaning_network: cleaning.name,
-            },
-          }
-        : {}),
-      // Nothing consumes Ironic's notifications (see docs/configuration.md): none are sent.
-      oslo_messaging_notifications: { driver: ['noop'] },
-      oslo_middleware: { enable_proxy_headers_parsing: true },
-      ...deps.authtokenConfig,
-    });
+    const conf = this.renderConfig(
+      apiServiceDefaults({
+        DEFAULT: {
+          auth_strategy: 'keystone',
+          enabled_hardware_types: [...(props.enabledHardwareTypes ?? ['ipmi', 'redfish'])],
+          enabled_network_interfaces: props.neutron ? ['flat', 'neutron', 'noop'] : ['flat', 'noop'],
+          default_network_interface: props.neutron ? 'neutron' : 'noop',
+        },
+        conductor: conductorDefaults,
+        ...Object.fromEntries(authSections.map((section) => [section, serviceAuth()])),
+        ...(props.neutron
+          ? {
+              neutron: {
+                ...serviceAuth(),
+                provisioning_network: networks.provisioning.name,
+                cleaning_network: cleaning.name,
+              },
+            }
+          : {}),
+        ...deps.authtokenConfig,
+      }),
+    );
     addCheck(this, () => [
       ...conductorProblems(options, spacing, props.config),
       ...(props.networks && !props.neutron
@@ -213,7 +213,7 @@ export class InfraIronic extends OpenStackService {
       healthPath: '/',
       replicas: props.apiReplicas,
       env,
-      config: { mountPath: CONFIG_DIR, files: { 'ironic.conf': conf } },
+      config: { mountPath: this.configDir, files: { 'ironic.conf': conf } },
     });
     gate(this.api);
 
@@ -234,7 +234,7 @@ export class InfraIronic extends OpenStackService {
       connectedTo: [props.messaging.port],
       // The pod name is the conductor's name on the hash ring: stable with a StatefulSet.
       env: [...env, hostEnv],
-      config: { mountPath: CONFIG_DIR, files: { 'ironic.conf': conf } },
+      config: { mountPath: this.configDir, files: { 'ironic.conf': conf } },
       requests: { cpu: '250m', memory: '512Mi' },
     });
     // Validates no tokens: memcached only caches them for the API.

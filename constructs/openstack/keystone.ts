@@ -36,12 +36,10 @@ export interface KeystoneProps extends OpenStackServiceOptions {
 const PORT = 5000;
 /** The topic Keystone publishes on; its consumers listen on the same one. */
 export const KEYSTONE_NOTIFICATION_TOPIC = 'notifications';
-const CONFIG_DIR = '/etc/keystone';
 
 const KEYSTONE: OpenStackServiceDescriptor = {
   image: 'keystone',
   operatorKey: SchedulingKey.OPERATOR_KEYSTONE,
-  schema: 'keystone',
   inputs: commonInputHints('database', 'cache'),
 };
 
@@ -99,16 +97,16 @@ export class Keystone extends OpenStackService implements IdentityEndpoint {
       { name: 'credential-keys', secret: { secretName: credentialKeys.secretName } },
     ];
     const keyMounts = [
-      { name: 'fernet-keys', mountPath: `${CONFIG_DIR}/fernet-keys`, readOnly: true },
-      { name: 'credential-keys', mountPath: `${CONFIG_DIR}/credential-keys`, readOnly: true },
+      { name: 'fernet-keys', mountPath: `${this.configDir}/fernet-keys`, readOnly: true },
+      { name: 'credential-keys', mountPath: `${this.configDir}/credential-keys`, readOnly: true },
     ];
 
     const conf = this.renderConfig({
       DEFAULT: { debug: false, use_stderr: true },
       ...osloCacheConfig(props.cache),
       token: { provider: 'fernet', expiration: 3600 },
-      fernet_tokens: { key_repository: `${CONFIG_DIR}/fernet-keys`, max_active_keys: 3 },
-      credential: { key_repository: `${CONFIG_DIR}/credential-keys`, provider: 'fernet' },
+      fernet_tokens: { key_repository: `${this.configDir}/fernet-keys`, max_active_keys: 3 },
+      credential: { key_repository: `${this.configDir}/credential-keys`, provider: 'fernet' },
       oslo_messaging_notifications: props.messaging
         ? { driver: ['messagingv2'], topics: [KEYSTONE_NOTIFICATION_TOPIC] }
         : { driver: ['noop'] },
@@ -135,7 +133,7 @@ export class Keystone extends OpenStackService implements IdentityEndpoint {
       env: [...database.connectionEnv(), ...(this.messaging?.transportUrlEnv() ?? [])],
       volumes: keyVolumes,
       volumeMounts: keyMounts,
-      config: { mountPath: CONFIG_DIR, files: { 'keystone.conf': conf } },
+      config: { mountPath: this.configDir, files: { 'keystone.conf': conf } },
     });
     const config = this.api.config as ConfigFiles;
     this.api

@@ -20,7 +20,12 @@ import {
   neutronAgentConfigProblems,
 } from './neutron-agents';
 import { NeutronOvnAgentOptions, neutronOvnAgent, OVN_AGENT_SCHEMA } from './neutron-ovn-agent';
-import { OpenStackService, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
+import {
+  apiServiceDefaults,
+  OpenStackService,
+  OpenStackServiceDescriptor,
+  OpenStackServiceProps,
+} from './openstack-service';
 
 /** `config` holds neutron.conf's ML2 and OVN sections too: Stackwright keeps them in one file. */
 export interface NeutronProps extends OpenStackServiceProps {
@@ -47,12 +52,10 @@ export interface NeutronProps extends OpenStackServiceProps {
 }
 
 const PORT = 9696;
-const CONFIG_DIR = '/etc/neutron';
 
 const NEUTRON: OpenStackServiceDescriptor = {
   image: 'neutron',
   operatorKey: SchedulingKey.OPERATOR_NEUTRON,
-  schema: 'neutron',
   inputs: {
     ...commonInputHints('keystone', 'database', 'messaging', 'cache'),
     ovsdb: "the OVN databases (new OvsdbCluster(cloud, 'ovsdb'))",
@@ -135,37 +138,35 @@ export class Neutron extends OpenStackService {
       keys: ['secret'],
     });
 
-    const conf = this.renderConfig({
-      DEFAULT: {
-        debug: false,
-        use_stderr: true,
-        core_plugin: 'ml2',
-        service_plugins: ['ovn-router'],
-        notify_nova_on_port_status_changes: true,
-        notify_nova_on_port_data_changes: true,
-      },
-      // Port events go to Nova with Neutron's own service user, found through the catalogue.
-      nova: { ...serviceUserAuthConfig(props.keystone, this.registration), endpoint_type: 'internal' },
-      ml2: {
-        type_drivers: ['geneve', 'flat', 'vlan'],
-        tenant_network_types: ['geneve'],
-        mechanism_drivers: ['ovn'],
-        extension_drivers: ['port_security'],
-        overlay_ip_version: 4,
-      },
-      ml2_type_geneve: { vni_ranges: ['1:65536'], max_header_size: 38 },
-      ovn: {
-        ovn_nb_connection: ovsdb.nb.connection,
-        ovn_sb_connection: ovsdb.sb.connection,
-        ovn_metadata_enabled: ovnOptions.metadataAgent ?? true,
-        enable_distributed_floating_ip: false,
-      },
-      securitygroup: { enable_security_group: true },
-      oslo_concurrency: { lock_path: '/tmp/neutron' },
-      oslo_messaging_notifications: { driver: ['noop'] },
-      oslo_middleware: { enable_proxy_headers_parsing: true },
-      ...deps.authtokenConfig,
-    });
+    const conf = this.renderConfig(
+      apiServiceDefaults({
+        DEFAULT: {
+          core_plugin: 'ml2',
+          service_plugins: ['ovn-router'],
+          notify_nova_on_port_status_changes: true,
+          notify_nova_on_port_data_changes: true,
+        },
+        // Port events go to Nova with Neutron's own service user, found through the catalogue.
+        nova: { ...serviceUserAuthConfig(props.keystone, this.registration), endpoint_type: 'internal' },
+        ml2: {
+          type_drivers: ['geneve', 'flat', 'vlan'],
+          tenant_network_types: ['geneve'],
+          mechanism_drivers: ['ovn'],
+          extension_drivers: ['port_security'],
+          overlay_ip_version: 4,
+        },
+        ml2_type_geneve: { vni_ranges: ['1:65536'], max_header_size: 38 },
+        ovn: {
+          ovn_nb_connection: ovsdb.nb.connection,
+          ovn_sb_connection: ovsdb.sb.connection,
+          ovn_metadata_enabled: ovnOptions.metadataAgent ?? true,
+          enable_distributed_floating_ip: false,
+        },
+        securitygroup: { enable_security_group: true },
+        oslo_concurrency: { lock_path: '/tmp/neutron' },
+        ...deps.authtokenConfig,
+      }),
+    );
 
     this.api = new ApiService(this, 'api', {
       placement: placement(SchedulingKey.NETWORK_API, SchedulingKey.ANY_API),
@@ -181,7 +182,7 @@ export class Neutron extends OpenStackService {
         // neutron.conf + plugins/ml2/ml2_conf.ini: Stackwright puts [ml2] and [ovn] in neutron.conf.
         { name: 'OS_NEUTRON_CONFIG_FILES', value: 'neutron.conf' },
       ],
-      config: { mountPath: CONFIG_DIR, files: { 'neutron.conf': conf } },
+      config: { mountPath: this.configDir, files: { 'neutron.conf': conf } },
       requests: { cpu: '200m', memory: '512Mi' },
     });
     deps.gate(this.api).dependsOn(ovsdb.nb, 'ready').dependsOn(ovsdb.sb, 'ready');

@@ -74,14 +74,11 @@ export interface NovaProps extends OpenStackServiceProps {
 const API_PORT = 8774;
 const METADATA_PORT = 8775;
 const VNC_PORT = 6080;
-/** nova-api and nova-metadata read exactly /etc/nova/nova.conf and /etc/nova/api-paste.ini. */
-const CONFIG_DIR = '/etc/nova';
 const MAX_CELLS = 100;
 
 const NOVA: OpenStackServiceDescriptor = {
   image: 'nova',
   operatorKey: SchedulingKey.OPERATOR_NOVA,
-  schema: 'nova',
   inputs: {
     ...commonInputHints('keystone', 'database', 'messaging', 'cache'),
     placement: 'the Placement service (new PlacementService(...))',
@@ -227,7 +224,8 @@ export class Nova extends OpenStackService {
         ...keystoneAuthtokenConfig(props.keystone, this.registration, props.cache),
       }),
     );
-    const controlFiles = { mountPath: CONFIG_DIR, files: { 'nova.conf': controlConf } };
+    // nova-api and nova-metadata read exactly /etc/nova/nova.conf and /etc/nova/api-paste.ini.
+    const controlFiles = { mountPath: this.configDir, files: { 'nova.conf': controlConf } };
 
     // Cells: database chain, vhost, conductor, VNC proxy, nova-compute.
     const extraCellLabels = cellOptions.slice(1).map((_, i) => ({ [cellNodeLabel]: `cell${i + 2}` }));

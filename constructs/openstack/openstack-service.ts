@@ -39,14 +39,33 @@ export interface OpenStackServiceProps extends OpenStackServiceInputs, OpenStack
   readonly keystone: Keystone;
 }
 
+/**
+ * What the configuration of an API service starts from: logs on stderr (the container's log), the
+ * client address taken from the ingress' forwarded headers, and no notifications, since nothing in
+ * the cloud consumes them (see docs/configuration.md).
+ */
+const API_SERVICE_DEFAULTS: OsloValues = {
+  DEFAULT: { debug: false, use_stderr: true },
+  oslo_messaging_notifications: { driver: ['noop'] },
+  oslo_middleware: { enable_proxy_headers_parsing: true },
+};
+
+/** A service's own defaults merged over {@link API_SERVICE_DEFAULTS}, section by section. */
+export function apiServiceDefaults(defaults: OsloValues): OsloValues {
+  return mergeOslo(API_SERVICE_DEFAULTS, defaults);
+}
+
 /** How {@link OpenStackService} builds the part every service shares: one constant per service. */
 export interface OpenStackServiceDescriptor {
   /** The image's name in the cloud's registry: `<registry>/<image>:<release>`. */
   readonly image: string;
   /** The Yaook operator key the service's Jobs (db-sync, registration, setup) are scheduled with. */
   readonly operatorKey: SchedulingKey;
-  /** The option schema of the file the user's `config` overrides, named `<schema>.conf`. */
-  readonly schema: OpenStackSchemaName;
+  /**
+   * The option schema of the file the user's `config` overrides, named `<schema>.conf`.
+   * @default the image's name
+   */
+  readonly schema?: OpenStackSchemaName;
   /**
    * The input services that must be given, each with what to pass (`commonInputHints(...)` words
    * the common ones); a missing one fails construction with the construct path.
@@ -63,7 +82,7 @@ export interface OpenStackServiceDescriptor {
  *
  * @example
  * const BILLING: OpenStackServiceDescriptor = {
- *   image: 'billing', operatorKey: SchedulingKey.OPERATOR_ANY, schema: 'billing',
+ *   image: 'billing', operatorKey: SchedulingKey.OPERATOR_ANY,
  *   inputs: commonInputHints('keystone', 'database', 'cache'),
  * };
  * class Billing extends OpenStackService {
@@ -85,6 +104,8 @@ export abstract class OpenStackService extends Service {
    * it in the service's constructor.
    */
   protected schema: OsloSchema;
+  /** Where the service's configuration files are mounted: `/etc/<image>`, e.g. `/etc/glance`. */
+  protected readonly configDir: string;
   /** The user's overrides of the configuration file. */
   protected readonly userConfig?: OsloValues;
 
@@ -98,9 +119,11 @@ export abstract class OpenStackService extends Service {
     requireInputs(this, props, descriptor.inputs);
     this.image = props.image ?? Cloud.of(this).image(descriptor.image);
     this.operatorKey = descriptor.operatorKey;
-    this.schema = openstackOptionSchema(this, descriptor.schema);
+    const schemaName = descriptor.schema ?? (descriptor.image as OpenStackSchemaName);
+    this.schema = openstackOptionSchema(this, schemaName);
     this.userConfig = props.config;
-    addCheck(this, () => osloProblems(`${descriptor.schema}.conf`, this.schema, props.config ?? {}));
+    this.configDir = `/etc/${descriptor.image}`;
+    addCheck(this, () => osloProblems(`${schemaName}.conf`, this.schema, props.config ?? {}));
   }
 
   /**

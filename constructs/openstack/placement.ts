@@ -14,13 +14,11 @@ export interface PlacementServiceProps extends Omit<OpenStackServiceProps, 'mess
 }
 
 const PORT = 8778;
-const CONFIG_DIR = '/etc/placement';
 
 const PLACEMENT: OpenStackServiceDescriptor = {
   image: 'placement',
   // Yaook runs Placement as part of Nova: there is no placement operator key.
   operatorKey: SchedulingKey.OPERATOR_NOVA,
-  schema: 'placement',
   inputs: commonInputHints('keystone', 'database', 'cache'),
 };
 
@@ -66,7 +64,7 @@ export class PlacementService extends OpenStackService {
       healthPath: '/',
       replicas: props.replicas,
       env: deps.env,
-      config: { mountPath: CONFIG_DIR, files: { 'placement.conf': conf } },
+      config: { mountPath: this.configDir, files: { 'placement.conf': conf } },
     });
     deps.gate(this.api);
   }
