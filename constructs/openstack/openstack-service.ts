@@ -57,15 +57,29 @@ export function apiServiceDefaults(defaults: OsloValues): OsloValues {
 
 /** How {@link OpenStackService} builds the part every service shares: one constant per service. */
 export interface OpenStackServiceDescriptor {
-  /** The image's name in the cloud's registry: `<registry>/<image>:<release>`. */
+  /**
+   * The image's name in the cloud's registry (`<registry>/<image>:<release>`); also names the
+   * directory the configuration is mounted at, `/etc/<image>`.
+   */
   readonly image: string;
+  /**
+   * The whole image reference, for an image that is not in the cloud's registry.
+   * @default the cloud's registry `<image>:<release>`
+   */
+  readonly defaultImage?: string;
   /** The Yaook operator key the service's Jobs (db-sync, registration, setup) are scheduled with. */
   readonly operatorKey: SchedulingKey;
   /**
-   * The option schema of the file the user's `config` overrides, named `<schema>.conf`.
-   * @default the image's name
+   * The options of the file the user's `config` overrides: a generated schema by name, or the
+   * schema itself for a service of your own.
+   * @default the generated schema named like the image
    */
-  readonly schema?: OpenStackSchemaName;
+  readonly schema?: OpenStackSchemaName | OsloSchema;
+  /**
+   * The name of that file, in error messages.
+   * @default `<schema name>.conf`, or `<image>.conf` with a schema of your own
+   */
+  readonly configFile?: string;
   /**
    * The input services that must be given, each with what to pass (`commonInputHints(...)` words
    * the common ones); a missing one fails construction with the construct path.
@@ -117,13 +131,15 @@ export abstract class OpenStackService extends Service {
   ) {
     super(scope, id);
     requireInputs(this, props, descriptor.inputs);
-    this.image = props.image ?? Cloud.of(this).image(descriptor.image);
+    this.image = props.image ?? descriptor.defaultImage ?? Cloud.of(this).image(descriptor.image);
     this.operatorKey = descriptor.operatorKey;
-    const schemaName = descriptor.schema ?? (descriptor.image as OpenStackSchemaName);
-    this.schema = openstackOptionSchema(this, schemaName);
+    const schema = descriptor.schema ?? (descriptor.image as OpenStackSchemaName);
+    this.schema = typeof schema === 'string' ? openstackOptionSchema(this, schema) : schema;
     this.userConfig = props.config;
     this.configDir = `/etc/${descriptor.image}`;
-    addCheck(this, () => osloProblems(`${schemaName}.conf`, this.schema, props.config ?? {}));
+    const configFile =
+      descriptor.configFile ?? `${typeof schema === 'string' ? schema : descriptor.image}.conf`;
+    addCheck(this, () => osloProblems(configFile, this.schema, props.config ?? {}));
   }
 
   /**
