@@ -27,7 +27,9 @@ const PLACEMENT: OpenStackServiceDescriptor = {
  * (`placement`) and the API served by uWSGI. placement-api waits for Keystone, the database and
  * memcached to be ready and for db-sync and registration to have completed.
  *
- * Named `PlacementService` because the package root also exports the scheduling `Placement` type.
+ * Named `PlacementService` while the deprecated scheduling alias `Placement` (now `PodPlacement`)
+ * holds the name at the package root; it becomes `Placement`, like every service named after its
+ * project, when that alias is removed in 0.3.
  *
  * @example
  * const placementService = new PlacementService(cloud, 'placement', { keystone, database, cache });
