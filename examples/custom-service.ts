@@ -43,6 +43,7 @@ const REPORTS_CONF_SCHEMA: OsloSchema = {
 /** What the base class needs to know: image, operator key, configuration schema, required inputs. */
 const USAGE_REPORTS: OpenStackServiceDescriptor = {
   image: 'usage-reports',
+  appName: 'usagereports',
   // Not in the cloud's registry: an in-house image.
   defaultImage: 'registry.example.com/usage-reports:1.4.0',
   // An in-house service has no operator key of its own: its Jobs run where any operator Job may.

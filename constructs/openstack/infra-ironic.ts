@@ -86,6 +86,8 @@ const PORT = 6385;
 
 const IRONIC: OpenStackServiceDescriptor = {
   image: 'ironic',
+  // The label value Stackwright has always written for this service: deployed objects keep it.
+  appName: 'infraironic',
   operatorKey: SchedulingKey.OPERATOR_INFRA_IRONIC,
   inputs: commonInputHints('keystone', 'database', 'messaging', 'cache'),
 };

@@ -63,6 +63,11 @@ export interface OpenStackServiceDescriptor {
    */
   readonly image: string;
   /**
+   * The `app.kubernetes.io/name` label of the service's objects.
+   * @default the image's name
+   */
+  readonly appName?: string;
+  /**
    * The whole image reference, for an image that is not in the cloud's registry.
    * @default the cloud's registry `<image>:<release>`
    */
@@ -129,7 +134,7 @@ export abstract class OpenStackService extends Service {
     props: OpenStackServiceOptions,
     descriptor: OpenStackServiceDescriptor,
   ) {
-    super(scope, id);
+    super(scope, id, { appName: descriptor.appName ?? descriptor.image });
     requireInputs(this, props, descriptor.inputs);
     this.image = props.image ?? descriptor.defaultImage ?? Cloud.of(this).image(descriptor.image);
     this.operatorKey = descriptor.operatorKey;

@@ -17,6 +17,8 @@ const PORT = 8778;
 
 const PLACEMENT: OpenStackServiceDescriptor = {
   image: 'placement',
+  // The label value Stackwright has always written for this service: deployed objects keep it.
+  appName: 'placementservice',
   // Yaook runs Placement as part of Nova: there is no placement operator key.
   operatorKey: SchedulingKey.OPERATOR_NOVA,
   inputs: commonInputHints('keystone', 'database', 'cache'),
