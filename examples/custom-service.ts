@@ -1,7 +1,7 @@
 /**
- * A user-defined service added to a cloud: an in-house "usage reports" API written with the same
- * building blocks as the OpenStack constructs (Service, ApiService, ServiceDatabase,
- * KeystoneRegistration, oslo.config rendering and validation). Nothing in Stackwright knows about
+ * A user-defined service added to a cloud: an in-house "usage reports" API written the way the
+ * built-in OpenStack services are, on the `OpenStackService` base class (required inputs, image,
+ * configuration schema and validation, database chain, Keystone registration and their edges). Nothing in Stackwright knows about
  * it, yet it gets Yaook scheduling, generated credentials, the graph annotations and the same
  * validation as the built-in services.
  *
@@ -13,39 +13,24 @@
  */
 import { App } from 'cdk8s';
 import { Construct } from 'constructs';
-import {
-  ApiService,
-  CacheEndpoint,
-  DatabaseEndpoint,
-  KEYSTONE_AUTHTOKEN_SCHEMA,
-  keystoneAuthtokenConfig,
-  keystoneAuthtokenEnv,
-  KeystoneRegistration,
-  mergeOslo,
-  OsloSchema,
-  OsloValues,
-  osloProblems,
-  renderOslo,
-  requireInputs,
-  ServiceDatabase,
-} from '../constructs/common';
+import { ApiService, commonInputHints, KEYSTONE_AUTHTOKEN_SCHEMA, OsloSchema } from '../constructs/common';
 import { MariaDB, Memcached } from '../constructs/infra';
-import { Gnocchi, Keystone } from '../constructs/openstack';
-import { addCheck, Cloud, Component, IDependable, rangeProblems, Service } from '../lib/model';
+import {
+  Gnocchi,
+  Keystone,
+  OpenStackService,
+  OpenStackServiceDescriptor,
+  OpenStackServiceProps,
+} from '../constructs/openstack';
+import { addCheck, Cloud, Component, IDependable, rangeProblems } from '../lib/model';
 import { groupPlacement, SchedulingKey } from '../lib/scheduling';
 
-export interface UsageReportsProps {
-  readonly keystone: Keystone;
-  readonly database: DatabaseEndpoint;
-  readonly cache: CacheEndpoint;
+/** `keystone`, `database`, `cache`, `config` and `image` come from {@link OpenStackServiceProps}. */
+export interface UsageReportsProps extends Omit<OpenStackServiceProps, 'messaging'> {
   /** Where usage is read from, through the catalogue: a runtime edge. @default - none */
   readonly metrics?: IDependable;
   /** Days of reports kept. @default 90 */
   readonly retentionDays?: number;
-  /** reports.conf overrides; unknown options are rejected. @default - none */
-  readonly config?: OsloValues;
-  /** @default 'registry.example.com/usage-reports:1.4.0' */
-  readonly image?: string;
 }
 
 /** The options of reports.conf; the same schema mechanism as the built-in services. */
@@ -55,65 +40,55 @@ const REPORTS_CONF_SCHEMA: OsloSchema = {
   ...KEYSTONE_AUTHTOKEN_SCHEMA,
 };
 
+/** What the base class needs to know: image, operator key, configuration schema, required inputs. */
+const USAGE_REPORTS: OpenStackServiceDescriptor = {
+  image: 'usage-reports',
+  appName: 'usagereports',
+  // Not in the cloud's registry: an in-house image.
+  defaultImage: 'registry.example.com/usage-reports:1.4.0',
+  // An in-house service has no operator key of its own: its Jobs run where any operator Job may.
+  operatorKey: SchedulingKey.OPERATOR_ANY,
+  schema: REPORTS_CONF_SCHEMA,
+  configFile: 'reports.conf',
+  inputs: commonInputHints('keystone', 'database', 'cache'),
+};
+
 const PORT = 9090;
 
 /** The in-house API: its own database, a catalogue entry (`usage-reports`) and Keystone auth. */
-export class UsageReports extends Service {
+export class UsageReports extends OpenStackService {
   readonly api: ApiService;
 
   constructor(scope: Construct, id: string, props: UsageReportsProps) {
-    super(scope, id);
-    requireInputs(this, props, {
-      keystone: 'the Keystone service',
-      database: 'a MariaDB or externalDatabase(...)',
-      cache: 'a Memcached or externalCache(...)',
-    });
+    super(scope, id, props, USAGE_REPORTS);
     const retentionDays = props.retentionDays ?? 90;
-    addCheck(this, () => [
-      ...rangeProblems('retentionDays', retentionDays, { min: 1, max: 3650 }),
-      ...osloProblems('reports.conf', REPORTS_CONF_SCHEMA, props.config ?? {}),
-    ]);
-    const image = props.image ?? 'registry.example.com/usage-reports:1.4.0';
-    // An in-house service has no operator key of its own: its Jobs run where any operator Job may.
-    const operatorKey = SchedulingKey.OPERATOR_ANY;
+    addCheck(this, () => rangeProblems('retentionDays', retentionDays, { min: 1, max: 3650 }));
 
-    const database = new ServiceDatabase(this, 'db', {
-      database: props.database,
-      operatorKey,
-      image,
+    // Database chain, Keystone user and catalogue entry, [keystone_authtoken], and their edges.
+    const deps = this.dependencies(props, {
       syncCommand: ['usage-reports', 'migrate'],
-    });
-    const registration = new KeystoneRegistration(this, 'ks-register', {
-      keystone: props.keystone,
-      operatorKey,
-      serviceType: 'usage-reports',
-      catalogName: 'usage-reports',
-      endpointUrl: `http://${this.serviceName}-api:${PORT}`,
-    });
-    const conf = mergeOslo(
-      {
-        DEFAULT: { debug: false, retention_days: retentionDays },
-        ...keystoneAuthtokenConfig(props.keystone, registration, props.cache),
+      registration: {
+        serviceType: 'usage-reports',
+        catalogName: 'usage-reports',
+        endpointUrl: `http://${this.serviceName}-api:${PORT}`,
       },
-      props.config,
-    );
+    });
+    const conf = this.renderConfig({
+      DEFAULT: { debug: false, retention_days: retentionDays },
+      ...deps.authtokenConfig,
+    });
 
     this.api = new ApiService(this, 'api', {
       // The seed has no key for it: the API group key, like every API without a key of its own.
       placement: groupPlacement(SchedulingKey.ANY_API),
-      image,
+      image: this.image,
       command: ['usage-reports', 'serve', '--port', String(PORT)],
       port: PORT,
       healthPath: '/healthz',
-      env: [...database.connectionEnv(), ...keystoneAuthtokenEnv(registration)],
-      config: { mountPath: '/etc/usage-reports', files: { 'reports.conf': renderOslo(conf) } },
+      env: deps.env,
+      config: { mountPath: this.configDir, files: { 'reports.conf': conf } },
     });
-    this.api
-      .dependsOn(database.sync, 'completed')
-      .dependsOn(registration.job, 'completed')
-      .dependsOn(props.keystone, 'ready')
-      .dependsOn(props.database, 'ready')
-      .dependsOn(props.cache, 'ready');
+    deps.gate(this.api);
     if (props.metrics) this.api.dependsOn(props.metrics, 'runtime');
   }
 

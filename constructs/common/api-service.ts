@@ -1,13 +1,13 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import { addCheck, Component, rangeProblems } from '../../lib/model';
-import { Placement } from '../../lib/scheduling';
+import { PodPlacement } from '../../lib/scheduling';
 import { CONFIG_CHECKSUM_ANNOTATION, ConfigFiles, configFiles } from './config-files';
 import { containerResources, podTemplate, ResourceRequests } from './pod-template';
 
 export interface ApiServiceProps {
   /** Where the API pods run (the service's API key and `ANY_API`). */
-  readonly placement: Placement;
+  readonly placement: PodPlacement;
   readonly image: string;
   /**
    * The command, stated explicitly so the same manifests run on any image of the service (an

@@ -1,7 +1,7 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import { Cloud, Component, ComponentProps, rangeProblems, addCheck } from '../../lib/model';
-import { operatorJobPlacement, Placement, SchedulingKey } from '../../lib/scheduling';
+import { operatorJobPlacement, PodPlacement, SchedulingKey } from '../../lib/scheduling';
 import { podTemplate } from './pod-template';
 import { SecretRef, envFromSecret } from './secret-ref';
 
@@ -40,7 +40,7 @@ export class JobComponent extends Component {
   readonly job: k8s.KubeJob;
 
   constructor(scope: Construct, id: string, props: JobComponentProps) {
-    const placement: Placement = operatorJobPlacement(props.operatorKey);
+    const placement: PodPlacement = operatorJobPlacement(props.operatorKey);
     super(scope, id, { ...props, placement });
     const backoffLimit = props.backoffLimit ?? 3;
     addCheck(this, () => rangeProblems('backoffLimit', backoffLimit, { min: 0, max: 100 }));

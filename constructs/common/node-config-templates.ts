@@ -31,7 +31,7 @@ import { createHash } from 'crypto';
 import { JsonPatch } from 'cdk8s';
 import { Construct } from 'constructs';
 import { addCheck, Component, IDependable } from '../../lib/model';
-import { Placement, podScheduling, reservedNodeLabelProblems, restrictedTo } from '../../lib/scheduling';
+import { PodPlacement, podScheduling, reservedNodeLabelProblems, restrictedTo } from '../../lib/scheduling';
 import { mergeOslo, OsloSchema, OsloValue, OsloValues, osloProblems } from './oslo-config';
 
 /** Options for the nodes matching a selector. */
@@ -202,7 +202,10 @@ export interface NodeRequirement {
  * NotIn`), multiplied out over the exclusions; single-label exclusions on the same key fold into
  * one `NotIn` with several values.
  */
-export function excludingTerms(placement: Placement, exclusions: readonly Selector[]): NodeRequirement[][] {
+export function excludingTerms(
+  placement: PodPlacement,
+  exclusions: readonly Selector[],
+): NodeRequirement[][] {
   const base = podScheduling(
     placement,
   ).affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.map(
@@ -230,7 +233,7 @@ export function excludingTerms(placement: Placement, exclusions: readonly Select
 
 export interface NodeConfiguredAgentProps {
   /** The agent's placement (its scheduling key, group keys and required labels). */
-  readonly placement: Placement;
+  readonly placement: PodPlacement;
   /** @default - none: one DaemonSet with the base configuration */
   readonly templates?: readonly NodeConfigTemplate[];
   /** Narrows the agent to part of its nodes (a Nova cell). @default - all nodes of the placement */
@@ -246,7 +249,7 @@ export interface NodeConfiguredAgentProps {
   readonly build: (
     scope: Construct,
     id: string,
-    nodeClass: { placement: Placement; config: OsloValues; classInfo: NodeConfigClass },
+    nodeClass: { placement: PodPlacement; config: OsloValues; classInfo: NodeConfigClass },
   ) => Component;
 }
 
@@ -298,7 +301,7 @@ const TERMS_PATH =
 /** Writes the exclusions into the class's workloads (the shared placement model has no `NotIn`). */
 function excludeNodes(
   component: Component,
-  placement: Placement,
+  placement: PodPlacement,
   nodeClass: NodeConfigClass,
   templates: readonly NodeConfigTemplate[],
 ): void {

@@ -1,7 +1,7 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import { addCheck, Component, rangeProblems } from '../../lib/model';
-import { Placement } from '../../lib/scheduling';
+import { PodPlacement } from '../../lib/scheduling';
 import { CONFIG_CHECKSUM_ANNOTATION, ConfigFiles, configFiles } from './config-files';
 import { containerResources, podTemplate, ResourceRequests } from './pod-template';
 
@@ -10,7 +10,7 @@ export type WorkerWorkload = 'Deployment' | 'StatefulSet' | 'DaemonSet';
 
 export interface WorkerServiceProps {
   /** Where the worker's pods run. */
-  readonly placement: Placement;
+  readonly placement: PodPlacement;
   readonly image: string;
   /**
    * The command, stated explicitly so the same manifests run on any image of the service (an

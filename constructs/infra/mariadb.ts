@@ -60,7 +60,7 @@ export class MariaDB extends Service implements DatabaseEndpoint {
   readonly port = PORT;
 
   constructor(scope: Construct, id: string, props: MariaDBProps = {}) {
-    super(scope, id);
+    super(scope, id, { appName: 'mariadb' });
     const cloud = Cloud.of(this);
     const replicas = props.replicas ?? 3;
     addCheck(this, () => quorumReplicasProblems(replicas, 9, 'so Galera keeps a quorum'));

@@ -26,7 +26,7 @@ export class Memcached extends Service implements CacheEndpoint {
   readonly servers: readonly string[];
 
   constructor(scope: Construct, id: string, props: MemcachedProps = {}) {
-    super(scope, id);
+    super(scope, id, { appName: 'memcached' });
     const replicas = props.replicas ?? 2;
     const memoryMiB = props.memoryMiB ?? 512;
     addCheck(this, () => [

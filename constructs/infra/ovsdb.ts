@@ -191,7 +191,7 @@ export class OvsdbCluster extends Service {
   readonly sb: OvsdbDatabase;
 
   constructor(scope: Construct, id: string, props: OvsdbClusterProps = {}) {
-    super(scope, id);
+    super(scope, id, { appName: 'ovsdbcluster' });
     const cloud = Cloud.of(this);
     const replicas = props.replicas ?? 3;
     addCheck(this, () => quorumReplicasProblems(replicas, 7, 'so a raft majority survives a partition'));

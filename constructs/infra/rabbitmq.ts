@@ -56,7 +56,7 @@ export class RabbitMQ extends Service implements MessagingEndpoint {
   readonly adminUser = 'admin';
 
   constructor(scope: Construct, id: string, props: RabbitMQProps = {}) {
-    super(scope, id);
+    super(scope, id, { appName: 'rabbitmq' });
     const cloud = Cloud.of(this);
     const replicas = props.replicas ?? 3;
     addCheck(this, () => quorumReplicasProblems(replicas, 9, 'for quorum queues'));

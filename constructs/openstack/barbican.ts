@@ -1,42 +1,43 @@
 import { Construct } from 'constructs';
-import { addCheck, Cloud, Component, rangeProblems, Service } from '../../lib/model';
+import { addCheck, Component, rangeProblems } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
-import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
+import { MessagingEndpoint } from '../common/endpoints';
 import { GeneratedSecret } from '../common/generated-secret';
 import { KeystoneRegistration } from '../common/keystone-registration';
-import { openstackOptionSchema } from '../common/openstack-option-schema';
-import { mergeOslo, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
-import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
-import { commonInputHints, requireInputs } from '../common/required-inputs';
+import { osloEnvName } from '../common/oslo-config';
+import { commonInputHints } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
-import { Keystone, KEYSTONE_NOTIFICATION_TOPIC } from './keystone';
+import { KEYSTONE_NOTIFICATION_TOPIC } from './keystone';
+import {
+  apiServiceDefaults,
+  OpenStackService,
+  OpenStackServiceDescriptor,
+  OpenStackServiceProps,
+} from './openstack-service';
 
-export interface BarbicanProps {
-  readonly keystone: Keystone;
-  readonly database: DatabaseEndpoint;
+export interface BarbicanProps extends OpenStackServiceProps {
   /** Barbican's own vhost (the API reaches it at run time). */
   readonly messaging: MessagingEndpoint;
-  readonly cache: CacheEndpoint;
   /** @default 2 */
   readonly apiReplicas?: number;
   /**
    * Run the keystone listener, which deletes a project's secrets when Keystone reports the project
    * deleted. It consumes Keystone's notifications from Keystone's vhost, so Keystone needs `messaging`.
    * @default true when Keystone has `messaging`, else false
-   * @default true
    */
   readonly keystoneListener?: boolean;
-  /** barbican.conf options merged over Stackwright's defaults; unknown options are rejected. @default - none */
-  readonly config?: OsloValues;
-  /** @default the cloud's registry `barbican:<release>` */
-  readonly image?: string;
 }
 
 const PORT = 9311;
-const CONFIG_DIR = '/etc/barbican';
+
+const BARBICAN: OpenStackServiceDescriptor = {
+  image: 'barbican',
+  operatorKey: SchedulingKey.OPERATOR_BARBICAN,
+  inputs: commonInputHints('keystone', 'database', 'messaging', 'cache'),
+};
 
 /**
  * Barbican, the key manager: the API (secrets encrypted by the simple crypto plugin with a key
@@ -46,7 +47,7 @@ const CONFIG_DIR = '/etc/barbican';
  * @example
  * new Barbican(cloud, 'barbican', { keystone, database, messaging, cache });
  */
-export class Barbican extends Service {
+export class Barbican extends OpenStackService {
   readonly api: ApiService;
   readonly keystoneListener?: WorkerService;
   /** The key encryption key (`kek`), a Fernet key generated once in the cluster. */
@@ -54,16 +55,11 @@ export class Barbican extends Service {
   readonly registration: KeystoneRegistration;
 
   constructor(scope: Construct, id: string, props: BarbicanProps) {
-    super(scope, id);
-    requireInputs(this, props, commonInputHints('keystone', 'database', 'messaging', 'cache'));
-    const cloud = Cloud.of(this);
-    const image = props.image ?? cloud.image('barbican');
-    const operatorKey = SchedulingKey.OPERATOR_BARBICAN;
-    const schema = openstackOptionSchema(this, 'barbican');
+    super(scope, id, props, BARBICAN);
+    const { image, operatorKey } = this;
     const keystoneMessaging = props.keystone.messaging;
     const listener = props.keystoneListener ?? keystoneMessaging !== undefined;
     addCheck(this, () => [
-      ...osloProblems('barbican.conf', schema, props.config ?? {}),
       ...(listener && !keystoneMessaging
         ? [
             `keystoneListener consumes Keystone's notifications, but ${props.keystone.node.path} sends none; ` +
@@ -81,33 +77,24 @@ export class Barbican extends Service {
       secretName: `${id}-kek`,
     });
     const apiUrl = `http://${this.serviceName}-api:${PORT}`;
-    const deps = openstackServiceDependencies(this, props, {
-      operatorKey,
-      image,
+    const deps = this.dependencies(props, {
       syncCommand: ['barbican-manage', 'db', 'upgrade'],
       registration: { serviceType: 'key-manager', catalogName: 'barbican', endpointUrl: apiUrl },
     });
     this.registration = deps.registration;
 
-    const conf = renderOslo(
-      mergeOslo(
-        {
-          DEFAULT: { debug: false, use_stderr: true, host_href: apiUrl },
-          secretstore: { enabled_secretstore_plugins: ['store_crypto'] },
-          crypto: { enabled_crypto_plugins: ['simple_crypto'] },
-          keystone_notifications: {
-            enable: listener,
-            topic: KEYSTONE_NOTIFICATION_TOPIC,
-            allow_requeue: false,
-          },
-          // Nothing consumes Barbican's notifications (see docs/configuration.md): none are sent.
-          oslo_messaging_notifications: { driver: ['noop'] },
-          oslo_middleware: { enable_proxy_headers_parsing: true },
-          ...deps.authtokenConfig,
+    const conf = this.renderConfig(
+      apiServiceDefaults({
+        DEFAULT: { host_href: apiUrl },
+        secretstore: { enabled_secretstore_plugins: ['store_crypto'] },
+        crypto: { enabled_crypto_plugins: ['simple_crypto'] },
+        keystone_notifications: {
+          enable: listener,
+          topic: KEYSTONE_NOTIFICATION_TOPIC,
+          allow_requeue: false,
         },
-        props.config,
-      ),
-      schema,
+        ...deps.authtokenConfig,
+      }),
     );
 
     this.api = new ApiService(this, 'api', {
@@ -118,7 +105,7 @@ export class Barbican extends Service {
       healthPath: '/',
       replicas: props.apiReplicas,
       env: [...deps.env, envFromSecret(osloEnvName('simple_crypto_plugin', 'kek'), this.kek.ref('kek'))],
-      config: { mountPath: CONFIG_DIR, files: { 'barbican.conf': conf } },
+      config: { mountPath: this.configDir, files: { 'barbican.conf': conf } },
     });
     // Only audit notifications go to RabbitMQ: the API serves secrets without it.
     deps.gate(this.api, { messaging: 'runtime' }).dependsOn(this.kek, 'completed');
@@ -134,7 +121,7 @@ export class Barbican extends Service {
         connectedTo: [keystoneMessaging.endpoint.port],
         // Its transport is Keystone's vhost, where Keystone's notifications are.
         env: [...deps.database.connectionEnv(), ...keystoneMessaging.transportUrlEnv()],
-        config: { mountPath: CONFIG_DIR, files: { 'barbican.conf': conf } },
+        config: { mountPath: this.configDir, files: { 'barbican.conf': conf } },
       });
       this.keystoneListener
         .dependsOn(keystoneMessaging.init, 'completed')

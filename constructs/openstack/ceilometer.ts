@@ -1,17 +1,17 @@
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
-import { addCheck, Cloud, Component, IDependable, rangeProblems, Service } from '../../lib/model';
+import { addCheck, Component, IDependable, rangeProblems } from '../../lib/model';
 import { placement, requiringNoOvnMaintenance, SchedulingKey } from '../../lib/scheduling';
 import { CacheEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { JobComponent } from '../common/job-component';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../common/keystone-service-user';
-import { openstackOptionSchema } from '../common/openstack-option-schema';
-import { mergeOslo, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
-import { commonInputHints, requireInputs } from '../common/required-inputs';
+import { OsloValues, osloEnvName } from '../common/oslo-config';
+import { commonInputHints } from '../common/required-inputs';
 import { ServiceMessaging } from '../common/service-messaging';
 import { WorkerService } from '../common/worker-service';
 import { Keystone } from './keystone';
+import { OpenStackService, OpenStackServiceDescriptor, OpenStackServiceOptions } from './openstack-service';
 
 /**
  * What the compute agent needs from Nova: the nova-compute component(s) it must share a node with.
@@ -28,7 +28,8 @@ export interface MetricStore extends IDependable {
   readonly internalUrl: string;
 }
 
-export interface CeilometerProps {
+/** Ceilometer has no API: it takes no database, and memcached only to coordinate its central agents. */
+export interface CeilometerProps extends OpenStackServiceOptions {
   readonly keystone: Keystone;
   /** Notifications and polled samples travel through it. */
   readonly messaging: MessagingEndpoint;
@@ -52,13 +53,16 @@ export interface CeilometerProps {
   readonly pollingInterval?: number;
   /** Gnocchi archive policy of the published metrics. @default 'low' */
   readonly archivePolicy?: string;
-  /** ceilometer.conf options merged over Stackwright's defaults; unknown options are rejected. @default - none */
-  readonly config?: OsloValues;
-  /** @default the cloud's registry `ceilometer:<release>` */
-  readonly image?: string;
 }
 
-const CONFIG_DIR = '/etc/ceilometer';
+const CEILOMETER: OpenStackServiceDescriptor = {
+  image: 'ceilometer',
+  operatorKey: SchedulingKey.OPERATOR_CEILOMETER,
+  inputs: {
+    ...commonInputHints('keystone', 'messaging'),
+    gnocchi: 'the Gnocchi service (where samples are published)',
+  },
+};
 
 /**
  * Ceilometer, the telemetry collector: the central agent (polls the APIs), the notification agent
@@ -69,7 +73,7 @@ const CONFIG_DIR = '/etc/ceilometer';
  * @example
  * new Ceilometer(cloud, 'ceilometer', { keystone, messaging, gnocchi, nova });
  */
-export class Ceilometer extends Service {
+export class Ceilometer extends OpenStackService {
   readonly central: WorkerService;
   readonly notification: WorkerService;
   /** The compute agent DaemonSet, present when `nova` is given. */
@@ -79,19 +83,11 @@ export class Ceilometer extends Service {
   readonly registration: KeystoneRegistration;
 
   constructor(scope: Construct, id: string, props: CeilometerProps) {
-    super(scope, id);
-    requireInputs(this, props, {
-      ...commonInputHints('keystone', 'messaging'),
-      gnocchi: 'the Gnocchi service (where samples are published)',
-    });
-    const cloud = Cloud.of(this);
-    const image = props.image ?? cloud.image('ceilometer');
-    const operatorKey = SchedulingKey.OPERATOR_CEILOMETER;
+    super(scope, id, props, CEILOMETER);
+    const { image, operatorKey } = this;
     const centralReplicas = props.centralReplicas ?? 1;
     const pollingInterval = props.pollingInterval ?? 300;
-    const schema = openstackOptionSchema(this, 'ceilometer');
     addCheck(this, () => [
-      ...osloProblems('ceilometer.conf', schema, props.config ?? {}),
       ...rangeProblems('centralReplicas', centralReplicas, { min: 1, max: 10 }),
       ...rangeProblems('notificationReplicas', props.notificationReplicas, { min: 1, max: 10 }),
       ...rangeProblems('pollingInterval', pollingInterval, { min: 10, max: 86400 }),
@@ -114,25 +110,19 @@ export class Ceilometer extends Service {
       ...serviceUserAuthConfig(props.keystone, this.registration),
       interface: 'internalURL',
     };
-    const conf = renderOslo(
-      mergeOslo(
-        {
-          DEFAULT: { debug: false, use_stderr: true },
-          service_credentials: serviceCredentials,
-          polling: { cfg_file: `${CONFIG_DIR}/polling.yaml` },
-          ...(props.cache && props.cache.servers.length > 0
-            ? { coordination: { backend_url: `memcached://${props.cache.servers[0]}` } }
-            : {}),
-          // Read instances from libvirt's domain metadata: no Nova API call per poll.
-          compute: { instance_discovery_method: 'libvirt_metadata' },
-          // The polling agents publish samples as notifications on Ceilometer's own vhost, where
-          // its notification agent consumes them.
-          oslo_messaging_notifications: { driver: ['messagingv2'] },
-        },
-        props.config,
-      ),
-      schema,
-    );
+    const conf = this.renderConfig({
+      DEFAULT: { debug: false, use_stderr: true },
+      service_credentials: serviceCredentials,
+      polling: { cfg_file: `${this.configDir}/polling.yaml` },
+      ...(props.cache && props.cache.servers.length > 0
+        ? { coordination: { backend_url: `memcached://${props.cache.servers[0]}` } }
+        : {}),
+      // Read instances from libvirt's domain metadata: no Nova API call per poll.
+      compute: { instance_discovery_method: 'libvirt_metadata' },
+      // The polling agents publish samples as notifications on Ceilometer's own vhost, where
+      // its notification agent consumes them.
+      oslo_messaging_notifications: { driver: ['messagingv2'] },
+    });
     const files = {
       'ceilometer.conf': conf,
       'polling.yaml': stringify({
@@ -181,7 +171,7 @@ export class Ceilometer extends Service {
       replicas: centralReplicas,
       connectedTo: [props.messaging.port],
       env,
-      config: { mountPath: CONFIG_DIR, files },
+      config: { mountPath: this.configDir, files },
     });
     collector(this.central);
     if (props.cache) this.central.dependsOn(props.cache, 'ready');
@@ -193,7 +183,7 @@ export class Ceilometer extends Service {
       replicas: props.notificationReplicas ?? 1,
       connectedTo: [props.messaging.port],
       env,
-      config: { mountPath: CONFIG_DIR, files },
+      config: { mountPath: this.configDir, files },
       requests: { cpu: '200m', memory: '512Mi' },
     });
     collector(this.notification);
@@ -208,7 +198,7 @@ export class Ceilometer extends Service {
         workload: 'DaemonSet',
         connectedTo: [props.messaging.port],
         env,
-        config: { mountPath: CONFIG_DIR, files },
+        config: { mountPath: this.configDir, files },
         // Not privileged and not in the host's namespaces: it reads instance statistics through
         // libvirt's socket, which is all it mounts from the host.
         volumes: [{ name: 'libvirt-run', hostPath: { path: '/run/libvirt', type: 'Directory' } }],

@@ -1,25 +1,21 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
-import { addCheck, Cloud, Component, IDependable, rangeProblems, Service } from '../../lib/model';
+import { addCheck, Component, IDependable, rangeProblems } from '../../lib/model';
 import { placement, restrictedTo, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { CephClient, cephClientProblems, cephKeyringVolume, renderCephConf } from '../common/ceph-client';
-import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
+import { MessagingEndpoint } from '../common/endpoints';
 import { KeystoneRegistration } from '../common/keystone-registration';
-import { openstackOptionSchema } from '../common/openstack-option-schema';
-import {
-  mergeOslo,
-  OsloSchema,
-  OsloValues,
-  osloEnvName,
-  osloProblems,
-  renderOslo,
-} from '../common/oslo-config';
-import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
-import { commonInputHints, requireInputs } from '../common/required-inputs';
+import { mergeOslo, OsloSchema, OsloValues, osloEnvName, renderOslo } from '../common/oslo-config';
+import { commonInputHints } from '../common/required-inputs';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
-import { Keystone } from './keystone';
+import {
+  apiServiceDefaults,
+  OpenStackService,
+  OpenStackServiceDescriptor,
+  OpenStackServiceProps,
+} from './openstack-service';
 
 /** A Ceph RBD pool as a volume backend: cinder-volume talks to Ceph over the network, unprivileged. */
 export interface CinderRbdBackend {
@@ -62,11 +58,8 @@ export type CinderBackupTarget =
       readonly swift?: IDependable;
     };
 
-export interface CinderProps {
-  readonly keystone: Keystone;
-  readonly database: DatabaseEndpoint;
+export interface CinderProps extends OpenStackServiceProps {
   readonly messaging: MessagingEndpoint;
-  readonly cache: CacheEndpoint;
   /**
    * The volume backends; each gets its own cinder-volume StatefulSet (one pod, stable
    * `backend_host`, since most drivers do not run active-active). At least one.
@@ -78,15 +71,19 @@ export interface CinderProps {
   readonly apiReplicas?: number;
   /** @default 2 */
   readonly schedulerReplicas?: number;
-  /** cinder.conf options merged over Stackwright's defaults; unknown options are rejected. @default - none */
-  readonly config?: OsloValues;
-  /** @default the cloud's registry `cinder:<release>` */
-  readonly image?: string;
 }
 
 const PORT = 8776;
-const CONFIG_DIR = '/etc/cinder';
 const BACKEND_NAME = /^[a-z][a-z0-9]{0,19}$/;
+
+const CINDER: OpenStackServiceDescriptor = {
+  image: 'cinder',
+  operatorKey: SchedulingKey.OPERATOR_CINDER,
+  inputs: {
+    ...commonInputHints('keystone', 'database', 'messaging', 'cache'),
+    volumeBackends: "a list of volume backends, e.g. [{ type: 'rbd', name: 'ceph', pool: 'volumes', ceph }]",
+  },
+};
 
 /**
  * Cinder, the block storage service: the API and the scheduler, one cinder-volume per backend
@@ -101,7 +98,7 @@ const BACKEND_NAME = /^[a-z][a-z0-9]{0,19}$/;
  *     ceph: { monitors: ['10.0.0.1'], user: 'cinder', keyring: { secretName: 'ceph-cinder', key: 'keyring' } } }],
  * });
  */
-export class Cinder extends Service {
+export class Cinder extends OpenStackService {
   readonly api: ApiService;
   readonly scheduler: WorkerService;
   /** cinder-volume, one per backend, in the order given. */
@@ -109,20 +106,12 @@ export class Cinder extends Service {
   readonly backup?: WorkerService;
   readonly registration: KeystoneRegistration;
   private readonly volumeConfig: (backend: string, section: OsloValues[string]) => OsloValues;
-  private readonly schema: OsloSchema;
 
   constructor(scope: Construct, id: string, props: CinderProps) {
-    super(scope, id);
-    requireInputs(this, props, {
-      ...commonInputHints('keystone', 'database', 'messaging', 'cache'),
-      volumeBackends:
-        "a list of volume backends, e.g. [{ type: 'rbd', name: 'ceph', pool: 'volumes', ceph }]",
-    });
-    const cloud = Cloud.of(this);
-    const image = props.image ?? cloud.image('cinder');
-    const operatorKey = SchedulingKey.OPERATOR_CINDER;
+    super(scope, id, props, CINDER);
+    const { image } = this;
     const backends = props.volumeBackends;
-    const cinderSchema = openstackOptionSchema(this, 'cinder');
+    const cinderSchema = this.schema;
     // A backend's section takes the volume driver options, which cinder registers under each
     // name in enabled_backends (defaults in [backend_defaults]).
     const schema: OsloSchema = {
@@ -131,16 +120,14 @@ export class Cinder extends Service {
         backends.map((b) => [b.name, { ...cinderSchema.backend, ...cinderSchema.backend_defaults }]),
       ),
     };
+    this.schema = schema;
     addCheck(this, () => [
-      ...osloProblems('cinder.conf', schema, props.config ?? {}),
       ...backendProblems(backends, cinderSchema),
       ...(props.backup?.type === 'ceph' ? cephClientProblems(props.backup.ceph, 'backup.ceph') : []),
       ...rangeProblems('schedulerReplicas', props.schedulerReplicas, { min: 1, max: 10 }),
     ]);
 
-    const deps = openstackServiceDependencies(this, props, {
-      operatorKey,
-      image,
+    const deps = this.dependencies(props, {
       syncCommand: ['cinder-manage', 'db', 'sync'],
       registration: {
         serviceType: 'volumev3',
@@ -150,14 +137,11 @@ export class Cinder extends Service {
     });
     this.registration = deps.registration;
 
-    const defaults: OsloValues = {
-      DEFAULT: { debug: false, use_stderr: true, ...backupOptions(props.backup) },
+    const defaults: OsloValues = apiServiceDefaults({
+      DEFAULT: backupOptions(props.backup, this.configDir),
       oslo_concurrency: { lock_path: '/tmp/cinder' },
-      // Nothing consumes Cinder's notifications (see docs/configuration.md): none are sent.
-      oslo_messaging_notifications: { driver: ['noop'] },
-      oslo_middleware: { enable_proxy_headers_parsing: true },
       ...deps.authtokenConfig,
-    };
+    });
     // Backend sections of the user's overrides go to their cinder-volume only.
     const userConfig = props.config ?? {};
     const backendNames = new Set(backends.map((b) => b.name));
@@ -165,7 +149,6 @@ export class Cinder extends Service {
       Object.entries(userConfig).filter(([section]) => !backendNames.has(section)),
     );
     const base = mergeOslo(defaults, commonConfig);
-    this.schema = schema;
     this.volumeConfig = (backend, section) =>
       mergeOslo(
         mergeOslo(defaults, { DEFAULT: { enabled_backends: [backend] }, [backend]: section }),
@@ -180,7 +163,7 @@ export class Cinder extends Service {
       healthPath: '/',
       replicas: props.apiReplicas,
       env: deps.env,
-      config: { mountPath: CONFIG_DIR, files: { 'cinder.conf': renderOslo(base, schema) } },
+      config: { mountPath: this.configDir, files: { 'cinder.conf': renderOslo(base, schema) } },
     });
     deps.gate(this.api);
 
@@ -194,7 +177,7 @@ export class Cinder extends Service {
       replicas: props.schedulerReplicas ?? 2,
       connectedTo: [props.messaging.port],
       env: deps.env,
-      config: { mountPath: CONFIG_DIR, files: { 'cinder.conf': renderOslo(base, schema) } },
+      config: { mountPath: this.configDir, files: { 'cinder.conf': renderOslo(base, schema) } },
     });
     // RPC only, no tokens to validate: it need not wait for the service user.
     deps.gate(this.scheduler, { registration: false });
@@ -219,7 +202,7 @@ export class Cinder extends Service {
         connectedTo: [props.messaging.port],
         env: deps.env,
         config: {
-          mountPath: CONFIG_DIR,
+          mountPath: this.configDir,
           files: {
             'cinder.conf': renderOslo(base, schema),
             ...(ceph ? { 'ceph.conf': renderCephConf(ceph) } : {}),
@@ -264,7 +247,7 @@ export class Cinder extends Service {
         volume_driver: 'cinder.volume.drivers.rbd.RBDDriver',
         rbd_pool: backend.pool,
         rbd_user: backend.ceph.user,
-        rbd_ceph_conf: `${CONFIG_DIR}/ceph.conf`,
+        rbd_ceph_conf: `${this.configDir}/ceph.conf`,
         ...(backend.libvirtSecretUuid ? { rbd_secret_uuid: backend.libvirtSecretUuid } : {}),
       });
       const keyring = cephKeyringVolume(backend.ceph, 'ceph-keyring');
@@ -276,7 +259,7 @@ export class Cinder extends Service {
         connectedTo: [messagingPort],
         env,
         config: {
-          mountPath: CONFIG_DIR,
+          mountPath: this.configDir,
           files: {
             'cinder.conf': renderOslo(this.volumeConfig(backend.name, section), this.schema),
             'ceph.conf': renderCephConf(backend.ceph),
@@ -314,7 +297,7 @@ export class Cinder extends Service {
         },
       ],
       config: {
-        mountPath: CONFIG_DIR,
+        mountPath: this.configDir,
         files: { 'cinder.conf': renderOslo(this.volumeConfig(backend.name, section), this.schema) },
       },
       volumes: [
@@ -334,12 +317,12 @@ export class Cinder extends Service {
   }
 }
 
-function backupOptions(backup: CinderBackupTarget | undefined): Record<string, string> {
+function backupOptions(backup: CinderBackupTarget | undefined, configDir: string): Record<string, string> {
   if (!backup) return {};
   if (backup.type === 'swift') return { backup_driver: 'cinder.backup.drivers.swift.SwiftBackupDriver' };
   return {
     backup_driver: 'cinder.backup.drivers.ceph.CephBackupDriver',
-    backup_ceph_conf: `${CONFIG_DIR}/ceph.conf`,
+    backup_ceph_conf: `${configDir}/ceph.conf`,
     backup_ceph_user: backup.ceph.user,
     backup_ceph_pool: backup.pool,
   };

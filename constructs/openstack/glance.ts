@@ -1,17 +1,18 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
-import { addCheck, Cloud, Component, rangeProblems, Service } from '../../lib/model';
+import { addCheck, Component, rangeProblems } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
-import { CacheEndpoint, DatabaseEndpoint } from '../common/endpoints';
 import { JobComponent } from '../common/job-component';
 import { KeystoneRegistration } from '../common/keystone-registration';
-import { openstackOptionSchema } from '../common/openstack-option-schema';
-import { mergeOslo, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
-import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
-import { commonInputHints, requireInputs } from '../common/required-inputs';
+import { commonInputHints } from '../common/required-inputs';
 import { ServiceDatabase } from '../common/service-database';
-import { Keystone } from './keystone';
+import {
+  apiServiceDefaults,
+  OpenStackService,
+  OpenStackServiceDescriptor,
+  OpenStackServiceProps,
+} from './openstack-service';
 
 /** Glance's file store on a PersistentVolumeClaim that Glance creates (`<svc>-images`). */
 export interface GlancePvcStorage {
@@ -42,23 +43,22 @@ export interface GlanceFileStorage {
 /** Where Glance keeps image data. */
 export type GlanceStorage = GlancePvcStorage | GlanceFileStorage;
 
-export interface GlanceProps {
-  readonly keystone: Keystone;
-  readonly database: DatabaseEndpoint;
-  readonly cache: CacheEndpoint;
+export interface GlanceProps extends Omit<OpenStackServiceProps, 'messaging'> {
   /** @default { type: 'pvc' } */
   readonly storage?: GlanceStorage;
   /** @default 2 */
   readonly replicas?: number;
-  /** glance-api.conf options merged over Stackwright's defaults; unknown options are rejected. @default - none */
-  readonly config?: OsloValues;
-  /** @default the cloud's registry `glance:<release>` */
-  readonly image?: string;
 }
 
 const PORT = 9292;
 const DATA_DIR = '/var/lib/glance';
-const CONFIG_DIR = '/etc/glance';
+
+const GLANCE: OpenStackServiceDescriptor = {
+  image: 'glance',
+  operatorKey: SchedulingKey.OPERATOR_GLANCE,
+  schema: 'glance-api',
+  inputs: commonInputHints('keystone', 'database', 'cache'),
+};
 
 /**
  * Glance, the image service: the database chain, the catalogue entry (`image`), a storage-init Job
@@ -69,23 +69,18 @@ const CONFIG_DIR = '/etc/glance';
  * @example
  * const glance = new Glance(cloud, 'glance', { keystone, database, cache, storage: { type: 'pvc', size: '200Gi' } });
  */
-export class Glance extends Service {
+export class Glance extends OpenStackService {
   readonly api: ApiService;
   readonly registration: KeystoneRegistration;
   readonly database: ServiceDatabase;
   readonly storageInit: JobComponent;
 
   constructor(scope: Construct, id: string, props: GlanceProps) {
-    super(scope, id);
-    requireInputs(this, props, commonInputHints('keystone', 'database', 'cache'));
-    const cloud = Cloud.of(this);
-    const image = props.image ?? cloud.image('glance');
-    const operatorKey = SchedulingKey.OPERATOR_GLANCE;
+    super(scope, id, props, GLANCE);
+    const { image, operatorKey } = this;
     const storage: GlanceStorage = props.storage ?? { type: 'pvc' };
     const replicas = props.replicas ?? 2;
-    const schema = openstackOptionSchema(this, 'glance-api');
     addCheck(this, () => [
-      ...osloProblems('glance-api.conf', schema, props.config ?? {}),
       ...rangeProblems('replicas', replicas, { min: 1, max: 20 }),
       ...(storage.type === 'pvc' && storage.accessMode === 'ReadWriteOnce' && replicas > 1
         ? [
@@ -94,9 +89,7 @@ export class Glance extends Service {
         : []),
     ]);
 
-    const deps = openstackServiceDependencies(this, props, {
-      operatorKey,
-      image,
+    const deps = this.dependencies(props, {
       syncCommand: ['glance-manage', 'db_sync'],
       registration: {
         serviceType: 'image',
@@ -137,11 +130,9 @@ export class Glance extends Service {
       });
     }
 
-    const conf = mergeOslo(
-      {
+    const conf = this.renderConfig(
+      apiServiceDefaults({
         DEFAULT: {
-          debug: false,
-          use_stderr: true,
           enabled_backends: { file: 'file' },
           show_image_direct_url: false,
         },
@@ -151,12 +142,8 @@ export class Glance extends Service {
         os_glance_tasks_store: { filesystem_store_datadir: `${DATA_DIR}/tasks` },
         paste_deploy: { flavor: 'keystone' },
         oslo_concurrency: { lock_path: '/tmp/glance' },
-        // Nothing consumes image notifications (see docs/configuration.md): none are sent.
-        oslo_messaging_notifications: { driver: ['noop'] },
-        oslo_middleware: { enable_proxy_headers_parsing: true },
         ...deps.authtokenConfig,
-      },
-      props.config,
+      }),
     );
 
     this.api = new ApiService(this, 'api', {
@@ -167,7 +154,7 @@ export class Glance extends Service {
       healthPath: '/healthcheck',
       replicas,
       env: deps.env,
-      config: { mountPath: CONFIG_DIR, files: { 'glance-api.conf': renderOslo(conf, schema) } },
+      config: { mountPath: this.configDir, files: { 'glance-api.conf': conf } },
       volumes: [imagesVolume],
       volumeMounts: [imagesMount],
       requests: { cpu: '100m', memory: '512Mi' },

@@ -1,6 +1,6 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
-import { addCheck, Cloud, Component, rangeProblems, Service } from '../../lib/model';
+import { addCheck, Component, rangeProblems } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import {
@@ -10,16 +10,13 @@ import {
   cephKeyringVolume,
   renderCephConf,
 } from '../common/ceph-client';
-import { CacheEndpoint, DatabaseEndpoint } from '../common/endpoints';
 import { JobComponent } from '../common/job-component';
 import { KeystoneRegistration } from '../common/keystone-registration';
-import { openstackOptionSchema } from '../common/openstack-option-schema';
-import { mergeOslo, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
-import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
-import { commonInputHints, requireInputs } from '../common/required-inputs';
+import { osloEnvName } from '../common/oslo-config';
+import { commonInputHints } from '../common/required-inputs';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
-import { Keystone } from './keystone';
+import { OpenStackService, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
 
 /** Where Gnocchi keeps measures and aggregates. */
 export type GnocchiStorage =
@@ -33,12 +30,8 @@ export type GnocchiStorage =
     }
   | { readonly type: 'ceph'; readonly pool: string; readonly ceph: CephClient };
 
-export interface GnocchiProps {
-  readonly keystone: Keystone;
-  /** Holds the indexer (metric and resource metadata). */
-  readonly database: DatabaseEndpoint;
-  /** Token caching and metricd's coordination (tooz). */
-  readonly cache: CacheEndpoint;
+/** Gnocchi's database holds the indexer (metric and resource metadata); its cache is also metricd's coordinator (tooz). */
+export interface GnocchiProps extends Omit<OpenStackServiceProps, 'messaging'> {
   /** @default { type: 'file', size: '10Gi' } */
   readonly storage?: GnocchiStorage;
   /** @default 2 */
@@ -47,15 +40,16 @@ export interface GnocchiProps {
   readonly metricdReplicas?: number;
   /** Processing workers per metricd pod (`[metricd] workers`). @default 2 */
   readonly metricdWorkers?: number;
-  /** gnocchi.conf options merged over Stackwright's defaults; unknown options are rejected. @default - none */
-  readonly config?: OsloValues;
-  /** @default the cloud's registry `gnocchi:<release>` */
-  readonly image?: string;
 }
 
 const PORT = 8041;
-const CONFIG_DIR = '/etc/gnocchi';
 const FILE_BASEPATH = '/var/lib/gnocchi';
+
+const GNOCCHI: OpenStackServiceDescriptor = {
+  image: 'gnocchi',
+  operatorKey: SchedulingKey.OPERATOR_GNOCCHI,
+  inputs: commonInputHints('keystone', 'database', 'cache'),
+};
 
 /**
  * Gnocchi, the time-series metric store Ceilometer publishes to: the API, metricd (aggregation), the
@@ -66,7 +60,7 @@ const FILE_BASEPATH = '/var/lib/gnocchi';
  * @example
  * const gnocchi = new Gnocchi(cloud, 'gnocchi', { keystone, database, cache });
  */
-export class Gnocchi extends Service {
+export class Gnocchi extends OpenStackService {
   readonly api: ApiService;
   readonly metricd: WorkerService;
   /** Runs `gnocchi-upgrade` on the storage only (the indexer is migrated by db-sync). */
@@ -74,16 +68,11 @@ export class Gnocchi extends Service {
   readonly registration: KeystoneRegistration;
 
   constructor(scope: Construct, id: string, props: GnocchiProps) {
-    super(scope, id);
-    requireInputs(this, props, commonInputHints('keystone', 'database', 'cache'));
-    const cloud = Cloud.of(this);
-    const image = props.image ?? cloud.image('gnocchi');
-    const operatorKey = SchedulingKey.OPERATOR_GNOCCHI;
+    super(scope, id, props, GNOCCHI);
+    const { image, operatorKey } = this;
     const storage: GnocchiStorage = props.storage ?? { type: 'file', size: '10Gi' };
     const metricdWorkers = props.metricdWorkers ?? 2;
-    const schema = openstackOptionSchema(this, 'gnocchi');
     addCheck(this, () => [
-      ...osloProblems('gnocchi.conf', schema, props.config ?? {}),
       ...rangeProblems('metricdReplicas', props.metricdReplicas, { min: 1, max: 20 }),
       ...rangeProblems('metricdWorkers', metricdWorkers, { min: 1, max: 64 }),
       ...(storage.type === 'ceph' ? cephClientProblems(storage.ceph, 'storage.ceph') : []),
@@ -93,9 +82,7 @@ export class Gnocchi extends Service {
     ]);
 
     // The indexer only: storage is initialised by storage-init, which needs no database.
-    const deps = openstackServiceDependencies(this, props, {
-      operatorKey,
-      image,
+    const deps = this.dependencies(props, {
       syncCommand: ['gnocchi-upgrade', '--skip-storage', '--skip-incoming'],
       connectionOption: { section: 'indexer', option: 'url' },
       registration: {
@@ -113,7 +100,7 @@ export class Gnocchi extends Service {
             driver: 'ceph',
             ceph_pool: storage.pool,
             ceph_username: storage.ceph.user,
-            ceph_conffile: `${CONFIG_DIR}/ceph.conf`,
+            ceph_conffile: `${this.configDir}/ceph.conf`,
             ceph_keyring: cephKeyringPath(storage.ceph),
           };
     // What the storage lives on, mounted by storage-init, the API and metricd alike.
@@ -147,7 +134,7 @@ export class Gnocchi extends Service {
           ? [
               {
                 name: 'ceph-conf',
-                mountPath: `${CONFIG_DIR}/ceph.conf`,
+                mountPath: `${this.configDir}/ceph.conf`,
                 subPath: 'ceph.conf',
                 readOnly: true,
               },
@@ -173,22 +160,16 @@ export class Gnocchi extends Service {
       });
     }
 
-    const conf = renderOslo(
-      mergeOslo(
-        {
-          DEFAULT: {
-            debug: false,
-            coordination_url: `memcached://${props.cache.servers[0] ?? ''}`,
-          },
-          api: { auth_mode: 'keystone' },
-          storage: storageOptions,
-          metricd: { workers: metricdWorkers },
-          ...deps.authtokenConfig,
-        },
-        props.config,
-      ),
-      schema,
-    );
+    const conf = this.renderConfig({
+      DEFAULT: {
+        debug: false,
+        coordination_url: `memcached://${props.cache.servers[0] ?? ''}`,
+      },
+      api: { auth_mode: 'keystone' },
+      storage: storageOptions,
+      metricd: { workers: metricdWorkers },
+      ...deps.authtokenConfig,
+    });
     const files = { 'gnocchi.conf': conf, ...cephFiles };
     const gate = (c: Component) => deps.gate(c).dependsOn(this.storageInit, 'completed');
 
@@ -200,7 +181,7 @@ export class Gnocchi extends Service {
       healthPath: '/healthcheck',
       replicas: props.apiReplicas,
       env: deps.env,
-      config: { mountPath: CONFIG_DIR, files },
+      config: { mountPath: this.configDir, files },
       volumes: storageVolumes,
       volumeMounts: storageMounts,
     });
@@ -215,7 +196,7 @@ export class Gnocchi extends Service {
       // metricd has no message bus: it is working when it holds its indexer connection.
       connectedTo: [props.database.port],
       env: deps.database.connectionEnv(),
-      config: { mountPath: CONFIG_DIR, files },
+      config: { mountPath: this.configDir, files },
       volumes: storageVolumes,
       volumeMounts: storageMounts,
       requests: { cpu: '200m', memory: '512Mi' },

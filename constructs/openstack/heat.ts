@@ -1,27 +1,27 @@
 import { Construct } from 'constructs';
-import { addCheck, Cloud, Component, rangeProblems, Service } from '../../lib/model';
+import { addCheck, Cloud, Component, rangeProblems } from '../../lib/model';
 import { groupPlacement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
-import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
+import { MessagingEndpoint } from '../common/endpoints';
 import { GeneratedSecret } from '../common/generated-secret';
 import { JobComponent } from '../common/job-component';
 import { KeystoneRegistration, keystoneAdminClientEnv } from '../common/keystone-registration';
 import { serviceUserPasswordEnv } from '../common/keystone-service-user';
 import { osloCacheConfig } from '../common/oslo-cache';
-import { openstackOptionSchema } from '../common/openstack-option-schema';
-import { mergeOslo, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
-import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
-import { commonInputHints, requireInputs } from '../common/required-inputs';
+import { osloEnvName } from '../common/oslo-config';
+import { commonInputHints } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
-import { Keystone } from './keystone';
+import {
+  apiServiceDefaults,
+  OpenStackService,
+  OpenStackServiceDescriptor,
+  OpenStackServiceProps,
+} from './openstack-service';
 
-export interface HeatProps {
-  readonly keystone: Keystone;
-  readonly database: DatabaseEndpoint;
+export interface HeatProps extends OpenStackServiceProps {
   readonly messaging: MessagingEndpoint;
-  readonly cache: CacheEndpoint;
   /** @default 2 */
   readonly apiReplicas?: number;
   /** heat-engine pods; engines share the work through RabbitMQ. @default 2 */
@@ -33,15 +33,16 @@ export interface HeatProps {
    * @default 'heat'
    */
   readonly stackUserDomain?: string;
-  /** heat.conf options merged over Stackwright's defaults; unknown options are rejected. @default - none */
-  readonly config?: OsloValues;
-  /** @default the cloud's registry `heat:<release>` */
-  readonly image?: string;
 }
 
 const PORT = 8004;
-const CONFIG_DIR = '/etc/heat';
 const DOMAIN_ADMIN = 'heat_domain_admin';
+
+const HEAT: OpenStackServiceDescriptor = {
+  image: 'heat',
+  operatorKey: SchedulingKey.OPERATOR_HEAT,
+  inputs: commonInputHints('keystone', 'database', 'messaging', 'cache'),
+};
 
 /**
  * Heat, the orchestration service: the API and the engine, the database chain, a RabbitMQ vhost,
@@ -54,7 +55,7 @@ const DOMAIN_ADMIN = 'heat_domain_admin';
  * @example
  * new Heat(cloud, 'heat', { keystone, database, messaging, cache });
  */
-export class Heat extends Service {
+export class Heat extends OpenStackService {
   readonly api: ApiService;
   readonly engine: WorkerService;
   /** Creates the stack user domain, its admin and the roles trusts delegate. */
@@ -62,16 +63,11 @@ export class Heat extends Service {
   readonly registration: KeystoneRegistration;
 
   constructor(scope: Construct, id: string, props: HeatProps) {
-    super(scope, id);
-    requireInputs(this, props, commonInputHints('keystone', 'database', 'messaging', 'cache'));
-    const cloud = Cloud.of(this);
-    const image = props.image ?? cloud.image('heat');
-    const operatorKey = SchedulingKey.OPERATOR_HEAT;
+    super(scope, id, props, HEAT);
+    const { image, operatorKey } = this;
     const domain = props.stackUserDomain ?? 'heat';
     const engineWorkers = props.engineWorkers ?? 2;
-    const schema = openstackOptionSchema(this, 'heat');
     addCheck(this, () => [
-      ...osloProblems('heat.conf', schema, props.config ?? {}),
       ...rangeProblems('engineReplicas', props.engineReplicas, { min: 1, max: 20 }),
       ...rangeProblems('engineWorkers', engineWorkers, { min: 1, max: 64 }),
       ...(/^[A-Za-z0-9_-]+$/.test(domain)
@@ -79,9 +75,7 @@ export class Heat extends Service {
         : [`stackUserDomain "${domain}" must be letters, digits, '_' or '-'`]),
     ]);
 
-    const deps = openstackServiceDependencies(this, props, {
-      operatorKey,
-      image,
+    const deps = this.dependencies(props, {
       syncCommand: ['heat-manage', 'db_sync'],
       registration: {
         serviceType: 'orchestration',
@@ -97,7 +91,7 @@ export class Heat extends Service {
     });
     this.domainSetup = new JobComponent(this, 'domain-setup', {
       operatorKey,
-      image: cloud.image('openstackclient'),
+      image: Cloud.of(this).image('openstackclient'),
       command: [
         '/bin/sh',
         '-ec',
@@ -121,33 +115,24 @@ export class Heat extends Service {
       .dependsOn(props.keystone.registrationTarget, 'completed')
       .dependsOn(domainAdmin, 'completed');
 
-    const conf = renderOslo(
-      mergeOslo(
-        {
-          DEFAULT: {
-            debug: false,
-            use_stderr: true,
-            num_engine_workers: engineWorkers,
-            stack_domain_admin: DOMAIN_ADMIN,
-            stack_user_domain_name: domain,
-            region_name_for_services: props.keystone.region,
-          },
-          trustee: {
-            auth_type: 'password',
-            auth_url: props.keystone.authUrl,
-            username: this.registration.userName,
-            user_domain_name: 'Default',
-          },
-          clients_keystone: { auth_uri: props.keystone.authUrl.replace(/\/v3$/, '') },
-          ...osloCacheConfig(props.cache),
-          // Nothing consumes Heat's notifications (see docs/configuration.md): none are sent.
-          oslo_messaging_notifications: { driver: ['noop'] },
-          oslo_middleware: { enable_proxy_headers_parsing: true },
-          ...deps.authtokenConfig,
+    const conf = this.renderConfig(
+      apiServiceDefaults({
+        DEFAULT: {
+          num_engine_workers: engineWorkers,
+          stack_domain_admin: DOMAIN_ADMIN,
+          stack_user_domain_name: domain,
+          region_name_for_services: props.keystone.region,
         },
-        props.config,
-      ),
-      schema,
+        trustee: {
+          auth_type: 'password',
+          auth_url: props.keystone.authUrl,
+          username: this.registration.userName,
+          user_domain_name: 'Default',
+        },
+        clients_keystone: { auth_uri: props.keystone.authUrl.replace(/\/v3$/, '') },
+        ...osloCacheConfig(props.cache),
+        ...deps.authtokenConfig,
+      }),
     );
     const env = [
       ...deps.env,
@@ -164,7 +149,7 @@ export class Heat extends Service {
       healthPath: '/',
       replicas: props.apiReplicas,
       env,
-      config: { mountPath: CONFIG_DIR, files: { 'heat.conf': conf } },
+      config: { mountPath: this.configDir, files: { 'heat.conf': conf } },
     });
     gate(this.api);
 
@@ -176,7 +161,7 @@ export class Heat extends Service {
       replicas: props.engineReplicas ?? 2,
       connectedTo: [props.messaging.port],
       env,
-      config: { mountPath: CONFIG_DIR, files: { 'heat.conf': conf } },
+      config: { mountPath: this.configDir, files: { 'heat.conf': conf } },
       requests: { cpu: '200m', memory: '512Mi' },
     });
     gate(this.engine);

@@ -1,3 +1,4 @@
+export * from './openstack-service';
 export * from './keystone';
 export * from './cinder';
 export * from './barbican';

@@ -1,22 +1,23 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
-import { addCheck, Cloud, Component, IDependable, rangeProblems, Service } from '../../lib/model';
+import { addCheck, Cloud, Component, IDependable, rangeProblems } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
-import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
+import { MessagingEndpoint } from '../common/endpoints';
 import { JobComponent } from '../common/job-component';
 import { KeystoneRegistration, keystoneAdminClientEnv } from '../common/keystone-registration';
 import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../common/keystone-service-user';
-import { openstackOptionSchema } from '../common/openstack-option-schema';
-import { mergeOslo, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
-import {
-  DependencyGateOptions,
-  openstackServiceDependencies,
-} from '../common/openstack-service-dependencies';
-import { commonInputHints, requireInputs } from '../common/required-inputs';
+import { OsloValues, osloEnvName } from '../common/oslo-config';
+import { DependencyGateOptions } from '../common/openstack-service-dependencies';
+import { commonInputHints } from '../common/required-inputs';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
-import { Keystone } from './keystone';
+import {
+  apiServiceDefaults,
+  OpenStackService,
+  OpenStackServiceDescriptor,
+  OpenStackServiceProps,
+} from './openstack-service';
 
 /** How often the conductor's periodic tasks run, in seconds; 0 turns a task off. */
 export interface IronicPeriodicTaskSpacing {
@@ -52,13 +53,9 @@ export interface IronicNetwork {
   readonly cidr?: string;
 }
 
-export interface InfraIronicProps {
-  readonly keystone: Keystone;
-  readonly database: DatabaseEndpoint;
+export interface InfraIronicProps extends OpenStackServiceProps {
   /** RPC between the API and the conductors. */
   readonly messaging: MessagingEndpoint;
-  /** Token caching for the API. */
-  readonly cache: CacheEndpoint;
   /** Glance, where deploy images come from. @default - none: images are given as URLs */
   readonly glance?: IDependable;
   /** Neutron, for provisioning and cleaning networks. @default - none: nodes stay on a flat network (`noop` network interface) */
@@ -77,10 +74,6 @@ export interface InfraIronicProps {
   readonly conductor?: IronicConductorOptions;
   /** `[DEFAULT] enabled_hardware_types`. @default ['ipmi', 'redfish'] */
   readonly enabledHardwareTypes?: readonly string[];
-  /** ironic.conf options merged over Stackwright's defaults; unknown options are rejected. @default - none */
-  readonly config?: OsloValues;
-  /** @default the cloud's registry `ironic:<release>` */
-  readonly image?: string;
 }
 
 /** Seed 002: "minimum value for workers_pool_size is now 3: periodic task main loop, keep alive thread and at least one thread for other tasks". */
@@ -90,7 +83,14 @@ const WORKERS_POOL_SIZE_WHY =
   'so it needs one worker for each plus at least one for the work itself';
 
 const PORT = 6385;
-const CONFIG_DIR = '/etc/ironic';
+
+const IRONIC: OpenStackServiceDescriptor = {
+  image: 'ironic',
+  // The label value Stackwright has always written for this service: deployed objects keep it.
+  appName: 'infraironic',
+  operatorKey: SchedulingKey.OPERATOR_INFRA_IRONIC,
+  inputs: commonInputHints('keystone', 'database', 'messaging', 'cache'),
+};
 
 /**
  * Ironic for bare-metal infrastructure (Yaook's infra-ironic): the API, the conductors as a
@@ -105,7 +105,7 @@ const CONFIG_DIR = '/etc/ironic';
  *   conductor: { workersPoolSize: 50, periodicTaskSpacing: { syncPowerState: 120 } },
  * });
  */
-export class InfraIronic extends Service {
+export class InfraIronic extends OpenStackService {
   readonly api: ApiService;
   readonly conductor: WorkerService;
   /** Creates the provisioning and cleaning networks; present with `neutron`. */
@@ -113,21 +113,15 @@ export class InfraIronic extends Service {
   readonly registration: KeystoneRegistration;
 
   constructor(scope: Construct, id: string, props: InfraIronicProps) {
-    super(scope, id);
-    requireInputs(this, props, commonInputHints('keystone', 'database', 'messaging', 'cache'));
-    const cloud = Cloud.of(this);
-    const image = props.image ?? cloud.image('ironic');
-    const operatorKey = SchedulingKey.OPERATOR_INFRA_IRONIC;
+    super(scope, id, props, IRONIC);
+    const { image, operatorKey } = this;
     const options = props.conductor ?? {};
     const spacing = options.periodicTaskSpacing ?? {};
     const networks = props.networks ?? { provisioning: { name: 'ironic-provisioning' } };
     const cleaning = networks.cleaning ?? networks.provisioning;
-    const schema = openstackOptionSchema(this, 'ironic');
 
     const apiUrl = `http://${this.serviceName}-api:${PORT}`;
-    const deps = openstackServiceDependencies(this, props, {
-      operatorKey,
-      image,
+    const deps = this.dependencies(props, {
       syncCommand: ['ironic-dbsync', 'upgrade'],
       registration: { serviceType: 'baremetal', catalogName: 'ironic', endpointUrl: apiUrl },
     });
@@ -150,11 +144,9 @@ export class InfraIronic extends Service {
       check_provision_state_interval: spacing.checkProvisionState ?? 60,
       sync_local_state_interval: spacing.syncLocalState ?? 180,
     };
-    const merged = mergeOslo(
-      {
+    const conf = this.renderConfig(
+      apiServiceDefaults({
         DEFAULT: {
-          debug: false,
-          use_stderr: true,
           auth_strategy: 'keystone',
           enabled_hardware_types: [...(props.enabledHardwareTypes ?? ['ipmi', 'redfish'])],
           enabled_network_interfaces: props.neutron ? ['flat', 'neutron', 'noop'] : ['flat', 'noop'],
@@ -171,15 +163,10 @@ export class InfraIronic extends Service {
               },
             }
           : {}),
-        // Nothing consumes Ironic's notifications (see docs/configuration.md): none are sent.
-        oslo_messaging_notifications: { driver: ['noop'] },
-        oslo_middleware: { enable_proxy_headers_parsing: true },
         ...deps.authtokenConfig,
-      },
-      props.config,
+      }),
     );
     addCheck(this, () => [
-      ...osloProblems('ironic.conf', schema, props.config ?? {}),
       ...conductorProblems(options, spacing, props.config),
       ...(props.networks && !props.neutron
         ? [
@@ -188,7 +175,6 @@ export class InfraIronic extends Service {
         : []),
       ...[networks.provisioning, ...(networks.cleaning ? [networks.cleaning] : [])].flatMap(networkProblems),
     ]);
-    const conf = renderOslo(merged, schema);
     const env = [
       ...deps.env,
       ...authSections.map((section) => serviceUserPasswordEnv(section, this.registration)),
@@ -203,7 +189,7 @@ export class InfraIronic extends Service {
       ];
       this.networkSetup = new JobComponent(this, 'network-setup', {
         operatorKey,
-        image: cloud.image('openstackclient'),
+        image: Cloud.of(this).image('openstackclient'),
         command: ['/bin/sh', '-ec', setup.map(networkScript).join('\n')],
         env: keystoneAdminClientEnv(props.keystone),
         secretEnv: { OS_PASSWORD: props.keystone.adminCredentials.ref('password') },
@@ -229,7 +215,7 @@ export class InfraIronic extends Service {
       healthPath: '/',
       replicas: props.apiReplicas,
       env,
-      config: { mountPath: CONFIG_DIR, files: { 'ironic.conf': conf } },
+      config: { mountPath: this.configDir, files: { 'ironic.conf': conf } },
     });
     gate(this.api);
 
@@ -250,7 +236,7 @@ export class InfraIronic extends Service {
       connectedTo: [props.messaging.port],
       // The pod name is the conductor's name on the hash ring: stable with a StatefulSet.
       env: [...env, hostEnv],
-      config: { mountPath: CONFIG_DIR, files: { 'ironic.conf': conf } },
+      config: { mountPath: this.configDir, files: { 'ironic.conf': conf } },
       requests: { cpu: '250m', memory: '512Mi' },
     });
     // Validates no tokens: memcached only caches them for the API.

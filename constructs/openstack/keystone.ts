@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { addCheck, Cloud, Component, Service } from '../../lib/model';
+import { addCheck, Component } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { ConfigFiles } from '../common/config-files';
@@ -8,14 +8,15 @@ import { GeneratedSecret } from '../common/generated-secret';
 import { JobComponent } from '../common/job-component';
 import { IdentityEndpoint } from '../common/keystone-registration';
 import { osloCacheConfig } from '../common/oslo-cache';
-import { openstackOptionSchema } from '../common/openstack-option-schema';
-import { mergeOslo, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
+import { commonInputHints } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
 import { ServiceDatabase } from '../common/service-database';
 import { ServiceMessaging } from '../common/service-messaging';
 import { uwsgiCommand } from '../common/uwsgi';
+import { OpenStackService, OpenStackServiceDescriptor, OpenStackServiceOptions } from './openstack-service';
 
-export interface KeystoneProps {
+/** Keystone takes the inputs of every other service but itself. */
+export interface KeystoneProps extends OpenStackServiceOptions {
   readonly database: DatabaseEndpoint;
   readonly cache: CacheEndpoint;
   /**
@@ -28,10 +29,6 @@ export interface KeystoneProps {
   readonly messaging?: MessagingEndpoint;
   /** @default 2 */
   readonly replicas?: number;
-  /** keystone.conf options merged over Stackwright's defaults; unknown options are rejected. @default - none */
-  readonly config?: OsloValues;
-  /** @default the cloud's registry `keystone:<release>` */
-  readonly image?: string;
   /** Region of the endpoints registered by bootstrap. @default 'RegionOne' */
   readonly region?: string;
 }
@@ -39,7 +36,12 @@ export interface KeystoneProps {
 const PORT = 5000;
 /** The topic Keystone publishes on; its consumers listen on the same one. */
 export const KEYSTONE_NOTIFICATION_TOPIC = 'notifications';
-const CONFIG_DIR = '/etc/keystone';
+
+const KEYSTONE: OpenStackServiceDescriptor = {
+  image: 'keystone',
+  operatorKey: SchedulingKey.OPERATOR_KEYSTONE,
+  inputs: commonInputHints('database', 'cache'),
+};
 
 /**
  * Keystone, the identity service: fernet and credential keys generated in the cluster, the database
@@ -49,7 +51,7 @@ const CONFIG_DIR = '/etc/keystone';
  * @example
  * const keystone = new Keystone(cloud, 'keystone', { database, cache, config: { token: { expiration: 7200 } } });
  */
-export class Keystone extends Service implements IdentityEndpoint {
+export class Keystone extends OpenStackService implements IdentityEndpoint {
   readonly api: ApiService;
   readonly bootstrap: JobComponent;
   readonly adminCredentials: GeneratedSecret;
@@ -59,14 +61,10 @@ export class Keystone extends Service implements IdentityEndpoint {
   private readonly notificationConsumers: Component[] = [];
 
   constructor(scope: Construct, id: string, props: KeystoneProps) {
-    super(scope, id);
-    const cloud = Cloud.of(this);
-    const image = props.image ?? cloud.image('keystone');
-    const operatorKey = SchedulingKey.OPERATOR_KEYSTONE;
+    super(scope, id, props, KEYSTONE);
+    const { image, operatorKey } = this;
     this.region = props.region ?? 'RegionOne';
-    const schema = openstackOptionSchema(this, 'keystone');
     addCheck(this, () => [
-      ...osloProblems('keystone.conf', schema, props.config ?? {}),
       ...(props.messaging && this.notificationConsumers.length === 0
         ? [
             'messaging is set, so Keystone sends notifications, but nothing consumes them (their queue would grow without bound); ' +
@@ -99,24 +97,21 @@ export class Keystone extends Service implements IdentityEndpoint {
       { name: 'credential-keys', secret: { secretName: credentialKeys.secretName } },
     ];
     const keyMounts = [
-      { name: 'fernet-keys', mountPath: `${CONFIG_DIR}/fernet-keys`, readOnly: true },
-      { name: 'credential-keys', mountPath: `${CONFIG_DIR}/credential-keys`, readOnly: true },
+      { name: 'fernet-keys', mountPath: `${this.configDir}/fernet-keys`, readOnly: true },
+      { name: 'credential-keys', mountPath: `${this.configDir}/credential-keys`, readOnly: true },
     ];
 
-    const conf = mergeOslo(
-      {
-        DEFAULT: { debug: false, use_stderr: true },
-        ...osloCacheConfig(props.cache),
-        token: { provider: 'fernet', expiration: 3600 },
-        fernet_tokens: { key_repository: `${CONFIG_DIR}/fernet-keys`, max_active_keys: 3 },
-        credential: { key_repository: `${CONFIG_DIR}/credential-keys`, provider: 'fernet' },
-        oslo_messaging_notifications: props.messaging
-          ? { driver: ['messagingv2'], topics: [KEYSTONE_NOTIFICATION_TOPIC] }
-          : { driver: ['noop'] },
-        oslo_middleware: { enable_proxy_headers_parsing: true },
-      },
-      props.config,
-    );
+    const conf = this.renderConfig({
+      DEFAULT: { debug: false, use_stderr: true },
+      ...osloCacheConfig(props.cache),
+      token: { provider: 'fernet', expiration: 3600 },
+      fernet_tokens: { key_repository: `${this.configDir}/fernet-keys`, max_active_keys: 3 },
+      credential: { key_repository: `${this.configDir}/credential-keys`, provider: 'fernet' },
+      oslo_messaging_notifications: props.messaging
+        ? { driver: ['messagingv2'], topics: [KEYSTONE_NOTIFICATION_TOPIC] }
+        : { driver: ['noop'] },
+      oslo_middleware: { enable_proxy_headers_parsing: true },
+    });
 
     const database = new ServiceDatabase(this, 'db', {
       database: props.database,
@@ -138,7 +133,7 @@ export class Keystone extends Service implements IdentityEndpoint {
       env: [...database.connectionEnv(), ...(this.messaging?.transportUrlEnv() ?? [])],
       volumes: keyVolumes,
       volumeMounts: keyMounts,
-      config: { mountPath: CONFIG_DIR, files: { 'keystone.conf': renderOslo(conf, schema) } },
+      config: { mountPath: this.configDir, files: { 'keystone.conf': conf } },
     });
     const config = this.api.config as ConfigFiles;
     this.api

@@ -1,6 +1,6 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
-import { Placement, placement, requiringNoOvnMaintenance, SchedulingKey } from '../../lib/scheduling';
+import { PodPlacement, placement, requiringNoOvnMaintenance, SchedulingKey } from '../../lib/scheduling';
 import { NodeConfiguredAgent, NodeConfigTemplate } from '../common/node-config-templates';
 import { mergeOslo, OsloSchema, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
 import { WorkerService } from '../common/worker-service';
@@ -57,7 +57,7 @@ export const BGP_AGENT_SCHEMA: OsloSchema = {
 export type NeutronAgentKind = 'l3' | 'dhcp' | 'bgp';
 
 interface AgentSpec {
-  readonly placement: Placement;
+  readonly placement: PodPlacement;
   readonly command: string[];
   readonly file: string;
   readonly schema: OsloSchema;

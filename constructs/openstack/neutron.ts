@@ -1,21 +1,18 @@
 import { Construct } from 'constructs';
-import { addCheck, Cloud, Component, rangeProblems, Service } from '../../lib/model';
+import { addCheck, Cloud, Component, rangeProblems } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
-import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
+import { MessagingEndpoint } from '../common/endpoints';
 import { GeneratedSecret } from '../common/generated-secret';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../common/keystone-service-user';
 import { NodeConfiguredAgent } from '../common/node-config-templates';
-import { openstackOptionSchema } from '../common/openstack-option-schema';
-import { mergeOslo, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
-import { openstackServiceDependencies } from '../common/openstack-service-dependencies';
-import { commonInputHints, requireInputs } from '../common/required-inputs';
+import { osloProblems } from '../common/oslo-config';
+import { commonInputHints } from '../common/required-inputs';
 import { ServiceDatabase } from '../common/service-database';
 import { ServiceMessaging } from '../common/service-messaging';
 import { WorkerService } from '../common/worker-service';
 import { OVN_IMAGE_TAG, OvsdbCluster } from '../infra/ovsdb';
-import { Keystone } from './keystone';
 import {
   NeutronAgentKind,
   NeutronAgentOptions,
@@ -23,21 +20,23 @@ import {
   neutronAgentConfigProblems,
 } from './neutron-agents';
 import { NeutronOvnAgentOptions, neutronOvnAgent, OVN_AGENT_SCHEMA } from './neutron-ovn-agent';
+import {
+  apiServiceDefaults,
+  OpenStackService,
+  OpenStackServiceDescriptor,
+  OpenStackServiceProps,
+} from './openstack-service';
 
-export interface NeutronProps {
-  readonly keystone: Keystone;
-  readonly database: DatabaseEndpoint;
+/** `config` holds neutron.conf's ML2 and OVN sections too: Stackwright keeps them in one file. */
+export interface NeutronProps extends OpenStackServiceProps {
   /** RPC and notifications: neutron-server waits for it. */
   readonly messaging: MessagingEndpoint;
-  readonly cache: CacheEndpoint;
   /** The OVN northbound and southbound databases. */
   readonly ovsdb: OvsdbCluster;
   /** @default 2 */
   readonly apiReplicas?: number;
   /** ovn-northd pods; one is active (it holds the southbound lock), the others stand by. @default 2 */
   readonly northdReplicas?: number;
-  /** neutron.conf options (ML2 and OVN sections included) merged over Stackwright's defaults. @default - none */
-  readonly config?: OsloValues;
   /** The per-node OVN agent. @default - on every node a dependant may run on, with the metadata agent */
   readonly ovnAgent?: NeutronOvnAgentOptions;
   /** The L3 agent, for routers outside OVN. @default - none */
@@ -46,8 +45,6 @@ export interface NeutronProps {
   readonly dhcpAgent?: NeutronAgentOptions;
   /** The OVN BGP agent, which announces the node's routes. @default - none */
   readonly bgpAgent?: NeutronAgentOptions;
-  /** @default the cloud's registry `neutron:<release>` */
-  readonly image?: string;
   /** Image of ovn-northd and the OVN agent. @default the cloud's registry `ovn:24.03` */
   readonly ovnImage?: string;
   /** @default the cloud's registry `ovn-bgp-agent:<release>` */
@@ -55,7 +52,15 @@ export interface NeutronProps {
 }
 
 const PORT = 9696;
-const CONFIG_DIR = '/etc/neutron';
+
+const NEUTRON: OpenStackServiceDescriptor = {
+  image: 'neutron',
+  operatorKey: SchedulingKey.OPERATOR_NEUTRON,
+  inputs: {
+    ...commonInputHints('keystone', 'database', 'messaging', 'cache'),
+    ovsdb: "the OVN databases (new OvsdbCluster(cloud, 'ovsdb'))",
+  },
+};
 
 /**
  * Neutron with OVN: neutron-server (the API, with the ML2/OVN driver writing the northbound
@@ -77,7 +82,7 @@ const CONFIG_DIR = '/etc/neutron';
  *   ovnAgent: { configTemplates: [{ nodeSelector: { 'example.com/gateway': 'true' },
  *     config: { ovn: { bridges: ['br-ex:eth1'], bridge_mappings: ['physnet1:br-ex'], cms_options: ['enable-chassis-as-gw'] } } }] } });
  */
-export class Neutron extends Service {
+export class Neutron extends OpenStackService {
   readonly api: ApiService;
   readonly northd: WorkerService;
   /** The OVN agent: one DaemonSet per class of per-node configuration. */
@@ -96,15 +101,10 @@ export class Neutron extends Service {
   readonly novaMetadataHost: string;
 
   constructor(scope: Construct, id: string, props: NeutronProps) {
-    super(scope, id);
-    requireInputs(this, props, {
-      ...commonInputHints('keystone', 'database', 'messaging', 'cache'),
-      ovsdb: "the OVN databases (new OvsdbCluster(cloud, 'ovsdb'))",
-    });
+    super(scope, id, props, NEUTRON);
+    const { image, operatorKey } = this;
     const cloud = Cloud.of(this);
-    const image = props.image ?? cloud.image('neutron');
     const ovnImage = props.ovnImage ?? cloud.image('ovn', OVN_IMAGE_TAG);
-    const operatorKey = SchedulingKey.OPERATOR_NEUTRON;
     const ovsdb = props.ovsdb;
     const ovnOptions = props.ovnAgent ?? {};
     this.novaMetadataHost = ovnOptions.novaMetadataHost ?? 'nova-metadata';
@@ -114,9 +114,7 @@ export class Neutron extends Service {
       sbConnection: ovsdb.sb.connection,
       nbConnection: ovsdb.nb.connection,
     });
-    const schema = openstackOptionSchema(this, 'neutron');
     addCheck(this, () => [
-      ...osloProblems('neutron.conf', schema, props.config ?? {}),
       ...rangeProblems('northdReplicas', props.northdReplicas, { min: 1, max: 5 }),
       ...(props.l3Agent ? neutronAgentConfigProblems(agentWiring('l3', props.l3Agent)) : []),
       ...(props.dhcpAgent ? neutronAgentConfigProblems(agentWiring('dhcp', props.dhcpAgent)) : []),
@@ -124,9 +122,7 @@ export class Neutron extends Service {
       ...osloProblems('ovnAgent config', OVN_AGENT_SCHEMA, ovnOptions.config ?? {}),
     ]);
 
-    const deps = openstackServiceDependencies(this, props, {
-      operatorKey,
-      image,
+    const deps = this.dependencies(props, {
       syncCommand: ['neutron-db-manage', 'upgrade', 'heads'],
       registration: {
         serviceType: 'network',
@@ -142,11 +138,9 @@ export class Neutron extends Service {
       keys: ['secret'],
     });
 
-    const conf = mergeOslo(
-      {
+    const conf = this.renderConfig(
+      apiServiceDefaults({
         DEFAULT: {
-          debug: false,
-          use_stderr: true,
           core_plugin: 'ml2',
           service_plugins: ['ovn-router'],
           notify_nova_on_port_status_changes: true,
@@ -170,11 +164,8 @@ export class Neutron extends Service {
         },
         securitygroup: { enable_security_group: true },
         oslo_concurrency: { lock_path: '/tmp/neutron' },
-        oslo_messaging_notifications: { driver: ['noop'] },
-        oslo_middleware: { enable_proxy_headers_parsing: true },
         ...deps.authtokenConfig,
-      },
-      props.config,
+      }),
     );
 
     this.api = new ApiService(this, 'api', {
@@ -191,7 +182,7 @@ export class Neutron extends Service {
         // neutron.conf + plugins/ml2/ml2_conf.ini: Stackwright puts [ml2] and [ovn] in neutron.conf.
         { name: 'OS_NEUTRON_CONFIG_FILES', value: 'neutron.conf' },
       ],
-      config: { mountPath: CONFIG_DIR, files: { 'neutron.conf': renderOslo(conf, schema) } },
+      config: { mountPath: this.configDir, files: { 'neutron.conf': conf } },
       requests: { cpu: '200m', memory: '512Mi' },
     });
     deps.gate(this.api).dependsOn(ovsdb.nb, 'ready').dependsOn(ovsdb.sb, 'ready');

@@ -1,7 +1,7 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import { Component } from '../../lib/model';
-import { placement, Placement, requiringNoOvnMaintenance, SchedulingKey } from '../../lib/scheduling';
+import { placement, PodPlacement, requiringNoOvnMaintenance, SchedulingKey } from '../../lib/scheduling';
 import { NodeConfiguredAgent, NodeConfigTemplate, NodeScope } from '../common/node-config-templates';
 import { mergeOslo, OsloSchema, OsloValues, osloEnvName, renderOslo } from '../common/oslo-config';
 import { podTemplate } from '../common/pod-template';
@@ -27,7 +27,7 @@ export interface NovaComputeOptions {
  * Where hypervisor workloads run: the hypervisor key, and only where no OVN maintenance is
  * pending, since nova-compute needs the node's OVN agent.
  */
-export function hypervisorPlacement(): Placement {
+export function hypervisorPlacement(): PodPlacement {
   return requiringNoOvnMaintenance(placement(SchedulingKey.COMPUTE_HYPERVISOR));
 }
 

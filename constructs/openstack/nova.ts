@@ -1,27 +1,26 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
-import { addCheck, Cloud, Component, IDependable, rangeProblems, Service } from '../../lib/model';
+import { addCheck, Cloud, Component, IDependable, rangeProblems } from '../../lib/model';
 import { placement, reservedNodeLabelProblems, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
-import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
+import { DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { JobComponent } from '../common/job-component';
 import { keystoneAuthtokenConfig, keystoneAuthtokenEnv } from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../common/keystone-service-user';
 import { NodeConfiguredAgent, NodeScope } from '../common/node-config-templates';
 import { osloCacheConfig } from '../common/oslo-cache';
-import { openstackOptionSchema } from '../common/openstack-option-schema';
-import { mergeOslo, OsloValues, osloEnvName, osloProblems, renderOslo } from '../common/oslo-config';
-import { commonInputHints, requireInputs } from '../common/required-inputs';
+import { mergeOslo, OsloValues, osloEnvName, osloProblems } from '../common/oslo-config';
+import { commonInputHints } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
 import { ServiceDatabase } from '../common/service-database';
 import { ServiceMessaging } from '../common/service-messaging';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
 import { Glance } from './glance';
-import { Keystone } from './keystone';
 import { Neutron } from './neutron';
 import { libvirtDaemon, novaCompute, NovaComputeOptions } from './nova-compute';
+import { OpenStackService, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
 import { PlacementService } from './placement';
 
 /** Infrastructure of one cell beyond the first. */
@@ -34,13 +33,12 @@ export interface NovaCellOptions {
   readonly conductorReplicas?: number;
 }
 
-export interface NovaProps {
-  readonly keystone: Keystone;
+/** `config` applies to every Nova component, nova-compute included (under `compute.config`). */
+export interface NovaProps extends OpenStackServiceProps {
   /** The server of the API, cell0 and cell1 databases (and of further cells unless they name their own). */
   readonly database: DatabaseEndpoint;
   /** The message bus of the API and of cell 1 (and of further cells unless they name their own). */
   readonly messaging: MessagingEndpoint;
-  readonly cache: CacheEndpoint;
   /** The scheduler waits for Placement; the others reach it at run time. */
   readonly placement: PlacementService;
   readonly glance: Glance;
@@ -69,20 +67,25 @@ export interface NovaProps {
   readonly conductorReplicas?: number;
   /** @default 2 */
   readonly vncReplicas?: number;
-  /** nova.conf options of every Nova component, merged over Stackwright's defaults; unknown options are rejected. @default - none */
-  readonly config?: OsloValues;
   /** nova-compute and libvirt. @default - default configuration on every hypervisor */
   readonly compute?: NovaComputeOptions;
-  /** @default the cloud's registry `nova:<release>` */
-  readonly image?: string;
 }
 
 const API_PORT = 8774;
 const METADATA_PORT = 8775;
 const VNC_PORT = 6080;
-/** nova-api and nova-metadata read exactly /etc/nova/nova.conf and /etc/nova/api-paste.ini. */
-const CONFIG_DIR = '/etc/nova';
 const MAX_CELLS = 100;
+
+const NOVA: OpenStackServiceDescriptor = {
+  image: 'nova',
+  operatorKey: SchedulingKey.OPERATOR_NOVA,
+  inputs: {
+    ...commonInputHints('keystone', 'database', 'messaging', 'cache'),
+    placement: 'the Placement service (new PlacementService(...))',
+    glance: 'the Glance service',
+    neutron: 'the Neutron service',
+  },
+};
 
 /** One cell as built: its database chain, its vhost, its conductor, console proxy and compute. */
 export interface NovaCell {
@@ -112,7 +115,7 @@ export interface NovaCell {
  *   compute: { configTemplates: [{ nodeSelector: { 'example.com/gpu': 'true' }, config: { DEFAULT: { cpu_allocation_ratio: 4 } } }] },
  * });
  */
-export class Nova extends Service {
+export class Nova extends OpenStackService {
   readonly api: ApiService;
   readonly metadata: ApiService;
   readonly scheduler: WorkerService;
@@ -130,16 +133,9 @@ export class Nova extends Service {
   readonly registration: KeystoneRegistration;
 
   constructor(scope: Construct, id: string, props: NovaProps) {
-    super(scope, id);
-    requireInputs(this, props, {
-      ...commonInputHints('keystone', 'database', 'messaging', 'cache'),
-      placement: 'the Placement service (new PlacementService(...))',
-      glance: 'the Glance service',
-      neutron: 'the Neutron service',
-    });
+    super(scope, id, props, NOVA);
+    const { image, operatorKey, schema } = this;
     const cloud = Cloud.of(this);
-    const image = props.image ?? cloud.image('nova');
-    const operatorKey = SchedulingKey.OPERATOR_NOVA;
     const compute = props.compute ?? {};
     // Out-of-range counts are reported by the check below; build one cell so construction gets there.
     const cellCount =
@@ -150,9 +146,7 @@ export class Nova extends Service {
         : Array.from({ length: Math.max(1, Math.min(MAX_CELLS, cellCount)) }, () => ({}));
     const cellNodeLabel = props.cellNodeLabel ?? 'nova.stackwright.io/cell';
     const neutron = props.neutron;
-    const schema = openstackOptionSchema(this, 'nova');
     addCheck(this, () => [
-      ...osloProblems('nova.conf', schema, props.config ?? {}),
       ...osloProblems('compute nova.conf', schema, compute.config ?? {}),
       ...cellProblems(props.cells),
       ...rangeProblems('schedulerReplicas', props.schedulerReplicas, { min: 1, max: 20 }),
@@ -222,19 +216,16 @@ export class Nova extends Service {
       // Glance, which accept long operations (volume detach, port binding) only with it.
       service_user: { ...serviceUserAuth, send_service_user_token: true },
     };
-    const controlConf = renderOslo(
-      mergeOslo(
-        mergeOslo(common, {
-          neutron: { service_metadata_proxy: true },
-          oslo_middleware: { enable_proxy_headers_parsing: true },
-          scheduler: { discover_hosts_in_cells_interval: 300 },
-          ...keystoneAuthtokenConfig(props.keystone, this.registration, props.cache),
-        }),
-        props.config,
-      ),
-      schema,
+    const controlConf = this.renderConfig(
+      mergeOslo(common, {
+        neutron: { service_metadata_proxy: true },
+        oslo_middleware: { enable_proxy_headers_parsing: true },
+        scheduler: { discover_hosts_in_cells_interval: 300 },
+        ...keystoneAuthtokenConfig(props.keystone, this.registration, props.cache),
+      }),
     );
-    const controlFiles = { mountPath: CONFIG_DIR, files: { 'nova.conf': controlConf } };
+    // nova-api and nova-metadata read exactly /etc/nova/nova.conf and /etc/nova/api-paste.ini.
+    const controlFiles = { mountPath: this.configDir, files: { 'nova.conf': controlConf } };
 
     // Cells: database chain, vhost, conductor, VNC proxy, nova-compute.
     const extraCellLabels = cellOptions.slice(1).map((_, i) => ({ [cellNodeLabel]: `cell${i + 2}` }));
@@ -410,7 +401,7 @@ export class Nova extends Service {
         .dependsOn(c.dbEndpoint, 'ready');
 
       const computeConf = mergeOslo(
-        mergeOslo(mergeOslo(common, props.config), {
+        mergeOslo(this.configWith(common), {
           DEFAULT: { compute_driver: 'libvirt.LibvirtDriver', instances_path: '/var/lib/nova/instances' },
           libvirt: { virt_type: 'kvm' },
           oslo_concurrency: { lock_path: '/var/lib/nova/tmp' },

@@ -142,8 +142,7 @@ export class Cloud extends Chart {
       // Computed once per component and shared by its objects: the same string instances, not
       // one copy per object kept alive as long as the App.
       const labels = Object.entries({
-        'app.kubernetes.io/name':
-          component.service?.constructor.name.toLowerCase() ?? component.componentName,
+        'app.kubernetes.io/name': component.service?.appName ?? component.componentName,
         'app.kubernetes.io/part-of': 'openstack',
         ...component.selectorLabels,
       });

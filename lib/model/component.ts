@@ -1,7 +1,7 @@
 import { ApiObject } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { EdgeKind } from '../graph';
-import { Placement, reservedNodeLabelProblems } from '../scheduling';
+import { PodPlacement, reservedNodeLabelProblems } from '../scheduling';
 import { IDependable } from './dependable';
 import { closest, COMPONENT_MARKER, hasMarker, mark, SERVICE_MARKER } from './markers';
 import { dnsLabelProblems } from './names';
@@ -14,7 +14,7 @@ export interface ComponentProps {
    * that own only configuration (ConfigMaps, RBAC).
    * @default - no pods
    */
-  readonly placement?: Placement;
+  readonly placement?: PodPlacement;
   /**
    * The component's name in the cloud: object names, graph nodes and CLI output use it.
    * @default `<service name>-<id>` (just the service name when id is `default`)
@@ -60,7 +60,7 @@ export class Component extends Construct implements IDependable {
   }
 
   readonly componentName: string;
-  readonly placement?: Placement;
+  readonly placement?: PodPlacement;
   /** The service this component belongs to, when it is inside one. */
   readonly service?: Service;
   private _enabled: boolean;

@@ -11,6 +11,13 @@ export interface ServiceProps {
    * @default true
    */
   readonly enabled?: boolean;
+  /**
+   * The `app.kubernetes.io/name` label of the service's objects: what the application is, the same
+   * for every instance (`app.kubernetes.io/instance` carries the service name). Declared, not taken
+   * from the class name, which minifiers and subclasses change.
+   * @default the service name
+   */
+  readonly appName?: string;
 }
 
 /**
@@ -25,12 +32,15 @@ export abstract class Service extends Construct implements IDependable {
 
   /** The service's name: the construct id. Component and object names start with it. */
   readonly serviceName: string;
+  /** The `app.kubernetes.io/name` label of the service's objects. */
+  readonly appName: string;
   private readonly _enabled: boolean;
 
   constructor(scope: Construct, id: string, props: ServiceProps = {}) {
     super(scope, id);
     mark(this, SERVICE_MARKER);
     this.serviceName = id;
+    this.appName = props.appName ?? id;
     this._enabled = props.enabled ?? true;
     addCheck(this, () => dnsLabelProblems(this.serviceName, 'service name', 40));
   }

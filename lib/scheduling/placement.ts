@@ -9,7 +9,7 @@ import { SchedulingKey } from './scheduling-key';
  * tolerates NoSchedule and NoExecute taints with each of them. `requiredLabels` and `nodeSelector`
  * narrow that further on every node (they are ANDed into each alternative).
  */
-export interface Placement {
+export interface PodPlacement {
   /** The component's own key(s) followed by the group keys it listens to; ORed. Never empty. */
   readonly keys: readonly SchedulingKey[];
   /** Labels every node must carry with exactly this value (e.g. the no-OVN-maintenance label). */
@@ -18,18 +18,25 @@ export interface Placement {
   readonly nodeSelector: Readonly<Record<string, string>>;
 }
 
+/**
+ * The old name of {@link PodPlacement}, which made the Placement service take the name
+ * `PlacementService`.
+ * @deprecated use `PodPlacement`; removed in 0.3, when the `Placement` name goes to the service.
+ */
+export type Placement = PodPlacement;
+
 /** A component with its own key that also listens to group keys: `placement(IDENTITY_API, ANY_API)`. */
-export function placement(key: SchedulingKey, ...groups: SchedulingKey[]): Placement {
+export function placement(key: SchedulingKey, ...groups: SchedulingKey[]): PodPlacement {
   return { keys: unique([key, ...groups]), requiredLabels: {}, nodeSelector: {} };
 }
 
 /** A component the seed has no dedicated key for: it schedules by its group key alone. */
-export function groupPlacement(group: SchedulingKey): Placement {
+export function groupPlacement(group: SchedulingKey): PodPlacement {
   return placement(group);
 }
 
 /** How Yaook schedules the Jobs a service runs (db-sync, bootstrap, registration): `OPERATOR_<SVC>` + `OPERATOR_ANY`. */
-export function operatorJobPlacement(operatorKey: SchedulingKey): Placement {
+export function operatorJobPlacement(operatorKey: SchedulingKey): PodPlacement {
   return placement(operatorKey, SchedulingKey.OPERATOR_ANY);
 }
 
@@ -38,22 +45,28 @@ export function operatorJobPlacement(operatorKey: SchedulingKey): Placement {
  * the components that need it (nova-compute's hypervisor key, the OVN BGP agent's key), so it is
  * present wherever one of them may run.
  */
-export function ovnAgentPlacement(dependantKeys: readonly SchedulingKey[]): Placement {
+export function ovnAgentPlacement(dependantKeys: readonly SchedulingKey[]): PodPlacement {
   return placement(SchedulingKey.NETWORK_NEUTRON_OVN_AGENT, ...[...dependantKeys].sort());
 }
 
 /** Agents that need the OVN agent also require the node label saying no OVN maintenance is required. */
-export function requiringNoOvnMaintenance(base: Placement): Placement {
+export function requiringNoOvnMaintenance(base: PodPlacement): PodPlacement {
   return withRequiredLabels(base, { [OVN_MAINTENANCE_LABEL]: OVN_NO_MAINTENANCE_VALUE });
 }
 
 /** Adds labels every eligible node must carry. */
-export function withRequiredLabels(base: Placement, labels: Readonly<Record<string, string>>): Placement {
+export function withRequiredLabels(
+  base: PodPlacement,
+  labels: Readonly<Record<string, string>>,
+): PodPlacement {
   return { ...base, requiredLabels: { ...base.requiredLabels, ...labels } };
 }
 
 /** Restricts a placement to nodes matching a per-node configuration template's selector. */
-export function restrictedTo(base: Placement, nodeSelector: Readonly<Record<string, string>>): Placement {
+export function restrictedTo(
+  base: PodPlacement,
+  nodeSelector: Readonly<Record<string, string>>,
+): PodPlacement {
   return { ...base, nodeSelector: { ...base.nodeSelector, ...nodeSelector } };
 }
 

@@ -1,4 +1,4 @@
-import { Placement } from './placement';
+import { PodPlacement } from './placement';
 import { FORCED_DOWNSCALE_LABEL } from './reserved-labels';
 
 export interface NodeSelectorRequirement {
@@ -38,7 +38,7 @@ const EFFECTS = ['NoSchedule', 'NoExecute'] as const;
  *
  * `forcedDownscale` adds the reserved nodeSelector that matches no node, so a DaemonSet runs zero pods.
  */
-export function podScheduling(p: Placement, options: { forcedDownscale?: boolean } = {}): PodScheduling {
+export function podScheduling(p: PodPlacement, options: { forcedDownscale?: boolean } = {}): PodScheduling {
   const narrowing: NodeSelectorRequirement[] = Object.entries({ ...p.requiredLabels, ...p.nodeSelector })
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([key, value]) => ({ key, operator: 'In', values: [value] }));

@@ -1,7 +1,7 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import { Component, Service } from '../../lib/model';
-import { Placement, placement, SchedulingKey } from '../../lib/scheduling';
+import { PodPlacement, placement, SchedulingKey } from '../../lib/scheduling';
 import { podTemplate } from '../../constructs/common';
 
 /** A minimal service for model tests: one Deployment per component, ids given by the test. */
@@ -12,7 +12,7 @@ export class TinyService extends Service {
     scope: Construct,
     id: string,
     parts: string[] = ['api'],
-    where: Placement = placement(SchedulingKey.ANY_API),
+    where: PodPlacement = placement(SchedulingKey.ANY_API),
   ) {
     super(scope, id);
     for (const part of parts) {

@@ -1,5 +1,5 @@
 import { App } from 'cdk8s';
-import { Memcached, RabbitMQ } from '../../../constructs/infra';
+import { RabbitMQ } from '../../../constructs/infra';
 import { Cloud } from '../../../lib/model';
 import { findObject, podSpecOf, synthObjects } from '../../../lib/testing';
 import { commandOf, envOf, fileOf } from '../support/compute-network-fixture';
@@ -109,18 +109,5 @@ describe('RabbitMQ (3 members)', () => {
     const alive = { exec: { command: ['rabbitmq-diagnostics', '-q', 'ping'] }, timeoutSeconds: 15 };
     expect(container.startupProbe).toEqual({ ...alive, periodSeconds: 10, failureThreshold: 90 });
     expect(container.livenessProbe).toEqual({ ...alive, periodSeconds: 30, failureThreshold: 4 });
-  });
-});
-
-describe('Memcached', () => {
-  test('states its command instead of relying on the image entrypoint', () => {
-    // GIVEN
-    const cloud = new Cloud(new App(), 'prod', { namespace: 'openstack' });
-    new Memcached(cloud, 'memcached', { memoryMiB: 256 });
-    // WHEN
-    const sts = findObject(synthObjects(cloud), 'StatefulSet', 'memcached');
-    // THEN
-    expect(commandOf(sts)).toEqual(['memcached']);
-    expect((podSpecOf(sts).containers as Container[])[0].args).toEqual(['-m', '256', '-p', '11211']);
   });
 });

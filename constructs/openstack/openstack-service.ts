@@ -1,0 +1,182 @@
+import { Construct } from 'constructs';
+import { addCheck, Cloud, Service } from '../../lib/model';
+import { SchedulingKey } from '../../lib/scheduling';
+import { openstackOptionSchema, OpenStackSchemaName } from '../common/openstack-option-schema';
+import { mergeOslo, OsloSchema, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
+import {
+  OpenStackServiceDependencies,
+  OpenStackServiceDependenciesProps,
+  openstackServiceDependencies,
+  OpenStackServiceInputs,
+} from '../common/openstack-service-dependencies';
+import { requireInputs } from '../common/required-inputs';
+import { MessagingEndpoint } from '../common/endpoints';
+import { ServiceMessaging } from '../common/service-messaging';
+import type { Keystone } from './keystone';
+
+/** What every OpenStack service construct takes besides its input services. */
+export interface OpenStackServiceOptions {
+  /**
+   * Options of the service's configuration file (e.g. `glance-api.conf` for Glance), merged over
+   * Stackwright's defaults; an option the service does not define is rejected at synthesis.
+   * @default - none
+   */
+  readonly config?: OsloValues;
+  /**
+   * The image every component of the service runs (unless the service names another for one).
+   * @default the cloud's registry `<service>:<release>`, e.g. `glance:2025.1`
+   */
+  readonly image?: string;
+}
+
+/**
+ * The props of an OpenStack service that registers in Keystone: its input services and the options
+ * every service takes. A service's own props extend it, the way cdk8s-plus' `DeploymentProps`
+ * extends `WorkloadProps`.
+ */
+export interface OpenStackServiceProps extends OpenStackServiceInputs, OpenStackServiceOptions {
+  /** The service registers its user and catalogue entry there, and authenticates tokens against it. */
+  readonly keystone: Keystone;
+}
+
+/**
+ * What the configuration of an API service starts from: logs on stderr (the container's log), the
+ * client address taken from the ingress' forwarded headers, and no notifications, since nothing in
+ * the cloud consumes them (see docs/configuration.md).
+ */
+const API_SERVICE_DEFAULTS: OsloValues = {
+  DEFAULT: { debug: false, use_stderr: true },
+  oslo_messaging_notifications: { driver: ['noop'] },
+  oslo_middleware: { enable_proxy_headers_parsing: true },
+};
+
+/** A service's own defaults merged over {@link API_SERVICE_DEFAULTS}, section by section. */
+export function apiServiceDefaults(defaults: OsloValues): OsloValues {
+  return mergeOslo(API_SERVICE_DEFAULTS, defaults);
+}
+
+/** How {@link OpenStackService} builds the part every service shares: one constant per service. */
+export interface OpenStackServiceDescriptor {
+  /**
+   * The image's name in the cloud's registry (`<registry>/<image>:<release>`); also names the
+   * directory the configuration is mounted at, `/etc/<image>`.
+   */
+  readonly image: string;
+  /**
+   * The `app.kubernetes.io/name` label of the service's objects.
+   * @default the image's name
+   */
+  readonly appName?: string;
+  /**
+   * The whole image reference, for an image that is not in the cloud's registry.
+   * @default the cloud's registry `<image>:<release>`
+   */
+  readonly defaultImage?: string;
+  /** The Yaook operator key the service's Jobs (db-sync, registration, setup) are scheduled with. */
+  readonly operatorKey: SchedulingKey;
+  /**
+   * The options of the file the user's `config` overrides: a generated schema by name, or the
+   * schema itself for a service of your own.
+   * @default the generated schema named like the image
+   */
+  readonly schema?: OpenStackSchemaName | OsloSchema;
+  /**
+   * The name of that file, in error messages.
+   * @default `<schema name>.conf`, or `<image>.conf` with a schema of your own
+   */
+  readonly configFile?: string;
+  /**
+   * The input services that must be given, each with what to pass (`commonInputHints(...)` words
+   * the common ones); a missing one fails construction with the construct path.
+   */
+  readonly inputs: { readonly [input: string]: string };
+}
+
+/**
+ * The base of every OpenStack service construct. Its constructor runs what they all share: the
+ * required-inputs check, the image from the cloud's registry, the operator key, the option schema
+ * of the configuration file and the check of the user's `config` against it. A service adds its
+ * own checks, builds its dependencies with {@link OpenStackService.dependencies} and renders its
+ * file with {@link OpenStackService.renderConfig}.
+ *
+ * @example
+ * const BILLING: OpenStackServiceDescriptor = {
+ *   image: 'billing', operatorKey: SchedulingKey.OPERATOR_ANY,
+ *   inputs: commonInputHints('keystone', 'database', 'cache'),
+ * };
+ * class Billing extends OpenStackService {
+ *   constructor(scope: Construct, id: string, props: BillingProps) {
+ *     super(scope, id, props, BILLING);
+ *     const deps = this.dependencies(props, { syncCommand: [...], registration: {...} });
+ *     ...
+ *   }
+ * }
+ */
+export abstract class OpenStackService extends Service {
+  /** The image the service's components run. */
+  readonly image: string;
+  /** The operator key the service's Jobs are scheduled with. */
+  readonly operatorKey: SchedulingKey;
+  /**
+   * The options of the service's configuration file, for rendering and for the check of `config`
+   * (which reads it at synthesis). A file with sections the user names (Cinder's backends) widens
+   * it in the service's constructor.
+   */
+  protected schema: OsloSchema;
+  /** Where the service's configuration files are mounted: `/etc/<image>`, e.g. `/etc/glance`. */
+  protected readonly configDir: string;
+  /** The user's overrides of the configuration file. */
+  protected readonly userConfig?: OsloValues;
+
+  protected constructor(
+    scope: Construct,
+    id: string,
+    props: OpenStackServiceOptions,
+    descriptor: OpenStackServiceDescriptor,
+  ) {
+    super(scope, id, { appName: descriptor.appName ?? descriptor.image });
+    requireInputs(this, props, descriptor.inputs);
+    this.image = props.image ?? descriptor.defaultImage ?? Cloud.of(this).image(descriptor.image);
+    this.operatorKey = descriptor.operatorKey;
+    const schema = descriptor.schema ?? (descriptor.image as OpenStackSchemaName);
+    this.schema = typeof schema === 'string' ? openstackOptionSchema(this, schema) : schema;
+    this.userConfig = props.config;
+    this.configDir = `/etc/${descriptor.image}`;
+    const configFile =
+      descriptor.configFile ?? `${typeof schema === 'string' ? schema : descriptor.image}.conf`;
+    addCheck(this, () => osloProblems(configFile, this.schema, props.config ?? {}));
+  }
+
+  /**
+   * The database chain, the vhost (with `messaging`), the Keystone registration and their edges,
+   * built with the service's image and operator key: see {@link openstackServiceDependencies}.
+   */
+  protected dependencies(
+    inputs: OpenStackServiceInputs & { readonly messaging: MessagingEndpoint },
+    props: Omit<OpenStackServiceDependenciesProps, 'operatorKey' | 'image'>,
+  ): OpenStackServiceDependencies & { readonly messaging: ServiceMessaging };
+  protected dependencies(
+    inputs: OpenStackServiceInputs,
+    props: Omit<OpenStackServiceDependenciesProps, 'operatorKey' | 'image'>,
+  ): OpenStackServiceDependencies;
+  protected dependencies(
+    inputs: OpenStackServiceInputs,
+    props: Omit<OpenStackServiceDependenciesProps, 'operatorKey' | 'image'>,
+  ): OpenStackServiceDependencies {
+    return openstackServiceDependencies(this, inputs, {
+      ...props,
+      operatorKey: this.operatorKey,
+      image: this.image,
+    });
+  }
+
+  /** Stackwright's defaults with the user's `config` merged over them. */
+  protected configWith(defaults: OsloValues): OsloValues {
+    return mergeOslo(defaults, this.userConfig);
+  }
+
+  /** The configuration file's text: the defaults, the user's `config` over them, rendered by the schema. */
+  protected renderConfig(defaults: OsloValues): string {
+    return renderOslo(this.configWith(defaults), this.schema);
+  }
+}

@@ -1,0 +1,82 @@
+import { App } from 'cdk8s';
+import { Memcached } from '../../../constructs/infra';
+import { Cloud } from '../../../lib/model';
+import { findObject, podSpecOf, synthObjects } from '../../../lib/testing';
+import { commandOf } from '../support/compute-network-fixture';
+
+interface Container {
+  args: string[];
+  resources: { requests: Record<string, string>; limits: Record<string, string> };
+  readinessProbe: unknown;
+  livenessProbe: unknown;
+}
+
+function memcachedCloud(props: ConstructorParameters<typeof Memcached>[2] = {}) {
+  const cloud = new Cloud(new App(), 'prod', { namespace: 'openstack' });
+  const memcached = new Memcached(cloud, 'memcached', props);
+  return { cloud, memcached };
+}
+
+describe('Memcached', () => {
+  test('states its command instead of relying on the image entrypoint', () => {
+    // GIVEN
+    const { cloud } = memcachedCloud({ memoryMiB: 256 });
+    // WHEN
+    const sts = findObject(synthObjects(cloud), 'StatefulSet', 'memcached');
+    // THEN
+    expect(commandOf(sts)).toEqual(['memcached']);
+    expect((podSpecOf(sts).containers as Container[])[0].args).toEqual(['-m', '256', '-p', '11211']);
+  });
+
+  test('clients list every server by its stable name through its one headless Service (no peers Service)', () => {
+    // GIVEN / WHEN
+    const { cloud, memcached } = memcachedCloud({ replicas: 3 });
+    const objects = synthObjects(cloud);
+    // THEN
+    expect(memcached.servers).toEqual([
+      'memcached-0.memcached:11211',
+      'memcached-1.memcached:11211',
+      'memcached-2.memcached:11211',
+    ]);
+    expect(objects.filter((o) => o.kind === 'Service').map((o) => o.metadata.name)).toEqual(['memcached']);
+    expect((findObject(objects, 'Service', 'memcached').spec as { clusterIP: string }).clusterIP).toBe(
+      'None',
+    );
+  });
+
+  test('memory request and limit follow the item memory, with room for the process', () => {
+    // GIVEN / WHEN
+    const { cloud } = memcachedCloud({ memoryMiB: 1024 });
+    const container = (
+      podSpecOf(findObject(synthObjects(cloud), 'StatefulSet', 'memcached')).containers as Container[]
+    )[0];
+    // THEN
+    expect(container.resources).toEqual({
+      requests: { cpu: '50m', memory: '1088Mi' },
+      limits: { memory: '1152Mi' },
+    });
+    expect(container.readinessProbe).toEqual({ tcpSocket: { port: 11211 }, periodSeconds: 10 });
+    expect(container.livenessProbe).toEqual(container.readinessProbe);
+  });
+
+  test('members start in parallel and have no disruption budget (a cache loses hits, not data)', () => {
+    // GIVEN / WHEN
+    const objects = synthObjects(memcachedCloud().cloud);
+    // THEN
+    expect(
+      (findObject(objects, 'StatefulSet', 'memcached').spec as { podManagementPolicy: string })
+        .podManagementPolicy,
+    ).toBe('Parallel');
+    expect(objects.filter((o) => o.kind === 'PodDisruptionBudget')).toEqual([]);
+  });
+
+  test('out-of-range replicas and memory are reported with the construct path', () => {
+    // GIVEN
+    const { cloud } = memcachedCloud({ replicas: 0, memoryMiB: 32 });
+    // WHEN / THEN
+    expect(() => synthObjects(cloud)).toThrow(/\[prod\/memcached\] replicas must be between 1 and 16, got 0/);
+    expect(() => synthObjects(cloud)).toThrow(
+      /\[prod\/memcached\] memoryMiB must be between 64 and 65536, got 32/,
+    );
+  });
+});
