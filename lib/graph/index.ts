@@ -6,3 +6,5 @@ export * from './component-graph';
 export * from './render';
 export * from './load-manifests';
 export * from './group-kind';
+export * from './kinds';
+export * from './forced-downscale';

@@ -1,11 +1,17 @@
 import { ApiObject, Chart, JsonPatch } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-33';
 import { Construct, IConstruct } from 'constructs';
-import { Annotations, encodeDependsOn, findCycle, topologicalOrder } from '../graph';
+import {
+  Annotations,
+  encodeDependsOn,
+  findCycle,
+  isClusterScoped,
+  kindFacts,
+  topologicalOrder,
+} from '../graph';
 import { Component } from './component';
 import { CLOUD_MARKER, closest, COMPONENT_MARKER, mark } from './markers';
 import { dnsLabelProblems } from './names';
-import { CLUSTER_SCOPED_KINDS, kindRank } from './object-order';
 import { addCheck } from './validation';
 
 export interface CloudProps {
@@ -133,7 +139,7 @@ export class Cloud extends Chart {
     for (const object of objects) {
       object.metadata.addLabel('app.kubernetes.io/managed-by', MANAGED_BY);
       object.metadata.addAnnotation(Annotations.CLOUD, this.cloudName);
-      if (CLUSTER_SCOPED_KINDS.has(object.kind) && !clusterScopedPatched.has(object)) {
+      if (isClusterScoped(object) && !clusterScopedPatched.has(object)) {
         object.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
         clusterScopedPatched.add(object);
       }
@@ -223,6 +229,7 @@ export class Cloud extends Chart {
 }
 
 interface RenderedObject {
+  readonly apiVersion: string;
   readonly kind: string;
   readonly metadata: { readonly name: string; readonly annotations?: Record<string, string> };
 }
@@ -239,7 +246,7 @@ function assertValid(subtree: readonly IConstruct[]): void {
 function compareObjects(a: RenderedObject, b: RenderedObject, position: Map<string, number>): number {
   const pa = position.get(a.metadata.annotations?.[Annotations.COMPONENT] ?? '') ?? -1;
   const pb = position.get(b.metadata.annotations?.[Annotations.COMPONENT] ?? '') ?? -1;
-  return pa - pb || kindRank(a.kind) - kindRank(b.kind) || byName.compare(a.metadata.name, b.metadata.name);
+  return pa - pb || kindFacts(a).rank - kindFacts(b).rank || byName.compare(a.metadata.name, b.metadata.name);
 }
 
 /** `localeCompare`'s order (same default locale and options) without its per-call set-up cost. */

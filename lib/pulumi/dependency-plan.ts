@@ -1,4 +1,13 @@
-import { ComponentGraph, Edge, EdgeKind, isGating, KubeObject, objectRef, topologicalOrder } from '../graph';
+import {
+  ComponentGraph,
+  Edge,
+  EdgeKind,
+  isGating,
+  KubeObject,
+  kindFacts,
+  objectRef,
+  topologicalOrder,
+} from '../graph';
 import { componentLogicalName, objectLogicalName } from './logical-name';
 import { parseApiVersion, pulumiTypeToken } from './type-token';
 import { hasTypedClass } from './typed-kinds';
@@ -81,27 +90,6 @@ export interface DependencyPlanOptions {
    */
   readonly resourcePrefix?: string;
 }
-
-/** Kinds that run pods: they wait for their component's prerequisites. */
-const WORKLOAD_KINDS = new Set([
-  'Deployment',
-  'StatefulSet',
-  'DaemonSet',
-  'ReplicaSet',
-  'Job',
-  'CronJob',
-  'Pod',
-]);
-/** Kinds a pod needs to exist before it is created (or started) successfully. */
-const PREREQUISITE_KINDS = new Set([
-  'ConfigMap',
-  'Secret',
-  'ServiceAccount',
-  'Role',
-  'RoleBinding',
-  'ClusterRole',
-  'ClusterRoleBinding',
-]);
 
 /** Later reasons give way to earlier ones when one object is reached twice. */
 const REASON_PRECEDENCE: readonly DependencyReason[] = [
@@ -187,9 +175,9 @@ export function dependencyPlan(graph: ComponentGraph, options: DependencyPlanOpt
       if (!isGating(edge.kind)) continue;
       for (const target of objectsOf.get(edge.to) ?? []) e.add(target, edge.kind as DependencyReason);
     }
-    if (WORKLOAD_KINDS.has(e.object.kind)) {
+    if (kindFacts(e.object).role === 'workload') {
       for (const sibling of objectsOf.get(e.component) ?? []) {
-        if (PREREQUISITE_KINDS.has(sibling.object.kind)) e.add(sibling, 'prerequisite');
+        if (kindFacts(sibling.object).role === 'pod-prerequisite') e.add(sibling, 'prerequisite');
       }
     }
   }

@@ -2,12 +2,9 @@
  * Labels with a meaning of their own, beyond the scheduling keys.
  */
 
-/**
- * Yaook's reserved downscale label. Used only as a DaemonSet nodeSelector that matches no node, so
- * every pod of the DaemonSet is removed (cold upgrades stop a whole service this way). It must never
- * be attached to a node, so it is rejected wherever a user supplies node labels or selectors.
- */
-export const FORCED_DOWNSCALE_LABEL = 'state.yaook.cloud/forced-downscale';
+import { FORCED_DOWNSCALE_LABEL } from '../graph';
+
+export { FORCED_DOWNSCALE_LABEL };
 
 /**
  * The node label that says no OVN maintenance is required on a node. Yaook's neutron_ovn operator

@@ -1,8 +1,8 @@
-import { GraphComponent, KubeObject, objectRef } from '../../graph';
+import { GraphComponent, KubeObject, kindFacts, objectRef } from '../../graph';
 import { ClusterPort } from '../ports';
 import { asNumber, asRecord, condition } from '../readiness/object-fields';
 import { diagnosePod } from './pod-diagnosis';
-import { diagnoseWorkload, podSelectorOf, WORKLOAD_KINDS } from './workload-diagnosis';
+import { diagnoseWorkload, podSelectorOf } from './workload-diagnosis';
 
 /**
  * The I/O half of a diagnosis: lists the pods behind a component's workloads (by each workload's
@@ -24,11 +24,11 @@ export async function diagnoseComponent(
   };
 
   for (const manifest of component.objects) {
-    const isWorkload = WORKLOAD_KINDS.includes(manifest.kind);
-    if (!isWorkload && manifest.kind !== 'Pod') continue;
+    const podsFound = kindFacts(manifest).pods;
+    if (podsFound !== 'selector' && podsFound !== 'itself') continue;
     const live = liveOf(manifest) ?? manifest;
     try {
-      if (manifest.kind === 'Pod') {
+      if (podsFound === 'itself') {
         const needsNodes = condition(live, 'PodScheduled')?.status === 'False';
         messages.push(...diagnosePod(live, needsNodes ? await loadNodes() : []));
         continue;

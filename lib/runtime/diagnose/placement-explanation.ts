@@ -1,4 +1,4 @@
-import { KubeObject } from '../../graph';
+import { FORCED_DOWNSCALE_LABEL, KubeObject } from '../../graph';
 import {
   checkPlacement,
   nodeLabels,
@@ -63,9 +63,7 @@ export function explainUnplaceable(podSpec: unknown, nodes: readonly KubeObject[
   if (verdict.fits.length > 0) return [];
   const messages: string[] = [];
 
-  const forced = Object.keys(constraints.nodeSelector).find(
-    (k) => k === 'state.yaook.cloud/forced-downscale',
-  );
+  const forced = Object.keys(constraints.nodeSelector).find((k) => k === FORCED_DOWNSCALE_LABEL);
   if (forced) {
     return [
       `the pod template selects ${forced}, the reserved label that downscales to zero; no node carries it by design (remove the nodeSelector to scale up again)`,

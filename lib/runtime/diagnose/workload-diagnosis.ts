@@ -1,4 +1,4 @@
-import { KubeObject } from '../../graph';
+import { FORCED_DOWNSCALE_LABEL, KubeObject } from '../../graph';
 import {
   asArray,
   asNumber,
@@ -7,19 +7,9 @@ import {
   condition,
   describeCondition,
 } from '../readiness/object-fields';
-import { FORCED_DOWNSCALE_LABEL } from '../readiness/daemon-set';
 import { podSpecOf } from './placement';
 import { explainUnplaceable } from './placement-explanation';
 import { diagnosePod } from './pod-diagnosis';
-
-/** The kinds whose pods a diagnosis looks at. */
-export const WORKLOAD_KINDS: readonly string[] = [
-  'Deployment',
-  'StatefulSet',
-  'DaemonSet',
-  'ReplicaSet',
-  'Job',
-];
 
 /** Cluster state a diagnosis reads: the workload's pods, the nodes, and optionally events. */
 export interface DiagnosisInput {

@@ -1,5 +1,4 @@
-import { ComponentGraph, KubeObject, objectRef } from '../../graph';
-import { FORCED_DOWNSCALE_LABEL } from '../readiness/daemon-set';
+import { ComponentGraph, FORCED_DOWNSCALE_LABEL, KubeObject, objectRef } from '../../graph';
 import { asRecord } from '../readiness/object-fields';
 import { checkPlacement, podSpecOf } from '../diagnose/placement';
 import { explainUnplaceable } from '../diagnose/placement-explanation';

@@ -1,9 +1,6 @@
-import { KubeObject } from '../../graph';
+import { FORCED_DOWNSCALE_LABEL, KubeObject } from '../../graph';
 import { ReadinessResult } from '../ports';
 import { asNumber, asRecord, current, inProgress, observedGeneration, spec, status } from './object-fields';
-
-/** The reserved Yaook label used as a nodeSelector to downscale DaemonSets to zero. */
-export const FORCED_DOWNSCALE_LABEL = 'state.yaook.cloud/forced-downscale';
 
 /**
  * DaemonSet: the controller observed it and every node it targets runs an updated, available pod.
