@@ -168,7 +168,12 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .description('delete the cloud in reverse dependency order, waiting until each component is gone')
     .option('-y, --yes', 'do not ask for confirmation', false)
     .option('--concurrency <n>', 'components deleting at once', positiveInt, DEFAULT_CONCURRENCY)
-    .option('--timeout <duration>', 'limit per component', duration)
+    .option('--component-timeout <duration>', 'limit per component, e.g. 5m (default: 5m)', duration)
+    .addOption(
+      new Option('--timeout <duration>', 'deprecated: use --component-timeout')
+        .argParser(duration)
+        .hideHelp(),
+    )
     .addOption(
       new Option('--cascade <mode>', 'how owned objects are deleted')
         .choices(['foreground', 'background'])
@@ -178,7 +183,13 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
       action(
         (
           dir: string | undefined,
-          opts: { yes: boolean; concurrency: number; timeout?: number; cascade: 'foreground' | 'background' },
+          opts: {
+            yes: boolean;
+            concurrency: number;
+            componentTimeout?: number;
+            timeout?: number;
+            cascade: 'foreground' | 'background';
+          },
           command: Command,
         ) =>
           import('./commands/destroy').then((m) =>
@@ -188,7 +199,8 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
               {
                 yes: opts.yes,
                 concurrency: opts.concurrency,
-                timeoutMs: opts.timeout,
+                componentTimeoutMs: opts.componentTimeout,
+                deprecatedTimeoutMs: opts.timeout,
                 cascade: opts.cascade,
               },
               globals(command),

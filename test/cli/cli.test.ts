@@ -249,6 +249,23 @@ describe('other commands', () => {
     expect(io.stdout.text).toContain('✓ Destroy succeeded');
   });
 
+  test('destroy --component-timeout limits each component; the old --timeout still works and warns', async () => {
+    const cluster = new InMemoryCluster();
+    const dir = manifestDir(cloud());
+    await runCli(['deploy', dir], testIo({ cluster }));
+
+    const current = testIo({ cluster });
+    expect(await runCli(['destroy', dir, '--yes', '--component-timeout', '2m'], current)).toBe(ExitCode.OK);
+    expect(current.stderr.text).not.toContain('deprecated');
+
+    await runCli(['deploy', dir], testIo({ cluster }));
+    const old = testIo({ cluster });
+    expect(await runCli(['destroy', dir, '--yes', '--timeout', '2m'], old)).toBe(ExitCode.OK);
+    expect(old.stderr.text).toContain('destroy --timeout is deprecated');
+    expect(old.stderr.text).toContain('--component-timeout');
+    expect(cluster.all()).toEqual([]);
+  });
+
   test('destroy on a terminal asks, and a "no" deletes nothing', async () => {
     const cluster = new InMemoryCluster();
     const dir = manifestDir(cloud());

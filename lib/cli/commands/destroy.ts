@@ -10,7 +10,13 @@ import { deleteInReverseOrder, destroyUnits, readInventory } from '../../runtime
 export interface DestroyCommandOptions {
   readonly yes?: boolean;
   readonly concurrency: number;
-  readonly timeoutMs?: number;
+  /** How long one component may take to disappear. */
+  readonly componentTimeoutMs?: number;
+  /**
+   * `--timeout`, which meant the same per-component limit in destroy while it limits the whole run
+   * in deploy. @deprecated kept until 0.3 with a warning; then `--timeout` limits the whole run here too.
+   */
+  readonly deprecatedTimeoutMs?: number;
   readonly cascade: 'foreground' | 'background';
 }
 
@@ -26,6 +32,12 @@ export async function destroyCommand(
   global: GlobalOptions,
 ): Promise<number> {
   const { graph, dir: resolved } = loadGraph(io, dir);
+  const unitTimeoutMs = options.componentTimeoutMs ?? options.deprecatedTimeoutMs;
+  if (options.deprecatedTimeoutMs !== undefined)
+    io.stderr.write(
+      'stackwright: warning: destroy --timeout is deprecated: it limits each component, which is what --component-timeout says; ' +
+        'from 0.3 on --timeout will limit the whole run, as in deploy\n',
+    );
   const location = locate(graph);
   return withCluster(io, global, async (cluster) => {
     const inventory = await readInventory(cluster.port, location);
@@ -54,7 +66,7 @@ export async function destroyCommand(
         deleteInReverseOrder(units, cluster.port, {
           concurrency: options.concurrency,
           propagationPolicy: options.cascade === 'background' ? 'Background' : 'Foreground',
-          ...(options.timeoutMs !== undefined ? { unitTimeoutMs: options.timeoutMs } : {}),
+          ...(unitTimeoutMs !== undefined ? { unitTimeoutMs } : {}),
           signal: io.signal,
           onEvent: reporter.onDeletionEvent,
         }),
