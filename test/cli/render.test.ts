@@ -2,9 +2,10 @@ import { stripAnsi, style } from '../../lib/cli/render/ansi';
 import { formatRolloutEvent } from '../../lib/cli/render/line-view';
 import { ProgressModel } from '../../lib/cli/render/progress-model';
 import { renderFrame } from '../../lib/cli/render/tty-view';
+import { nextSteps } from '../../lib/cli/render/hints';
 import { renderRolloutSummary } from '../../lib/cli/render/summary';
 import { RolloutEvent } from '../../lib/runtime/events';
-import { countStates, RolloutResult } from '../../lib/runtime/result';
+import { countStates, FailureCause, RolloutResult } from '../../lib/runtime/result';
 import { component, deployment, graphOf, job, namespace } from '../runtime/support/manifests';
 
 const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
@@ -161,12 +162,18 @@ describe('one line per event', () => {
 });
 
 describe('the summary', () => {
-  test('names every failure with its diagnosis, every blocked component with its cause, and the cost', () => {
+  test('names every failure with its diagnosis, every blocked component with its cause, what to do next, and the cost', () => {
     // GIVEN a result
     const components = [
       { name: 'mariadb', state: 'verified' },
-      { name: 'keystone-db-sync', state: 'failed', reason: 'Job failed', diagnosis: ['exit code 1'] },
-      { name: 'keystone-api', state: 'blocked', blockedBy: 'keystone-db-sync' },
+      {
+        name: 'keystone-db-sync',
+        state: 'failed',
+        reason: 'Job failed',
+        cause: 'object-failed',
+        diagnosis: ['exit code 1'],
+      },
+      { name: 'keystone-api', state: 'blocked', cause: 'blocked', blockedBy: 'keystone-db-sync' },
       { name: 'nova-api', state: 'not-started', reason: 'rollout aborted' },
     ].map((c) => ({
       service: 's',
@@ -201,7 +208,38 @@ describe('the summary', () => {
       '      ↳ exit code 1',
       '  ⊘ keystone-api: blocked by keystone-db-sync',
       '  - not started (rollout aborted): nova-api',
+      '  → a workload or Job failed (see the diagnosis): `kubectl logs` / `kubectl describe` the pods it names, fix, and re-run',
+      '  → blocked components start once the failure they wait for is fixed and the command is run again',
       '  3 unchanged objects not written, 20 API requests (5 writes)',
     ]);
+  });
+});
+
+describe('next steps', () => {
+  const failedWith = (mode: RolloutResult['mode'], ...causes: FailureCause[]): RolloutResult =>
+    ({
+      mode,
+      outcome: 'failed',
+      ok: false,
+      bootstrap: { state: 'verified', objects: [] },
+      components: causes.map((cause, i) => ({ name: `c${i}`, state: 'failed', cause })),
+    }) as unknown as RolloutResult;
+
+  test('one hint per distinct cause, in the order they first appear', () => {
+    const steps = nextSteps(failedWith('deploy', 'timeout', 'conflict', 'timeout'));
+    expect(steps).toHaveLength(2);
+    expect(steps[0]).toContain('--component-timeout');
+    expect(steps[1]).toContain('--force-conflicts');
+  });
+
+  test('verify never suggests a flag only deploy has', () => {
+    const steps = nextSteps(failedWith('verify', 'timeout', 'conflict', 'aborted'));
+    expect(steps.join('\n')).not.toContain('--component-timeout');
+    expect(steps[0]).toContain('--wait');
+    expect(steps[2]).toBe('the run was stopped: run verify again');
+  });
+
+  test('a successful run has none', () => {
+    expect(nextSteps(failedWith('deploy'))).toEqual([]);
   });
 });

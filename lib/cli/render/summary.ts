@@ -1,5 +1,6 @@
 import { formatDuration } from '../duration';
 import { Style } from './ansi';
+import { nextSteps } from './hints';
 import type { DeletionResult, RequestCounts, RolloutResult } from '../../runtime';
 
 /** What a deploy adds to the rollout's own result in the summary. */
@@ -49,6 +50,7 @@ export function renderRolloutSummary(
       `  - not started (${notStarted[0].reason ?? 'run ended'}): ${notStarted.map((x) => x.name).join(', ')}`,
     );
   }
+  for (const step of nextSteps(result)) lines.push(`  ${style.dim('→')} ${step}`);
   const cost: string[] = [];
   if (extras.skippedUnchanged !== undefined)
     cost.push(`${extras.skippedUnchanged} unchanged objects not written`);

@@ -1,0 +1,38 @@
+import type { FailureCause, RolloutResult } from '../../runtime';
+
+type Mode = RolloutResult['mode'];
+
+/**
+ * What a person can do next about each kind of failure, read from the typed causes (never from the
+ * prose of a reason). Declared for every cause, so a new cause cannot ship without its hint.
+ */
+const NEXT_STEP: Readonly<Record<FailureCause, (mode: Mode) => string>> = {
+  conflict: (mode) =>
+    mode === 'deploy'
+      ? 'another field manager owns fields Stackwright sets: find it with `kubectl get <object> --show-managed-fields`, or re-run with --force-conflicts to take them over'
+      : 'another field manager owns fields Stackwright sets: deploy --force-conflicts takes them over',
+  'apply-rejected': () =>
+    'the API server refused an object (the reason quotes it): fix the stack or the manifest, synthesise again and re-run',
+  'object-failed': () =>
+    'a workload or Job failed (see the diagnosis): `kubectl logs` / `kubectl describe` the pods it names, fix, and re-run',
+  timeout: (mode) =>
+    mode === 'deploy'
+      ? 'a component was still converging at its limit: read the diagnosis, then raise --component-timeout or keep watching with `stackwright verify <dir> --wait 10m`'
+      : 'a component was not ready in time: read the diagnosis, or give it longer with --wait',
+  blocked: () =>
+    'blocked components start once the failure they wait for is fixed and the command is run again',
+  aborted: (mode) =>
+    mode === 'deploy'
+      ? 'the run was stopped: run deploy again; components already verified are skipped as unchanged'
+      : 'the run was stopped: run verify again',
+  internal: () =>
+    'an unexpected error inside Stackwright: please report it with the output of the same command and --json',
+};
+
+/** One line per distinct failure cause of a run, in the order the causes first appear. */
+export function nextSteps(result: RolloutResult): string[] {
+  const causes = new Set<FailureCause>();
+  for (const cause of [result.bootstrap.cause, ...result.components.map((c) => c.cause)])
+    if (cause !== undefined) causes.add(cause);
+  return [...causes].map((cause) => NEXT_STEP[cause](result.mode));
+}
