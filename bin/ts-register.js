@@ -59,3 +59,22 @@ function transpile(source, filename) {
 require.extensions['.ts'] = (module, filename) => {
   module._compile(transpile(fs.readFileSync(filename, 'utf8'), filename), filename);
 };
+
+// The package's own name resolves to its TypeScript sources, so code written as a user writes it
+// (`import { Cloud } from 'stackwright'`, the examples) runs from source too. The subpaths are
+// read from package.json's `exports` (`./dist-lib/lib/runtime/index.js` -> `lib/runtime/index.ts`).
+const Module = require('module');
+const packageRoot = path.resolve(__dirname, '..');
+const manifest = require(path.join(packageRoot, 'package.json'));
+const ownEntries = new Map(
+  Object.entries(manifest.exports)
+    .filter(([, target]) => typeof target === 'object' && target.default.startsWith('./dist-lib/'))
+    .map(([subpath, target]) => [
+      path.posix.join(manifest.name, subpath),
+      path.join(packageRoot, target.default.slice('./dist-lib/'.length).replace(/\.js$/, '.ts')),
+    ]),
+);
+const resolveFilename = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  return resolveFilename.call(this, ownEntries.get(request) ?? request, ...rest);
+};

@@ -13,17 +13,26 @@
  */
 import { App } from 'cdk8s';
 import { Construct } from 'constructs';
-import { ApiService, commonInputHints, KEYSTONE_AUTHTOKEN_SCHEMA, OsloSchema } from '../constructs/common';
-import { MariaDB, Memcached } from '../constructs/infra';
 import {
+  addCheck,
+  ApiService,
+  Cloud,
+  commonInputHints,
+  Component,
   Gnocchi,
+  groupPlacement,
+  IDependable,
   Keystone,
+  KEYSTONE_AUTHTOKEN_SCHEMA,
+  MariaDB,
+  Memcached,
   OpenStackService,
   OpenStackServiceDescriptor,
   OpenStackServiceProps,
-} from '../constructs/openstack';
-import { addCheck, Cloud, Component, IDependable, rangeProblems } from '../lib/model';
-import { groupPlacement, SchedulingKey } from '../lib/scheduling';
+  OsloSchema,
+  rangeProblems,
+  SchedulingKey,
+} from 'stackwright';
 
 /** `keystone`, `database`, `cache`, `config` and `image` come from {@link OpenStackServiceProps}. */
 export interface UsageReportsProps extends Omit<OpenStackServiceProps, 'messaging'> {

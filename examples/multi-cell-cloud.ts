@@ -16,9 +16,19 @@
  */
 import { App } from 'cdk8s';
 import { Construct } from 'constructs';
-import { MariaDB, Memcached, OvsdbCluster, RabbitMQ } from '../constructs/infra';
-import { Glance, Keystone, Neutron, Nova, PlacementService } from '../constructs/openstack';
-import { Cloud, CloudProps } from '../lib/model';
+import {
+  Cloud,
+  CloudProps,
+  Glance,
+  Keystone,
+  MariaDB,
+  Memcached,
+  Neutron,
+  Nova,
+  OvsdbCluster,
+  PlacementService,
+  RabbitMQ,
+} from 'stackwright';
 
 /** The label that moves a hypervisor into a cell other than cell 1. */
 export const CELL_LABEL = 'nova.stackwright.io/cell';
