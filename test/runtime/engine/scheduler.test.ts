@@ -1,5 +1,5 @@
-import { RolloutScheduler } from '../../lib/runtime/engine/scheduler';
-import { component, configMap, graphOf } from './support/manifests';
+import { RolloutScheduler } from '../../../lib/runtime/engine/scheduler';
+import { component, configMap, graphOf } from '../support/manifests';
 
 /** a <- b <- d, a <- c, e independent; f needs a only at run time. */
 function graph() {
