@@ -21,3 +21,4 @@ export * from './clustered-stateful-set';
 export * from './keystone-service-user';
 export * from './openstack-service-dependencies';
 export * from './oslo-cache';
+export * from './host-agent-daemon-set';

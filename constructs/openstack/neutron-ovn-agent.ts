@@ -5,7 +5,7 @@ import { ovnAgentPlacement, SchedulingKey } from '../../lib/scheduling';
 import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../common/config-files';
 import { NodeConfiguredAgent, NodeConfigTemplate } from '../common/node-config-templates';
 import { mergeOslo, OsloSchema, OsloValue, OsloValues, osloEnvName, renderOslo } from '../common/oslo-config';
-import { podTemplate } from '../common/pod-template';
+import { hostAgentDaemonSet, hostDirectory } from '../common/host-agent-daemon-set';
 import { envFromSecret, SecretRef } from '../common/secret-ref';
 
 /**
@@ -113,10 +113,6 @@ function ovnAgentDaemonSet(
   config: ReturnType<typeof configFiles>,
   metadata: boolean,
 ): void {
-  const host = (name: string, path: string, type = 'DirectoryOrCreate'): k8s.Volume => ({
-    name,
-    hostPath: { path, type },
-  });
   const mount = (name: string, mountPath: string, extra: Partial<k8s.VolumeMount> = {}): k8s.VolumeMount => ({
     name,
     mountPath,
@@ -224,33 +220,24 @@ function ovnAgentDaemonSet(
       resources: requests('50m', '256Mi', '1Gi'),
     });
   }
-  new k8s.KubeDaemonSet(component, 'daemonset', {
-    metadata: { name: component.componentName },
-    spec: {
-      selector: { matchLabels: component.selectorLabels },
-      // One node at a time: a node's pod restart interrupts its instances' traffic briefly.
-      updateStrategy: {
-        type: 'RollingUpdate',
-        rollingUpdate: { maxUnavailable: k8s.IntOrString.fromNumber(1) },
-      },
-      template: podTemplate(component, {
-        // Open vSwitch programs the host kernel's datapath and network devices, ovn-controller
-        // configures the host's bridges, and the metadata agent creates network namespaces on the
-        // host: all of them need the host's network and PID namespaces and privileges.
-        hostAgent: true,
-        annotations: { [CONFIG_CHECKSUM_ANNOTATION]: config.checksum },
-        volumes: [
-          config.volume,
-          host('run-openvswitch', '/run/openvswitch'),
-          host('etc-openvswitch', '/etc/openvswitch'),
-          host('var-lib-openvswitch', '/var/lib/openvswitch'),
-          host('run-ovn', '/run/ovn'),
-          host('lib-modules', '/lib/modules', 'Directory'),
-          ...(metadata ? [host('run-netns', '/run/netns'), host('var-lib-neutron', '/var/lib/neutron')] : []),
-        ],
-        containers,
-      }),
-    },
+  // Open vSwitch programs the host kernel's datapath and network devices, ovn-controller configures
+  // the host's bridges, and the metadata agent creates network namespaces on the host: all of them
+  // need the host's network and PID namespaces and privileges. A node's pod restart interrupts its
+  // instances' traffic briefly.
+  hostAgentDaemonSet(component, {
+    annotations: { [CONFIG_CHECKSUM_ANNOTATION]: config.checksum },
+    volumes: [
+      config.volume,
+      hostDirectory('run-openvswitch', '/run/openvswitch'),
+      hostDirectory('etc-openvswitch', '/etc/openvswitch'),
+      hostDirectory('var-lib-openvswitch', '/var/lib/openvswitch'),
+      hostDirectory('run-ovn', '/run/ovn'),
+      hostDirectory('lib-modules', '/lib/modules', 'Directory'),
+      ...(metadata
+        ? [hostDirectory('run-netns', '/run/netns'), hostDirectory('var-lib-neutron', '/var/lib/neutron')]
+        : []),
+    ],
+    containers,
   });
 }
 

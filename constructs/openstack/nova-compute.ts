@@ -4,7 +4,7 @@ import { Component } from '../../lib/model';
 import { placement, PodPlacement, requiringNoOvnMaintenance, SchedulingKey } from '../../lib/scheduling';
 import { NodeConfiguredAgent, NodeConfigTemplate, NodeScope } from '../common/node-config-templates';
 import { mergeOslo, OsloSchema, OsloValues, osloEnvName, renderOslo } from '../common/oslo-config';
-import { podTemplate } from '../common/pod-template';
+import { hostAgentDaemonSet, hostDirectory } from '../common/host-agent-daemon-set';
 import { WorkerService } from '../common/worker-service';
 
 /** nova-compute and libvirt on the hypervisors. */
@@ -31,11 +31,6 @@ export function hypervisorPlacement(): PodPlacement {
   return requiringNoOvnMaintenance(placement(SchedulingKey.COMPUTE_HYPERVISOR));
 }
 
-const host = (name: string, path: string, type = 'DirectoryOrCreate'): k8s.Volume => ({
-  name,
-  hostPath: { path, type },
-});
-
 /** Host directories nova-compute and libvirt share: instances, libvirt's state and sockets. */
 const SHARED_HOST_DIRECTORIES: readonly [string, string][] = [
   ['var-lib-nova', '/var/lib/nova'],
@@ -57,49 +52,38 @@ export function libvirtDaemon(
     timeoutSeconds: 5,
     failureThreshold: 6,
   });
-  new k8s.KubeDaemonSet(component, 'daemonset', {
-    metadata: { name: component.componentName },
-    spec: {
-      selector: { matchLabels: component.selectorLabels },
-      // One node at a time; running instances survive a libvirtd restart.
-      updateStrategy: {
-        type: 'RollingUpdate',
-        rollingUpdate: { maxUnavailable: k8s.IntOrString.fromNumber(1) },
+  // libvirtd starts QEMU processes that must outlive the pod, uses /dev/kvm, cgroups and the host's
+  // network devices: it needs the host's PID and network namespaces and privileges. Running
+  // instances survive a libvirtd restart.
+  hostAgentDaemonSet(component, {
+    forcedDownscale: props.forcedDownscale,
+    volumes: [
+      ...SHARED_HOST_DIRECTORIES.map(([name, path]) => hostDirectory(name, path)),
+      hostDirectory('etc-libvirt-qemu', '/etc/libvirt/qemu'),
+      hostDirectory('dev', '/dev', 'Directory'),
+      hostDirectory('sys-fs-cgroup', '/sys/fs/cgroup', 'Directory'),
+      hostDirectory('lib-modules', '/lib/modules', 'Directory'),
+    ],
+    containers: [
+      {
+        name: 'libvirtd',
+        image: props.image,
+        command: ['libvirtd', '--listen'],
+        volumeMounts: [
+          ...SHARED_HOST_DIRECTORIES.map(([name, mountPath]) => ({ name, mountPath })),
+          { name: 'etc-libvirt-qemu', mountPath: '/etc/libvirt/qemu' },
+          { name: 'dev', mountPath: '/dev' },
+          { name: 'sys-fs-cgroup', mountPath: '/sys/fs/cgroup' },
+          { name: 'lib-modules', mountPath: '/lib/modules', readOnly: true },
+        ],
+        readinessProbe: probe(10),
+        livenessProbe: probe(60),
+        resources: {
+          requests: { cpu: k8s.Quantity.fromString('100m'), memory: k8s.Quantity.fromString('256Mi') },
+          limits: { memory: k8s.Quantity.fromString('2Gi') },
+        },
       },
-      template: podTemplate(component, {
-        // libvirtd starts QEMU processes that must outlive the pod, uses /dev/kvm, cgroups and the
-        // host's network devices: it needs the host's PID and network namespaces and privileges.
-        hostAgent: true,
-        forcedDownscale: props.forcedDownscale,
-        volumes: [
-          ...SHARED_HOST_DIRECTORIES.map(([name, path]) => host(name, path)),
-          host('etc-libvirt-qemu', '/etc/libvirt/qemu'),
-          host('dev', '/dev', 'Directory'),
-          host('sys-fs-cgroup', '/sys/fs/cgroup', 'Directory'),
-          host('lib-modules', '/lib/modules', 'Directory'),
-        ],
-        containers: [
-          {
-            name: 'libvirtd',
-            image: props.image,
-            command: ['libvirtd', '--listen'],
-            volumeMounts: [
-              ...SHARED_HOST_DIRECTORIES.map(([name, mountPath]) => ({ name, mountPath })),
-              { name: 'etc-libvirt-qemu', mountPath: '/etc/libvirt/qemu' },
-              { name: 'dev', mountPath: '/dev' },
-              { name: 'sys-fs-cgroup', mountPath: '/sys/fs/cgroup' },
-              { name: 'lib-modules', mountPath: '/lib/modules', readOnly: true },
-            ],
-            readinessProbe: probe(10),
-            livenessProbe: probe(60),
-            resources: {
-              requests: { cpu: k8s.Quantity.fromString('100m'), memory: k8s.Quantity.fromString('256Mi') },
-              limits: { memory: k8s.Quantity.fromString('2Gi') },
-            },
-          },
-        ],
-      }),
-    },
+    ],
   });
   return component;
 }
@@ -146,10 +130,10 @@ export function novaCompute(scope: Construct, id: string, wiring: NovaComputeWir
           files: { 'nova.conf': renderOslo(mergeOslo(wiring.config, nodeClass.config), wiring.schema) },
         },
         volumes: [
-          ...SHARED_HOST_DIRECTORIES.map(([name, path]) => host(name, path)),
-          host('run-openvswitch', '/run/openvswitch'),
-          host('dev', '/dev', 'Directory'),
-          host('lib-modules', '/lib/modules', 'Directory'),
+          ...SHARED_HOST_DIRECTORIES.map(([name, path]) => hostDirectory(name, path)),
+          hostDirectory('run-openvswitch', '/run/openvswitch'),
+          hostDirectory('dev', '/dev', 'Directory'),
+          hostDirectory('lib-modules', '/lib/modules', 'Directory'),
         ],
         volumeMounts: [
           ...SHARED_HOST_DIRECTORIES.map(([name, mountPath]) => ({ name, mountPath })),

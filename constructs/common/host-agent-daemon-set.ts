@@ -1,0 +1,30 @@
+import { k8s } from 'cdk8s-plus-33';
+import { Component } from '../../lib/model';
+import { podTemplate, PodTemplateOptions } from './pod-template';
+
+/**
+ * The DaemonSet of a node agent that runs in the host's namespaces (hypervisor, virtual switch):
+ * `hostAgent` pods, rolled one node at a time so a restart interrupts one node's instances at most.
+ * Say at the call site why the agent needs the host.
+ */
+export function hostAgentDaemonSet(
+  component: Component,
+  pod: Omit<PodTemplateOptions, 'hostAgent'>,
+): k8s.KubeDaemonSet {
+  return new k8s.KubeDaemonSet(component, 'daemonset', {
+    metadata: { name: component.componentName },
+    spec: {
+      selector: { matchLabels: component.selectorLabels },
+      updateStrategy: {
+        type: 'RollingUpdate',
+        rollingUpdate: { maxUnavailable: k8s.IntOrString.fromNumber(1) },
+      },
+      template: podTemplate(component, { ...pod, hostAgent: true }),
+    },
+  });
+}
+
+/** A directory of the node mounted into a host agent's pod (created when missing unless `type` says otherwise). */
+export function hostDirectory(name: string, path: string, type = 'DirectoryOrCreate'): k8s.Volume {
+  return { name, hostPath: { path, type } };
+}
