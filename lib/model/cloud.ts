@@ -1,4 +1,4 @@
-import { ApiObject, Chart, JsonPatch } from 'cdk8s';
+import { ApiObject, Chart } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-33';
 import { Construct, IConstruct } from 'constructs';
 import {
@@ -128,7 +128,7 @@ export class Cloud extends Chart {
     const rendered = objects
       .filter((o) => Chart.of(o) === this)
       .filter((o) => (closest(o, COMPONENT_MARKER) as Component | undefined)?.enabled ?? true)
-      .map((o) => o.toJson() as RenderedObject);
+      .map((o) => withoutNamespaceWhenClusterScoped(o.toJson() as RenderedObject));
     return rendered
       .map((o, index) => ({ o, index }))
       .sort((a, b) => compareObjects(a.o, b.o, position) || a.index - b.index)
@@ -139,10 +139,6 @@ export class Cloud extends Chart {
     for (const object of objects) {
       object.metadata.addLabel('app.kubernetes.io/managed-by', MANAGED_BY);
       object.metadata.addAnnotation(Annotations.CLOUD, this.cloudName);
-      if (isClusterScoped(object) && !clusterScopedPatched.has(object)) {
-        object.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
-        clusterScopedPatched.add(object);
-      }
     }
     for (const component of this.components) {
       // Computed once per component and shared by its objects: the same string instances, not
@@ -231,10 +227,22 @@ export class Cloud extends Chart {
 interface RenderedObject {
   readonly apiVersion: string;
   readonly kind: string;
-  readonly metadata: { readonly name: string; readonly annotations?: Record<string, string> };
+  readonly metadata: {
+    readonly name: string;
+    namespace?: string;
+    readonly annotations?: Record<string, string>;
+  };
 }
 
-const clusterScopedPatched = new WeakSet<ApiObject>();
+/**
+ * The chart's namespace lands on every object cdk8s renders; a cluster-scoped one must not carry it
+ * (the API server rejects it on some kinds). Removed from the rendered copy, so rendering leaves the
+ * construct tree as it was.
+ */
+function withoutNamespaceWhenClusterScoped(object: RenderedObject): RenderedObject {
+  if (isClusterScoped(object)) delete object.metadata.namespace;
+  return object;
+}
 
 /** Runs the validations of every construct of a subtree, reporting like cdk8s: `[path] message`. */
 function assertValid(subtree: readonly IConstruct[]): void {

@@ -2,10 +2,8 @@ import { ApiObject } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { EdgeKind } from '../graph';
 import { PodPlacement, reservedNodeLabelProblems } from '../scheduling';
-import { IDependable } from './dependable';
 import { closest, COMPONENT_MARKER, hasMarker, mark, SERVICE_MARKER } from './markers';
 import { dnsLabelProblems } from './names';
-import type { Service } from './service';
 import { addCheck } from './validation';
 
 export interface ComponentProps {
@@ -40,6 +38,28 @@ export interface ComponentEdge {
 }
 
 /**
+ * Anything a component can depend on: a component, a service (its entry-point components), or an
+ * external endpoint (nothing: it deploys nothing and gates nothing).
+ */
+export interface IDependable {
+  /** The components that must satisfy the edge. Empty for external infrastructure. */
+  readonly dependencyTargets: readonly Component[];
+}
+
+/**
+ * What a component reads of the service it belongs to. `Service` is one; declared here, beside the
+ * component, so components do not depend on the service class that is built from them.
+ */
+export interface ServiceScope extends IConstruct {
+  /** Component and object names start with it. */
+  readonly serviceName: string;
+  /** The `app.kubernetes.io/name` label of the service's objects. */
+  readonly appName: string;
+  /** A disabled service disables its components. */
+  readonly enabled: boolean;
+}
+
+/**
  * One deployable unit (e.g. keystone-api, keystone-db-sync, nova-compute): it owns Kubernetes
  * objects (its construct children), a placement, and edges to the components it needs. The runtime
  * applies a component's objects together and verifies them before any dependant starts.
@@ -62,14 +82,14 @@ export class Component extends Construct implements IDependable {
   readonly componentName: string;
   readonly placement?: PodPlacement;
   /** The service this component belongs to, when it is inside one. */
-  readonly service?: Service;
+  readonly service?: ServiceScope;
   private _enabled: boolean;
   private readonly declaredEdges: DeclaredEdge[] = [];
 
   constructor(scope: Construct, id: string, props: ComponentProps = {}) {
     super(scope, id);
     mark(this, COMPONENT_MARKER);
-    this.service = closest(scope, SERVICE_MARKER) as Service | undefined;
+    this.service = closest(scope, SERVICE_MARKER) as ServiceScope | undefined;
     const prefix = this.service?.serviceName;
     this.componentName = props.name ?? (prefix ? (id === 'default' ? prefix : `${prefix}-${id}`) : id);
     this.placement = props.placement;

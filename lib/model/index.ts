@@ -1,6 +1,5 @@
 export * from './cloud';
 export * from './component';
-export * from './dependable';
 export * from './service';
 export * from './names';
 export * from './validation';

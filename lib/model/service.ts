@@ -1,6 +1,5 @@
 import { Construct } from 'constructs';
-import { Component } from './component';
-import { IDependable } from './dependable';
+import { Component, IDependable, ServiceScope } from './component';
 import { mark, SERVICE_MARKER, hasMarker } from './markers';
 import { dnsLabelProblems } from './names';
 import { addCheck } from './validation';
@@ -25,7 +24,7 @@ export interface ServiceProps {
  * components with typed inputs. Passing a service as another service's input depends on its entry
  * points, e.g. Glance on `keystone-api`.
  */
-export abstract class Service extends Construct implements IDependable {
+export abstract class Service extends Construct implements IDependable, ServiceScope {
   static isService(x: unknown): x is Service {
     return hasMarker(x, SERVICE_MARKER);
   }
