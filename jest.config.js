@@ -11,5 +11,8 @@ module.exports = {
     '^stackwright/(runtime|pulumi|testing)$': '<rootDir>/lib/$1/index.ts',
     '^stackwright/constructs$': '<rootDir>/constructs/index.ts',
   },
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', isolatedModules: false }] },
+  // Transpile only (tsconfig's isolatedModules, as esbuild in bin/ts-register.js needs too): `npm test`
+  // type-checks the whole tree once with tsc first (package.json), 3-4x cheaper than ts-jest
+  // type-checking every test file's imports again.
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
 };

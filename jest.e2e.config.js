@@ -30,13 +30,19 @@ module.exports = {
   // Real controllers: creating objects, scheduling and rollouts take seconds, cold starts longer.
   testTimeout: 120_000,
   transform: {
+    // Transpile only; the type-check is `npm test`'s (tsc over the whole tree, e2e tests included).
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
     '^.+\\.m?js$': [
       'ts-jest',
       {
         // Transpile only (no type check) for third-party JavaScript.
-        isolatedModules: true,
-        tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022', esModuleInterop: true },
+        tsconfig: {
+          allowJs: true,
+          isolatedModules: true,
+          module: 'commonjs',
+          target: 'ES2022',
+          esModuleInterop: true,
+        },
       },
     ],
   },
