@@ -4,7 +4,14 @@ import * as os from 'os';
 import * as path from 'path';
 import { performance } from 'perf_hooks';
 import { promisify } from 'util';
-import { exportFlux, exportKapp, FLUX_ROOT_FILE, planUnits, writeExportTree } from '../../lib/export';
+import {
+  exportFlux,
+  exportKapp,
+  FLUX_ROOT_FILE,
+  KAPP_FOLDER,
+  planUnits,
+  writeExportTree,
+} from '../../lib/export';
 import { ComponentGraph } from '../../lib/graph';
 import { FluxController } from '../support/gitops/flux-controller';
 import { waitForKustomizations } from '../support/gitops/flux-objects';
@@ -83,7 +90,7 @@ export async function kappRollout(
         '--namespace',
         'default',
         '--file',
-        dir,
+        path.join(dir, KAPP_FOLDER),
         '--yes',
         '--diff-changes=false',
         `--apply-concurrency=${concurrency}`,

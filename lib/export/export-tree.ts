@@ -38,12 +38,19 @@ export function writeExportTree(tree: ExportTree, outDir: string): void {
   const roots = new Set(tree.map((f) => f.path.split('/')[0]));
   for (const root of roots) {
     for (const stale of listYaml(path.join(outDir, root)).filter((file) => !keep.has(file))) fs.rmSync(stale);
+    removeEmptyFolders(path.join(outDir, root));
   }
   for (const file of tree) {
     const target = path.join(outDir, file.path);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.writeFileSync(target, file.content);
   }
+}
+
+function removeEmptyFolders(entry: string): void {
+  if (!fs.existsSync(entry) || !fs.statSync(entry).isDirectory()) return;
+  for (const name of fs.readdirSync(entry)) removeEmptyFolders(path.join(entry, name));
+  if (fs.readdirSync(entry).length === 0) fs.rmdirSync(entry);
 }
 
 function listYaml(entry: string): string[] {

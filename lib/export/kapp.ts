@@ -2,6 +2,9 @@ import { ComponentGraph, groupKindOf, KubeObject } from '../graph';
 import { DependencyUnit, planUnits } from './dependency-units';
 import { exportTree, ExportTree, yamlDocuments } from './export-tree';
 
+/** The folder of the export root holding the app's files: `kapp deploy -f <out>/kapp`. */
+export const KAPP_FOLDER = 'kapp';
+
 /** The change group of a unit, e.g. `stackwright.io/keystone-api`. */
 export function kappChangeGroup(unit: string): string {
   return `stackwright.io/${unit}`;
@@ -34,13 +37,13 @@ export const KAPP_DEFAULT_GROUP_KINDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The component graph as one kapp app: every unit's objects in `<unit path>.yaml`, each object
+ * The component graph as one kapp app: every unit's objects in `kapp/<unit path>.yaml`, each object
  * (but the kinds of {@link KAPP_DEFAULT_GROUP_KINDS}) in the change group of its unit, with a
  * `change-rule.<n>` pair per dependency (on a unit with a non-empty group): upsert after the dependency's group was upserted (kapp
  * waits for it: workloads available, Jobs complete), delete before it is deleted.
  *
  * @example
- * writeExportTree(exportKapp(graph), 'out/kapp');   // then: kapp deploy -a openstack -f out/kapp
+ * writeExportTree(exportKapp(graph), 'out');   // then: kapp deploy -a openstack -f out/kapp
  */
 export function exportKapp(graph: ComponentGraph): ExportTree {
   const { units } = planUnits(graph);
@@ -49,7 +52,7 @@ export function exportKapp(graph: ComponentGraph): ExportTree {
   const grouped = new Set(units.filter((u) => u.objects.some(inChangeGroup)).map((u) => u.name));
   return exportTree(
     units.map((unit) => ({
-      path: `${unit.path}.yaml`,
+      path: `${KAPP_FOLDER}/${unit.path}.yaml`,
       content: yamlDocuments(unit.objects.map((object) => annotate(object, unit, grouped))),
     })),
   );

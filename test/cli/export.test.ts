@@ -62,7 +62,8 @@ describe('stackwright export', () => {
 
     // THEN the kapp files stay (another layout), the stale Flux unit is gone
     expect(fs.existsSync(stale)).toBe(false);
-    expect(fs.existsSync(path.join(repo, 'out/keystone/keystone-api.yaml'))).toBe(true);
+    expect(fs.existsSync(path.join(repo, 'out/flux/keystone-api.yaml'))).toBe(true);
+    expect(fs.existsSync(path.join(repo, 'out/kapp/keystone/keystone-api.yaml'))).toBe(true);
   });
 
   test.each([

@@ -28,11 +28,11 @@ describe('kapp export', () => {
     const tree = exportKapp(graph);
 
     // THEN
-    expect(tree.map((f) => f.path)).toEqual(units.map((u) => `${u.path}.yaml`).sort());
+    expect(tree.map((f) => f.path)).toEqual(units.map((u) => `kapp/${u.path}.yaml`).sort());
     for (const unit of units) {
-      const objects = parseAllDocuments(tree.find((f) => f.path === `${unit.path}.yaml`)?.content ?? '').map(
-        (d) => d.toJS() as KubeObject,
-      );
+      const objects = parseAllDocuments(
+        tree.find((f) => f.path === `kapp/${unit.path}.yaml`)?.content ?? '',
+      ).map((d) => d.toJS() as KubeObject);
       expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(
         unit.objects.map((o) => `${o.kind}/${o.metadata.name}`),
       );

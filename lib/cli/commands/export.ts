@@ -8,6 +8,7 @@ import {
   exportKapp,
   ExportTree,
   FLUX_ROOT_FILE,
+  KAPP_FOLDER,
   writeExportTree,
 } from '../../export';
 import { ComponentGraph } from '../../graph';
@@ -74,7 +75,7 @@ function nextStep(engine: ExportEngine, out: string): string {
   if (engine === 'argocd') {
     return `merge ${out}/${ARGOCD_CM_PATCH_FILE} into argocd-cm, commit and push, then: kubectl apply -f ${out}/${ARGOCD_ROOT_FILE}`;
   }
-  return `deploy it with: kapp deploy -a <app> -f ${out}`;
+  return `deploy it with: kapp deploy -a <app> -f ${out}/${KAPP_FOLDER}`;
 }
 
 /** `out` relative to the root of the Git repository holding it (a folder or file named `.git`). */
