@@ -30,7 +30,7 @@ export function gitOpsBinaries(): GitOpsBinaries {
   const missing = Object.values(binaries).filter((p) => !fs.existsSync(p));
   if (missing.length > 0) {
     throw new Error(
-      `${missing.join(', ')} missing: build Flux's kustomize-controller and kapp with \`bash scripts/gitops/build.sh\` (cold: about 15 minutes of CPU on 2 cores; \`--background\`/\`--wait\` in CI)`,
+      `${missing.join(', ')} missing: build Flux's kustomize-controller and kapp with \`bash scripts/gitops/build.sh\` (cold: 8-15 minutes of CPU on 2 cores; \`--background\`/\`--wait\` in CI)`,
     );
   }
   return binaries;
