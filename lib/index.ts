@@ -1,3 +1,4 @@
 export * from './graph';
 export * from './scheduling';
 export * from './model';
+export * from './export';

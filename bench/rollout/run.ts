@@ -6,6 +6,8 @@
  *   - `stackwright`: `deploy()` — per-component scheduling, no barriers;
  *   - `waves`: the same engine on the same manifests with level barriers added (sync-wave style);
  *   - `kubectl`: sequential `kubectl apply --server-side` + `kubectl wait` in dependency order;
+ *   - `flux`: the graph exported with `exportFlux`, applied by Flux's kustomize-controller;
+ *   - `kapp`: the graph exported with `exportKapp`, deployed by `kapp deploy`;
  * against the physical limit (critical path of readiness delays plus one apply round trip per
  * component), and counts API requests per object from the API server's audit log.
  */
@@ -20,6 +22,10 @@ import { KubeCluster } from '../../lib/runtime/kube/kube-cluster';
 import { waitUntilGone } from '../../lib/runtime/operations/delete-in-reverse-order';
 import { auditCounts, fileSize } from './audit';
 import { kubectlSequential, warmKubectl } from './kubectl-baseline';
+import { FLUX_USER_AGENT, fluxRollout, forgetKappApp, KAPP_USER_AGENT, kappRollout } from './gitops-engines';
+import { FluxController } from '../support/gitops/flux-controller';
+import { GitOpsBinaries, gitOpsBinaries } from '../support/gitops/gitops-binaries';
+import { Kubectl, kubectlFor } from '../support/gitops/kubectl';
 import {
   chain,
   criticalPathMs,
@@ -32,7 +38,7 @@ import {
 } from './shapes';
 import { median } from '../support/run-options';
 
-type Tool = 'stackwright' | 'stackwright-c8' | 'waves' | 'kubectl';
+type Tool = 'stackwright' | 'stackwright-c8' | 'waves' | 'kubectl' | 'flux' | 'kapp';
 
 interface Case {
   readonly shape: Shape;
@@ -51,7 +57,9 @@ interface Measurement {
   readonly objects: number;
 }
 
-const ALL: readonly Tool[] = ['stackwright', 'waves', 'kubectl'];
+const ALL: readonly Tool[] = ['stackwright', 'waves', 'kubectl', 'flux', 'kapp'];
+/** Every tool but sequential kubectl, which the large graphs would keep busy for minutes. */
+const WIDE: readonly Tool[] = ['stackwright', 'waves', 'flux', 'kapp'];
 
 function cases(quick: boolean): Case[] {
   if (quick)
@@ -62,10 +70,10 @@ function cases(quick: boolean): Case[] {
   return [
     { shape: chain(10, 1000), tools: ALL },
     { shape: fanOut(50, 1000), tools: [...ALL, 'stackwright-c8'] },
-    { shape: fanOut(200, 1000), tools: ['stackwright', 'waves'] },
+    { shape: fanOut(200, 1000), tools: WIDE },
     { shape: diamond(50, 1000), tools: ALL },
     { shape: skewedLevels(5, 4, 500, 3000), tools: ALL },
-    { shape: skewedLevels(10, 10, 500, 3000), tools: ['stackwright', 'waves'] },
+    { shape: skewedLevels(10, 10, 500, 3000), tools: WIDE },
   ];
 }
 
@@ -74,6 +82,8 @@ async function main(): Promise<void> {
   const quick = args.includes('--quick');
   const outIndex = args.indexOf('--out');
   const out = outIndex >= 0 ? args[outIndex + 1] : undefined;
+  const toolsIndex = args.indexOf('--tools');
+  const only = toolsIndex >= 0 ? new Set(args[toolsIndex + 1].split(',')) : undefined;
   const env = clusterEnv();
   log(`cluster: ${env.kubeconfig}; audit log: ${env.auditLog ?? 'none (request counter used)'}`);
 
@@ -89,17 +99,20 @@ async function main(): Promise<void> {
     `apply round trip ${rttMs.toFixed(1)} ms; controller latency per component ${controllerMs.toFixed(0)} ms`,
   );
 
+  const selected = cases(quick).map((c) => ({ ...c, tools: c.tools.filter((t) => !only || only.has(t)) }));
+  const gitops = await startGitOps(env, new Set(selected.flatMap((c) => c.tools)));
   const measurements: Measurement[] = [];
   const started = performance.now();
-  for (const { shape, tools } of cases(quick)) {
+  for (const { shape, tools } of selected) {
     for (const tool of tools) {
-      const m = await measure(env, admin, shape, tool);
+      const m = await measure(env, admin, shape, tool, gitops);
       measurements.push(m);
       log(
         `${shape.name.padEnd(16)} ${tool.padEnd(15)} ${(m.wallMs / 1000).toFixed(2)} s  ${m.ok ? '' : 'FAILED'}`,
       );
     }
   }
+  await gitops.controller?.stop();
   admin.close();
 
   const report = renderReport({
@@ -115,11 +128,41 @@ async function main(): Promise<void> {
   if (out) fs.writeFileSync(out, report);
 }
 
-async function measure(env: ClusterEnv, admin: KubeCluster, shape: Shape, tool: Tool): Promise<Measurement> {
+/** The GitOps engines, when any is measured: binaries, kubectl, and Flux's controller when Flux is. */
+interface GitOps {
+  readonly binaries?: GitOpsBinaries;
+  readonly kubectl: Kubectl;
+  readonly controller?: FluxController;
+}
+
+async function startGitOps(env: ClusterEnv, tools: ReadonlySet<Tool>): Promise<GitOps> {
+  const kubectl = kubectlFor(env.kubectl, env.kubeconfig);
+  if (!tools.has('flux') && !tools.has('kapp')) return { kubectl };
+  const binaries = gitOpsBinaries();
+  if (!tools.has('flux')) return { binaries, kubectl };
+  const controller = await FluxController.start({
+    binaries,
+    kubeconfig: env.kubeconfig,
+    kubectl,
+    namespace: 'flux-system',
+    logFile: path.join(os.tmpdir(), `bench-kustomize-controller-${process.pid}.log`),
+  });
+  return { binaries, kubectl, controller };
+}
+
+async function measure(
+  env: ClusterEnv,
+  admin: KubeCluster,
+  shape: Shape,
+  tool: Tool,
+  gitops: GitOps,
+): Promise<Measurement> {
   const namespace = `bench-${shape.name}-${tool}-${Math.random().toString(36).slice(2, 6)}`.slice(0, 63);
   const graph = graphOf(shape, `bench-${tool}`, namespace);
   const objects = graph.bootstrap.length + graph.components.reduce((n, c) => n + c.objects.length, 0);
-  const userAgent = `stackwright-bench-${tool}`;
+  const userAgent =
+    { kubectl: 'kubectl/', flux: FLUX_USER_AGENT, kapp: KAPP_USER_AGENT }[tool as string] ??
+    `stackwright-bench-${tool}`;
   const offset = env.auditLog ? fileSize(env.auditLog) : 0;
   let ok = true;
   let counter = { total: 0, writes: 0 };
@@ -127,8 +170,18 @@ async function measure(env: ClusterEnv, admin: KubeCluster, shape: Shape, tool: 
   const events: RolloutEvent[] = [];
   const t0 = performance.now();
   const epoch0 = Date.now();
+  let engineMs: number | undefined;
   if (tool === 'kubectl') {
     await kubectlSequential(env.kubectl, env.kubeconfig, graph);
+  } else if (tool === 'flux') {
+    engineMs = await fluxRollout(
+      gitops.kubectl,
+      gitops.controller as FluxController,
+      graph,
+      `${namespace}-flux`.slice(0, 63),
+    );
+  } else if (tool === 'kapp') {
+    await kappRollout(gitops.binaries as GitOpsBinaries, env.kubeconfig, graph, namespace);
   } else {
     const port = await KubeCluster.connect({ kubeconfig: env.kubeconfig, userAgent });
     try {
@@ -148,16 +201,18 @@ async function measure(env: ClusterEnv, admin: KubeCluster, shape: Shape, tool: 
       port.close();
     }
   }
-  const wallMs = performance.now() - t0;
+  const wallMs = engineMs ?? performance.now() - t0;
   let requests = counter.total;
   let writes = counter.writes;
   if (env.auditLog) {
     await sleep(1500); // the audit backend writes asynchronously
-    const audited = auditCounts(env.auditLog, offset, tool === 'kubectl' ? 'kubectl/' : userAgent);
+    const audited = auditCounts(env.auditLog, offset, userAgent);
     requests = audited.total;
     writes = audited.writes;
   }
+  if (tool === 'flux') await deleteNamespace(admin, `${namespace}-flux`.slice(0, 63));
   await deleteNamespace(admin, namespace);
+  if (tool === 'kapp') await forgetKappApp(gitops.binaries as GitOpsBinaries, env.kubeconfig, namespace);
   return { shape, tool, wallMs, ok, requests, writes, objects, ...(overhead ? { overhead } : {}) };
 }
 
@@ -288,8 +343,8 @@ function renderReport(input: ReportInput): string {
   const shapes = [...new Map(input.measurements.map((m) => [m.shape.name, m.shape])).values()];
   const s = (ms: number | undefined) => (ms === undefined ? '–' : `${(ms / 1000).toFixed(2)}`);
   const lines = [
-    '| graph | components | objects | limit T\\* (s) | stackwright (s) | tool overhead (s) | of which startup / hand-offs / teardown (s) | waves (s) | kubectl seq. (s) | requests per object (stackwright / waves / kubectl) | writes per object (stackwright / kubectl) |',
-    '| --- | --: | --: | --: | --: | --: | --- | --: | --: | --- | --- |',
+    '| graph | components | objects | limit T\\* (s) | stackwright (s) | tool overhead (s) | of which startup / hand-offs / teardown (s) | waves (s) | kubectl seq. (s) | Flux (s) | kapp (s) | requests per object (stackwright / waves / kubectl / Flux / kapp) | writes per object (stackwright / kubectl / Flux / kapp) |',
+    '| --- | --: | --: | --: | --: | --: | --- | --: | --: | --: | --: | --- | --- |',
   ];
   for (const shape of shapes) {
     const get = (tool: Tool) =>
@@ -297,6 +352,8 @@ function renderReport(input: ReportInput): string {
     const sw = get('stackwright');
     const waves = get('waves');
     const kubectl = get('kubectl');
+    const flux = get('flux');
+    const kapp = get('kapp');
     const limit = criticalPathMs(shape, rttMs);
     const o = sw?.overhead;
     const toolMs = o ? o.startupMs + o.handoffsMs + o.teardownMs : undefined;
@@ -315,8 +372,10 @@ function renderReport(input: ReportInput): string {
         : '–',
       `${s(waves?.wallMs)}${flag(waves)}`,
       s(kubectl?.wallMs),
-      `${perObject(sw, 'requests')} / ${perObject(waves, 'requests')} / ${perObject(kubectl, 'requests')}`,
-      `${perObject(sw, 'writes')} / ${perObject(kubectl, 'writes')}`,
+      `${s(flux?.wallMs)}${flag(flux)}`,
+      `${s(kapp?.wallMs)}${flag(kapp)}`,
+      [sw, waves, kubectl, flux, kapp].map((m) => perObject(m, 'requests')).join(' / '),
+      [sw, kubectl, flux, kapp].map((m) => perObject(m, 'writes')).join(' / '),
     ];
     lines.push(`| ${cells.join(' | ')} |`);
   }

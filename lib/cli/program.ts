@@ -1,5 +1,6 @@
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { GlobalOptions } from './commands/common';
+import type { ExportEngine } from './commands/export';
 import { parseDuration } from './duration';
 import { ExitCode } from './exit-codes';
 import { CliIo } from './io';
@@ -76,6 +77,24 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .action(
       action((dir: string | undefined, opts: { format: string }) =>
         import('./commands/graph').then((m) => m.graphCommand(io, dir, opts.format)),
+      ),
+    );
+
+  program
+    .command('export')
+    .description('write the component graph as a GitOps layout: flux, argocd or kapp (docs/gitops.md)')
+    .addArgument(new Argument('<engine>', 'GitOps engine').choices(['flux', 'argocd', 'kapp']))
+    .argument('[dir]', 'manifests directory (default: cdk8s.yaml `output`, then dist)')
+    .option('--out <dir>', 'folder to write the layout to (required)')
+    .option('--repo-path <path>', 'path of --out inside the Git repository (default: found from .git)')
+    .option('--repo-url <url>', 'argocd: URL of the Git repository Argo CD reads')
+    .action(
+      action(
+        (
+          engine: ExportEngine,
+          dir: string | undefined,
+          opts: { out?: string; repoPath?: string; repoUrl?: string },
+        ) => import('./commands/export').then((m) => m.exportCommand(io, engine, dir, opts)),
       ),
     );
 

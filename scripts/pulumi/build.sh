@@ -15,6 +15,8 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=scripts/lib/background.sh
 source "$HERE/../lib/background.sh"
+# shellcheck source=scripts/lib/go-module-build.sh
+source "$HERE/../lib/go-module-build.sh"
 
 PULUMI_VERSION="v3.248.0"
 LANGHOST_VERSION="v3.68.0"
@@ -37,34 +39,8 @@ export GONOSUMDB=github.com/pulumi
 GO_BUILD_FLAGS=(-p 2 -trimpath)
 FORCE=0
 
-now() { date +%s; }
-# CPU seconds (user + system) of this script's finished children, the go commands included: on a
-# shared machine the wall time depends on the load, the CPU time much less (CI budget estimates).
-cpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", ($16 + $17) / hz }' "/proc/$$/stat"; }
-# record_time NAME START_WALL START_CPU: one line of build-times.txt.
-record_time() {
-  printf '%s\t%s\t%ss wall\t%ss cpu\tload %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$1" "$(($(now) - $2))" \
-    "$(($(cpu) - $3))" "$(cut -d' ' -f1-3 /proc/loadavg)" >>"$TIMES_FILE"
-}
-
-# Copies a wrapper module (go.mod + the committed go.sum) into the work dir; the repository is
-# never written by a build. After a version bump, copy the new go.sum back and commit it.
-prepare_module() {
-  local name="$1" dir="$WORK_DIR/$1"
-  mkdir -p "$dir"
-  cp "$HERE/modules/$name/go.mod" "$dir/go.mod"
-  if [[ -f "$HERE/modules/$name/go.sum" ]]; then cp "$HERE/modules/$name/go.sum" "$dir/go.sum"; else rm -f "$dir/go.sum"; fi
-  echo "$dir"
-}
-
-# True when BIN was built from MODULE at VERSION, read from the binary's build info (`mod`/`dep`
-# lines). The provider has no version flag (its only flag is -tracing; anything else exits 2) and
-# -trimpath keeps -ldflags, thus the -X version, out of the build info, so the source module's
-# version is what can be checked.
-built_from() {
-  go version -m "$1" 2>/dev/null |
-    awk -v m="$2" -v v="$3" '($1 == "mod" || $1 == "dep") && $2 == m && $3 == v { found = 1 } END { exit !found }'
-}
+# The provider has no version flag (its only flag is -tracing; anything else exits 2), so its
+# binary is checked by built_from (scripts/lib/go-module-build.sh).
 
 binary_ok() {
   case "$1" in
