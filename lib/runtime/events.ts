@@ -1,3 +1,4 @@
+import type { Finding } from './diagnose/finding';
 import { ApplyOutcome, ObjectStatus } from './ports';
 import { RolloutResult } from './result';
 
@@ -69,13 +70,15 @@ export interface ComponentBlockedEvent extends EventBase {
 }
 
 /**
- * A running component is slow (or stuck); this is what the cluster says about its pods. Emitted at
- * most once per component per diagnosis round, off the hot path.
+ * A running component is slow (or stuck); this is what the cluster says about its pods and their
+ * Events. Emitted off the hot path, after a diagnosis round whose words differ from the last one.
  */
 export interface ComponentDiagnosisEvent extends EventBase {
   readonly type: 'component-diagnosis';
   readonly component: string;
   readonly diagnosis: readonly string[];
+  /** The typed causes in `diagnosis`. */
+  readonly findings: readonly Finding[];
 }
 
 /** The run ended; `result` is the complete outcome. */

@@ -45,6 +45,7 @@ export class InMemoryCluster implements ClusterPort {
   private readonly subscribers = new Map<string, Set<WatchSubscriber>>();
   private readonly applyFailures = new Map<string, (attempt: number) => Error | undefined>();
   private readonly applyAttempts = new Map<string, number>();
+  private readonly recordedEvents: KubeObject[] = [];
   private resourceVersion = 1000;
   private uidCounter = 0;
   private appliesInFlight = 0;
@@ -156,7 +157,48 @@ export class InMemoryCluster implements ClusterPort {
     };
   }
 
+  /** The Events recorded with `recordEvent` in `namespace`, as core/v1 Event objects. */
+  async events(namespace: string): Promise<KubeObject[]> {
+    this.record('events', namespace);
+    return this.recordedEvents.filter((e) => e.metadata.namespace === namespace).map(clone);
+  }
+
   // ---- test controls ------------------------------------------------------------------------
+
+  /**
+   * Records a core/v1 Event about `involved`, as a controller or the kubelet would (stamped with
+   * the clock's time); `events()` returns it.
+   */
+  recordEvent(
+    involved: KubeObject,
+    event: {
+      readonly type?: 'Normal' | 'Warning';
+      readonly reason: string;
+      readonly message: string;
+      readonly count?: number;
+    },
+  ): void {
+    const at = new Date(this.clock.now()).toISOString();
+    const namespace = involved.metadata.namespace ?? 'default';
+    this.recordedEvents.push({
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: `${involved.metadata.name}.${this.recordedEvents.length + 1}`, namespace },
+      involvedObject: {
+        apiVersion: involved.apiVersion,
+        kind: involved.kind,
+        name: involved.metadata.name,
+        namespace,
+        ...(involved.metadata.uid !== undefined ? { uid: involved.metadata.uid } : {}),
+      },
+      type: event.type ?? 'Warning',
+      reason: event.reason,
+      message: event.message,
+      count: event.count ?? 1,
+      firstTimestamp: at,
+      lastTimestamp: at,
+    } as KubeObject);
+  }
 
   /** Puts objects in the cluster as if they had been there before the run (no log entries). */
   seed(...objects: KubeObject[]): void {
@@ -309,8 +351,17 @@ export class InMemoryCluster implements ClusterPort {
 /** One recorded call or event of the fake. */
 export interface InMemoryCall {
   readonly op:
-    'apply-start' | 'apply' | 'apply-error' | 'delete' | 'get' | 'list' | 'watch' | 'unwatch' | 'event';
-  /** The object ref, or the watch key for list/watch. */
+    | 'apply-start'
+    | 'apply'
+    | 'apply-error'
+    | 'delete'
+    | 'get'
+    | 'list'
+    | 'events'
+    | 'watch'
+    | 'unwatch'
+    | 'event';
+  /** The object ref, the watch key for list/watch, or the namespace for events. */
   readonly ref: string;
   /** The apply action, event type, error message or label selector. */
   readonly detail?: string;

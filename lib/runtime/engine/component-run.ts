@@ -76,7 +76,11 @@ export async function runComponents(
           reason: b.reason,
         });
       if (diagnose && settings.diagnose)
-        unit.diagnoseInBackground({ track: (w) => runner.track(w), clock }, () => true);
+        unit.diagnoseInBackground(
+          { track: (w) => runner.track(w), clock },
+          () => true,
+          startOf(component, at),
+        );
     },
   };
   const runner: DagRunner = new DagRunner(scheduler, (name) => unitOf(name), listener, {
@@ -98,7 +102,10 @@ export async function runComponents(
     },
     (tracked, changed) => {
       if (changed) runner.progress();
-      if (tracked.component !== undefined) unitOf(tracked.component).judge();
+      if (tracked.component !== undefined) {
+        if (changed) unitOf(tracked.component).changed(clock.now());
+        unitOf(tracked.component).judge();
+      }
       runner.notify();
     },
   );
@@ -172,6 +179,7 @@ export async function runComponents(
         ...(cause !== undefined ? { cause } : {}),
         ...(entry.blockedBy !== undefined ? { blockedBy: entry.blockedBy } : {}),
         ...(unit.diagnosis ? { diagnosis: unit.diagnosis } : {}),
+        ...(unit.findings && unit.findings.length > 0 ? { findings: unit.findings } : {}),
         ...(started !== undefined ? { startedAt: iso(started) } : {}),
         ...(appliedAt !== undefined ? { appliedAt: iso(appliedAt) } : {}),
         ...(verifiedAt !== undefined ? { verifiedAt: iso(verifiedAt) } : {}),

@@ -155,6 +155,11 @@ export class KubeCluster implements ClusterPort {
     return [...(await this.listWithVersion(key, labelSelector)).items];
   }
 
+  /** Every Event of `namespace` (core/v1), one LIST; diagnosis picks those about its objects. */
+  async events(namespace: string): Promise<KubeObject[]> {
+    return this.list({ apiVersion: 'v1', kind: 'Event', namespace });
+  }
+
   watch(key: WatchKey, onEvent: WatchListener): () => void {
     return this.sharedWatch(key).subscribe(onEvent);
   }
