@@ -81,6 +81,26 @@ export interface ComponentDiagnosisEvent extends EventBase {
   readonly findings: readonly Finding[];
 }
 
+/**
+ * The API server stopped answering: the run waits for it until `waitingUntil` (the API-loss
+ * timeout), with component timers paused; it then either comes back (`api-restored`) or the run
+ * ends with outcome `unreachable`.
+ */
+export interface ApiLostEvent extends EventBase {
+  readonly type: 'api-lost';
+  /** How it was noticed, e.g. `no answer to GET /readyz within 3000 ms`, `connect ECONNREFUSED …`. */
+  readonly reason: string;
+  /** ISO 8601 time the run gives up waiting. */
+  readonly waitingUntil: string;
+}
+
+/** The API server answers again; the run goes on where it was. */
+export interface ApiRestoredEvent extends EventBase {
+  readonly type: 'api-restored';
+  /** How long it was away. */
+  readonly lostForMs: number;
+}
+
 /** The run ended; `result` is the complete outcome. */
 export interface RunFinishedEvent extends EventBase {
   readonly type: 'run-finished';
@@ -101,6 +121,8 @@ export type RolloutEvent =
   | ComponentFailedEvent
   | ComponentBlockedEvent
   | ComponentDiagnosisEvent
+  | ApiLostEvent
+  | ApiRestoredEvent
   | RunFinishedEvent;
 
 /** Every event type, for exhaustive renderers. */

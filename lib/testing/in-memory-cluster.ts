@@ -8,6 +8,7 @@ import {
   WatchListener,
 } from '../runtime/ports';
 import { asNumber, asRecord } from '../runtime/readiness/object-fields';
+import { ApiAvailability } from '../runtime/availability/api-availability';
 import { Clock, systemClock } from '../runtime/timing/clock';
 
 /**
@@ -37,6 +38,8 @@ export class InMemoryCluster implements ClusterPort {
   readonly watchSubscriptions = new Map<string, number>();
   /** Most applies that were in flight at once. */
   maxConcurrentApplies = 0;
+  /** Whether the simulated API server answers; `loseApi()` and `restoreApi()` drive it. */
+  readonly availability: ApiAvailability;
 
   private readonly clock: Clock;
   private readonly controllers: readonly SimulatedController[];
@@ -54,6 +57,7 @@ export class InMemoryCluster implements ClusterPort {
     this.clock = options.clock ?? systemClock;
     this.controllers = options.controllers ?? DEFAULT_CONTROLLERS;
     this.eventDelivery = options.eventDelivery ?? 'before-apply-returns';
+    this.availability = new ApiAvailability({ clock: this.clock, lossTimeoutMs: options.apiLossTimeoutMs });
   }
 
   /** The clock simulated controllers wait on. */
@@ -64,6 +68,7 @@ export class InMemoryCluster implements ClusterPort {
   // ---- ClusterPort --------------------------------------------------------------------------
 
   async apply(object: KubeObject, options: ApplyOptions): Promise<ApplyOutcome> {
+    await this.reachable();
     const ref = objectRef(object);
     this.appliesInFlight += 1;
     this.maxConcurrentApplies = Math.max(this.maxConcurrentApplies, this.appliesInFlight);
@@ -107,6 +112,7 @@ export class InMemoryCluster implements ClusterPort {
   }
 
   async delete(object: KubeObject): Promise<void> {
+    await this.reachable();
     this.record('delete', objectRef(object));
     const key = storeKey(object);
     const existing = this.objects.get(key);
@@ -124,12 +130,14 @@ export class InMemoryCluster implements ClusterPort {
   }
 
   async get(object: KubeObject): Promise<KubeObject | undefined> {
+    await this.reachable();
     this.record('get', objectRef(object));
     const found = this.objects.get(storeKey(object));
     return found ? clone(found) : undefined;
   }
 
   async list(key: WatchKey, labelSelector?: string): Promise<KubeObject[]> {
+    await this.reachable();
     this.record('list', watchKeyId(key), labelSelector);
     return [...this.objects.values()]
       .filter((o) => matchesKey(key, o) && matchesSelector(o.metadata.labels ?? {}, labelSelector))
@@ -159,11 +167,22 @@ export class InMemoryCluster implements ClusterPort {
 
   /** The Events recorded with `recordEvent` in `namespace`, as core/v1 Event objects. */
   async events(namespace: string): Promise<KubeObject[]> {
+    await this.reachable();
     this.record('events', namespace);
     return this.recordedEvents.filter((e) => e.metadata.namespace === namespace).map(clone);
   }
 
   // ---- test controls ------------------------------------------------------------------------
+
+  /** The API server stops answering: requests wait (and fail once the loss timeout passes). */
+  loseApi(reason = 'connect ECONNREFUSED'): void {
+    this.availability.lost(reason);
+  }
+
+  /** The API server answers again: waiting requests go on. */
+  restoreApi(): void {
+    this.availability.restored();
+  }
 
   /**
    * Records a core/v1 Event about `involved`, as a controller or the kubelet would (stamped with
@@ -264,6 +283,11 @@ export class InMemoryCluster implements ClusterPort {
   }
 
   // ---- internals ----------------------------------------------------------------------------
+
+  /** Waits while the simulated API server is lost; throws `ClusterUnreachableError` once it is gone. */
+  private async reachable(): Promise<void> {
+    if (this.availability.current.state !== 'available') await this.availability.whenAvailable();
+  }
 
   private requireObject(ref: string): KubeObject {
     const found = [...this.objects.values()].find((o) => objectRef(o) === ref);
@@ -383,6 +407,8 @@ export interface InMemoryClusterOptions {
    * @default 'before-apply-returns'
    */
   readonly eventDelivery?: 'before-apply-returns' | 'after-apply-returns';
+  /** How long requests wait for a lost API server (see `loseApi`). @default 120000 */
+  readonly apiLossTimeoutMs?: number;
 }
 
 interface WatchSubscriber {

@@ -7,7 +7,7 @@ import { Clock } from '../timing/clock';
 import { ApplyAndWait } from './apply-and-wait';
 import { Bootstrap } from './bootstrap';
 import { ComponentUnit } from './component-unit';
-import { DagRunner, RunnerListener, UnitTimes } from './dag-runner';
+import { DagRunner, RunnerListener, stopCause, UnitTimes } from './dag-runner';
 import { iso, ObjectSession } from './object-session';
 import { ReadAndJudge } from './read-and-judge';
 
@@ -58,6 +58,14 @@ export async function runComponents(
       emit({ type: 'component-applied', at: iso(at), component, durationMs: at - startOf(component, at) }),
     done: (component, at) =>
       emit({ type: 'component-verified', at: iso(at), component, durationMs: at - startOf(component, at) }),
+    apiLost: (at, state) =>
+      emit({
+        type: 'api-lost',
+        at: iso(at),
+        reason: state.reason,
+        waitingUntil: iso(state.deadline),
+      }),
+    apiRestored: (at, lostForMs) => emit({ type: 'api-restored', at: iso(at), lostForMs }),
     failed: (component, at, reason, blocked, diagnose) => {
       const unit = unitOf(component);
       emit({
@@ -85,6 +93,7 @@ export async function runComponents(
   };
   const runner: DagRunner = new DagRunner(scheduler, (name) => unitOf(name), listener, {
     clock,
+    availability: cluster.availability,
     signal: settings.signal,
     abortReason: 'rollout aborted',
     unitTimeoutMs: mode === 'deploy' ? settings.componentTimeoutMs : undefined,
@@ -152,10 +161,8 @@ export async function runComponents(
 
   function assemble(): RolloutResult {
     const finishedAt = clock.now();
-    const stopCause: FailureCause | undefined = runner.stopped
-      ? runner.stopped.outcome === 'aborted'
-        ? 'aborted'
-        : 'timeout'
+    const stoppedBecause: FailureCause | undefined = runner.stopped
+      ? stopCause(runner.stopped.outcome)
       : undefined;
     const components: ComponentResult[] = scheduler.snapshot().map((entry) => {
       const unit = unitOf(entry.name);
@@ -168,7 +175,7 @@ export async function runComponents(
           : entry.state === 'blocked'
             ? 'blocked'
             : entry.state === 'not-started'
-              ? (stopCause ?? 'blocked')
+              ? (stoppedBecause ?? 'blocked')
               : undefined;
       return {
         name: entry.name,
