@@ -94,14 +94,10 @@ export async function diagnoseComponent(
   const events = await eventsAbout(cluster, involved, since, messages);
   const fromStatus = new Set(findings.map(findingKey));
   const fromEvents = uniqueFindings(events.flatMap((e) => explainEvent(e) ?? []));
-  const explained = new Set(fromEvents.map((f) => f.message));
+  const otherWarnings = events.filter((e) => e.type === 'Warning' && explainEvent(e) === undefined);
   messages.push(...fromEvents.filter((f) => !fromStatus.has(findingKey(f))).map((f) => f.message));
-  messages.push(
-    ...events
-      .filter((e) => e.type === 'Warning' && explainEvent(e) === undefined)
-      .map((e) => `${involvedName(e)}: ${e.reason}: ${e.message}`),
-  );
-  if (explained.size === 0)
+  messages.push(...otherWarnings.map((e) => `${involvedName(e)}: ${e.reason}: ${e.message}`));
+  if (fromEvents.length === 0 && otherWarnings.length === 0)
     for (const manifest of podless)
       messages.push(
         `${objectRef(manifest)} has no pods yet and its controller reported no error (yet); check its ReplicaSet/controller events`,
