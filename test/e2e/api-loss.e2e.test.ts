@@ -27,7 +27,10 @@ import { fixtureCloud } from './runtime/fixtures';
 
 jest.setTimeout(300_000);
 
-const COMPONENT_TIMEOUT_MS = 15_000;
+// After the API server returns, the controller manager's informers take up to ~30 s to reconnect
+// (client-go back-off): the component timeout leaves room for that, and the loss outlasts it.
+const COMPONENT_TIMEOUT_MS = 45_000;
+const LOSS_MS = COMPONENT_TIMEOUT_MS + 5_000;
 const namespaces: string[] = [];
 
 afterAll(async () => {
@@ -37,15 +40,21 @@ afterAll(async () => {
   cluster.close();
 });
 
-/** A chain a <- b <- c whose pods take a few seconds each. */
-function chain(prefix: string): ComponentGraph {
+/**
+ * A chain a <- b <- c: `a` a Deployment whose pods take 2 s; `b` and `c` Deployments too, or, with
+ * `after: 'config'`, ConfigMaps — Current as soon as they exist, so their fate after a restart
+ * depends on the engine alone and not on how soon the controller manager's informers reconnect
+ * (client-go backs them off up to a minute after the API server was gone).
+ */
+function chain(prefix: string, after: 'deployment' | 'config'): ComponentGraph {
   const namespace = `sw-lost-${prefix}-${uniqueSuffix()}`;
   namespaces.push(namespace);
+  const kind = after === 'config' ? ('config' as const) : undefined;
   return graphFromManifests(
     fixtureCloud(prefix, namespace, [
       { name: 'a', readyDelay: '2s' },
-      { name: 'b', readyDelay: '3s', needs: { a: 'ready' } },
-      { name: 'c', readyDelay: '2s', needs: { b: 'ready' } },
+      { name: 'b', readyDelay: '3s', needs: { a: 'ready' }, kind },
+      { name: 'c', readyDelay: '2s', needs: { b: 'ready' }, kind },
     ]),
   );
 }
@@ -102,17 +111,57 @@ function report(what: string, ms: number): void {
 }
 
 describe('an API server lost mid-rollout', () => {
+  afterAll(async () => {
+    // Leave an answering API server to the suites that run next.
+    await waitFor('the API server to answer again', async () => ((await apiAnswers()) ? true : undefined), {
+      timeoutMs: 120_000,
+      intervalMs: 1_000,
+    });
+  });
+
+  test('frozen (it accepts connections and answers nothing): said within seconds by the liveness probe, resumed when it thaws', async () => {
+    // GIVEN
+    const apiServer = ApiServerProcess.of(kubeconfigFromEnv());
+    const graph = chain('frozen', 'deployment');
+
+    // WHEN it is frozen for longer than a component timeout
+    const { result, events, awayAt } = await deployDisturbed(graph, async (wentAway) => {
+      apiServer.freeze();
+      wentAway();
+      await new Promise((resolve) => setTimeout(resolve, LOSS_MS));
+      apiServer.resume();
+    });
+
+    // THEN
+    const lost = events.find((e) => e.type === 'api-lost');
+    expect(lost).toBeDefined();
+    const toFirstMessage = Date.parse(lost?.at ?? '') - awayAt;
+    report('kube-apiserver frozen -> api-lost', toFirstMessage);
+    expect(toFirstMessage).toBeLessThan(15_000);
+    const restored = events.find((e) => e.type === 'api-restored');
+    expect(restored?.type === 'api-restored' && restored.lostForMs).toBeGreaterThan(
+      COMPONENT_TIMEOUT_MS - 15_000,
+    );
+    expect(result.rollout.components.map((c) => `${c.name}: ${c.state} ${c.reason ?? ''}`.trim())).toEqual([
+      'a: verified',
+      'b: verified',
+      'c: verified',
+    ]);
+
+    await destroyWithFreshPort(graph);
+  });
+
   test('killed and started again with the same certificates: said within seconds, waited for with timers paused, resumed', async () => {
     // GIVEN a chain deploying, and the kube-apiserver killed once `a` is verified, for longer
     // than a component timeout, then started again
     const apiServer = ApiServerProcess.of(kubeconfigFromEnv());
-    const graph = chain('killed');
+    const graph = chain('killed', 'config');
 
     // WHEN
     const { result, events, awayAt } = await deployDisturbed(graph, async (wentAway) => {
       apiServer.kill();
       wentAway();
-      await new Promise((resolve) => setTimeout(resolve, COMPONENT_TIMEOUT_MS + 5_000));
+      await new Promise((resolve) => setTimeout(resolve, LOSS_MS));
       apiServer.start();
     });
 
@@ -130,35 +179,6 @@ describe('an API server lost mid-rollout', () => {
       'b: verified',
       'c: verified',
     ]);
-    expect(result.ok).toBe(true);
-
-    await destroyWithFreshPort(graph);
-  });
-
-  test('frozen (it accepts connections and answers nothing): said within seconds by the liveness probe, resumed when it thaws', async () => {
-    // GIVEN
-    await waitFor('the API server to answer', async () => ((await apiAnswers()) ? true : undefined), {
-      timeoutMs: 120_000,
-      intervalMs: 1_000,
-    });
-    const apiServer = ApiServerProcess.of(kubeconfigFromEnv());
-    const graph = chain('frozen');
-
-    // WHEN it is frozen for longer than a component timeout
-    const { result, events, awayAt } = await deployDisturbed(graph, async (wentAway) => {
-      apiServer.freeze();
-      wentAway();
-      await new Promise((resolve) => setTimeout(resolve, COMPONENT_TIMEOUT_MS + 5_000));
-      apiServer.resume();
-    });
-
-    // THEN
-    const lost = events.find((e) => e.type === 'api-lost');
-    expect(lost).toBeDefined();
-    const toFirstMessage = Date.parse(lost?.at ?? '') - awayAt;
-    report('kube-apiserver frozen -> api-lost', toFirstMessage);
-    expect(toFirstMessage).toBeLessThan(15_000);
-    expect(events.some((e) => e.type === 'api-restored')).toBe(true);
     expect(result.ok).toBe(true);
 
     await destroyWithFreshPort(graph);
@@ -217,7 +237,7 @@ describe('an API server that is not there', () => {
     report('TCP server that never answers -> exit 3', ms);
     expect(code).toBe(ExitCode.UNREACHABLE);
     expect(stderr).toContain(`cannot reach the API server at https://127.0.0.1:${port} (context ctx)`);
-    expect(ms).toBeLessThan(10_000);
+    expect(ms).toBeLessThan(7_000);
     for (const s of sockets) s.destroy();
     await new Promise((resolve) => silent.close(resolve));
   });

@@ -277,7 +277,6 @@ export class KubeTransport {
           method: 'GET',
           agent: this.probeAgent,
           headers: { ...headers, 'User-Agent': this.userAgent },
-          timeout: timeoutMs,
         },
         (response) => {
           response.resume();
@@ -286,9 +285,7 @@ export class KubeTransport {
           else resolve();
         },
       );
-      request.on('timeout', () =>
-        request.destroy(new Error(`no answer to GET /readyz within ${timeoutMs} ms`)),
-      );
+      answerWithin(request, timeoutMs, () => new Error(`no answer to GET /readyz within ${timeoutMs} ms`));
       request.on('error', (error) => reject(new Error(errorText(error))));
       request.end();
     });
@@ -346,7 +343,6 @@ export class KubeTransport {
           agent: this.agent,
           headers,
           signal: req.signal,
-          timeout: req.timeoutMs ?? REQUEST_TIMEOUT_MS,
         },
         (response) => {
           collect(response)
@@ -354,12 +350,9 @@ export class KubeTransport {
             .catch(reject);
         },
       );
-      request.on('timeout', () =>
-        request.destroy(
-          Object.assign(new Error(`no answer within ${req.timeoutMs ?? REQUEST_TIMEOUT_MS} ms`), {
-            code: 'ETIMEDOUT',
-          }),
-        ),
+      const timeoutMs = req.timeoutMs ?? REQUEST_TIMEOUT_MS;
+      answerWithin(request, timeoutMs, () =>
+        Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' }),
       );
       this.track(request);
       request.on('error', reject);
@@ -385,6 +378,19 @@ export class KubeTransport {
     const exponential = Math.min(this.retry.maxMs, this.retry.baseMs * 2 ** (attempt - 1));
     return exponential * (0.5 + this.retry.random() / 2);
   }
+}
+
+/**
+ * Destroys `request` with `error()` unless the whole answer (headers and body) arrived within `ms`.
+ * (The `timeout` option of `http.request` is a socket idle timeout, and on a keep-alive agent
+ * fires only after twice its value: not a deadline.)
+ */
+function answerWithin(request: http.ClientRequest, ms: number, error: () => Error): void {
+  const timer = setTimeout(() => request.destroy(error()), ms);
+  const clear = () => clearTimeout(timer);
+  request.on('response', (response) => response.on('end', clear).on('close', clear));
+  request.on('close', clear);
+  request.on('error', clear);
 }
 
 function apiError(response: KubeResponse, req: Pick<KubeRequest, 'method' | 'path'>): KubeApiError {
