@@ -32,8 +32,13 @@ export interface CliIo {
   /** Aborts when the user presses Ctrl-C. */
   readonly signal?: AbortSignal;
   now(): number;
-  /** Connects to the cluster (and proves it is reachable). */
-  openCluster(options: { readonly kubeconfig?: string; readonly context?: string }): Promise<CliCluster>;
+  /** Connects to the cluster (and proves it is reachable, and Kubernetes). */
+  openCluster(options: {
+    readonly kubeconfig?: string;
+    readonly context?: string;
+    /** How long requests wait for an API server that stopped answering. */
+    readonly apiLossTimeoutMs?: number;
+  }): Promise<CliCluster>;
   /** Asks a yes/no question on the terminal. */
   confirm(question: string): Promise<boolean>;
   /** Runs a shell command (the cdk8s app), inheriting stdio; resolves with its exit code. */

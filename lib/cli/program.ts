@@ -4,7 +4,7 @@ import type { ExportEngine } from './commands/export';
 import { parseDuration } from './duration';
 import { ExitCode } from './exit-codes';
 import { CliIo } from './io';
-import { DEFAULT_CONCURRENCY } from '../runtime/defaults';
+import { DEFAULT_API_LOSS_TIMEOUT_MS, DEFAULT_CONCURRENCY } from '../runtime/defaults';
 
 /**
  * Runs `stackwright <command>` with `argv` (without the node and script entries) and resolves
@@ -35,6 +35,12 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     )
     .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)')
     .option('--context <name>', 'kubeconfig context (default: the current context)')
+    .option(
+      '--api-loss-timeout <duration>',
+      'how long to wait for an API server that stopped answering, component timers paused (e.g. 5m)',
+      duration,
+      DEFAULT_API_LOSS_TIMEOUT_MS,
+    )
     .option('--json', 'machine output: one JSON object per line', false)
     .option('--no-color', 'plain output without ANSI colours')
     .showHelpAfterError('(run with --help for usage)')
@@ -45,10 +51,17 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     const o = command.optsWithGlobals<{
       kubeconfig?: string;
       context?: string;
+      apiLossTimeout?: number;
       json?: boolean;
       color?: boolean;
     }>();
-    return { kubeconfig: o.kubeconfig, context: o.context, json: o.json === true, color: o.color !== false };
+    return {
+      kubeconfig: o.kubeconfig,
+      context: o.context,
+      apiLossTimeoutMs: o.apiLossTimeout ?? DEFAULT_API_LOSS_TIMEOUT_MS,
+      json: o.json === true,
+      color: o.color !== false,
+    };
   };
   // Every command's module is imported when that command runs, never up front: `--help` and
   // `graph` start without the rollout engine or the Kubernetes client (test/cli/startup.test.ts).

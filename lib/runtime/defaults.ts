@@ -8,3 +8,6 @@ export const FIELD_MANAGER = 'stackwright';
 
 /** Most components (or deletion units) running at once, unless told otherwise. */
 export const DEFAULT_CONCURRENCY = 8;
+
+/** How long a run waits for an API server that stopped answering (`--api-loss-timeout`). */
+export const DEFAULT_API_LOSS_TIMEOUT_MS = 120_000;

@@ -1,3 +1,4 @@
+import type { Finding } from './diagnose/finding';
 import { ApplyOutcome, ObjectStatus } from './ports';
 import { RolloutResult } from './result';
 
@@ -69,13 +70,35 @@ export interface ComponentBlockedEvent extends EventBase {
 }
 
 /**
- * A running component is slow (or stuck); this is what the cluster says about its pods. Emitted at
- * most once per component per diagnosis round, off the hot path.
+ * A running component is slow (or stuck); this is what the cluster says about its pods and their
+ * Events. Emitted off the hot path, after a diagnosis round whose words differ from the last one.
  */
 export interface ComponentDiagnosisEvent extends EventBase {
   readonly type: 'component-diagnosis';
   readonly component: string;
   readonly diagnosis: readonly string[];
+  /** The typed causes in `diagnosis`. */
+  readonly findings: readonly Finding[];
+}
+
+/**
+ * The API server stopped answering: the run waits for it until `waitingUntil` (the API-loss
+ * timeout), with component timers paused; it then either comes back (`api-restored`) or the run
+ * ends with outcome `unreachable`.
+ */
+export interface ApiLostEvent extends EventBase {
+  readonly type: 'api-lost';
+  /** How it was noticed, e.g. `no answer to GET /readyz within 3000 ms`, `connect ECONNREFUSED …`. */
+  readonly reason: string;
+  /** ISO 8601 time the run gives up waiting. */
+  readonly waitingUntil: string;
+}
+
+/** The API server answers again; the run goes on where it was. */
+export interface ApiRestoredEvent extends EventBase {
+  readonly type: 'api-restored';
+  /** How long it was away. */
+  readonly lostForMs: number;
 }
 
 /** The run ended; `result` is the complete outcome. */
@@ -98,6 +121,8 @@ export type RolloutEvent =
   | ComponentFailedEvent
   | ComponentBlockedEvent
   | ComponentDiagnosisEvent
+  | ApiLostEvent
+  | ApiRestoredEvent
   | RunFinishedEvent;
 
 /** Every event type, for exhaustive renderers. */

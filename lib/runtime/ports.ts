@@ -14,7 +14,38 @@ export interface ReadinessResult {
   readonly status: ObjectStatus;
   /** One sentence a person can act on, e.g. "2/3 replicas available". */
   readonly message: string;
+  /**
+   * For `Failed`: what kind of failure, when the rule knows better than "an object failed" (a Job
+   * out of retries is `job-failed`, a crash-looping Pod `crash-loop`). @default 'object-failed'
+   */
+  readonly cause?: StuckCause;
 }
+
+/**
+ * Why a workload is stuck, as the cluster says it (its Events, its pods' status). Each has one
+ * pure rule in `lib/runtime/diagnose/events/`.
+ *
+ * - `quota-exceeded`: a ResourceQuota forbids the pods (or demands requests/limits they lack).
+ * - `storage-class-missing`: a PersistentVolumeClaim names a StorageClass that does not exist, or
+ *   names none and the cluster has no default.
+ * - `admission-denied`: a validating or mutating admission webhook denied the pods.
+ * - `pod-security`: the namespace's Pod Security level forbids the pods.
+ * - `service-account-missing`: the pods' ServiceAccount does not exist.
+ * - `unschedulable`: the scheduler finds no node for a pod.
+ * - `image-pull`: the kubelet cannot pull a container image.
+ * - `crash-loop`: a container keeps exiting and the kubelet backs off restarting it.
+ * - `job-failed`: a Job ran out of retries or time.
+ */
+export type StuckCause =
+  | 'quota-exceeded'
+  | 'storage-class-missing'
+  | 'admission-denied'
+  | 'pod-security'
+  | 'service-account-missing'
+  | 'unschedulable'
+  | 'image-pull'
+  | 'crash-loop'
+  | 'job-failed';
 
 /** A readiness rule: a pure function of the live object. No I/O. */
 export type ReadinessRule = (live: KubeObject) => ReadinessResult;
@@ -107,4 +138,33 @@ export interface ClusterPort {
    * so its custom resources map; ports without a discovery cache leave it out.
    */
   invalidateDiscovery?(): void;
+  /**
+   * Optional: the Warning Events (core/v1) of a namespace, as `kubectl describe` shows them. Read by
+   * diagnosis to name what is stuck (a quota, a missing StorageClass, an admission webhook, Pod
+   * Security); ports without it diagnose from the objects' status alone.
+   */
+  events?(namespace: string): Promise<KubeObject[]>;
+  /**
+   * Optional: whether the API server answers. A port that has it detects a lost API server within
+   * seconds, holds its requests while waiting for it (for a bounded time) and resumes them when it
+   * is back; the engine pauses component timers meanwhile (see `ApiAvailability`).
+   */
+  readonly availability?: ApiAvailabilitySource;
+}
+
+/**
+ * Whether the API server answers: `available`, `lost` (not answering; requests wait for it until
+ * `deadline`), or `gone` (it stayed away past the loss timeout; requests fail with
+ * `ClusterUnreachableError` until it answers again).
+ */
+export type ApiState =
+  | { readonly state: 'available' }
+  | { readonly state: 'lost'; readonly since: number; readonly deadline: number; readonly reason: string }
+  | { readonly state: 'gone'; readonly since: number; readonly reason: string };
+
+/** What the engine reads of a port's availability. */
+export interface ApiAvailabilitySource {
+  readonly current: ApiState;
+  /** Calls `listener` with every change of state; returns the unsubscribe function. */
+  subscribe(listener: (state: ApiState) => void): () => void;
 }

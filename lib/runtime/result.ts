@@ -1,4 +1,5 @@
-import { ApplyOutcome, ObjectStatus } from './ports';
+import type { Finding } from './diagnose/finding';
+import { ApplyOutcome, ObjectStatus, StuckCause } from './ports';
 
 /**
  * Where a component stands in a run.
@@ -69,14 +70,28 @@ export interface ObjectResult {
  *
  * - `conflict`: server-side apply found fields another manager owns.
  * - `apply-rejected`: the API server refused a request for the object (apply, read, delete).
- * - `object-failed`: an object reported Failed (a Job out of retries, a Deployment past its deadline).
+ * - `object-failed`: an object reported Failed (a Deployment past its progress deadline, …).
+ * - a `StuckCause` (`quota-exceeded`, `storage-class-missing`, `admission-denied`, `pod-security`,
+ *   `service-account-missing`, `image-pull`, `crash-loop`, `job-failed`, `unschedulable`): the
+ *   cluster said why it is stuck, and it stayed so (see `StuckDetector`), or the failed object's
+ *   own status said so (a Job out of retries).
  * - `timeout`: its time ran out (the component's, the run's, or no progress).
+ * - `cluster-unreachable`: the API server stopped answering and did not come back within the
+ *   API-loss timeout.
  * - `blocked`: something it depends on failed, so it never started.
  * - `aborted`: the caller stopped the run.
  * - `internal`: a bug in the engine, caught so the run still reports.
  */
 export type FailureCause =
-  'conflict' | 'apply-rejected' | 'object-failed' | 'timeout' | 'blocked' | 'aborted' | 'internal';
+  | 'conflict'
+  | 'apply-rejected'
+  | 'object-failed'
+  | StuckCause
+  | 'timeout'
+  | 'cluster-unreachable'
+  | 'blocked'
+  | 'aborted'
+  | 'internal';
 
 /** The outcome of one component, oper8's completion state per node. */
 export interface ComponentResult {
@@ -92,6 +107,8 @@ export interface ComponentResult {
   readonly blockedBy?: string;
   /** What the cluster says about the pods behind a failed or slow component, in actionable words. */
   readonly diagnosis?: readonly string[];
+  /** The typed causes in `diagnosis` (a quota, a missing StorageClass, a crash loop, …). */
+  readonly findings?: readonly Finding[];
   readonly startedAt?: string;
   /** When the last object was applied (the component entered `verifying`). */
   readonly appliedAt?: string;
@@ -108,8 +125,11 @@ export interface ComponentResult {
   readonly objects: readonly ObjectResult[];
 }
 
-/** How the run as a whole ended. */
-export type RunOutcome = 'succeeded' | 'failed' | 'aborted' | 'timed-out' | 'no-progress';
+/**
+ * How the run as a whole ended; `unreachable` when the API server stopped answering and did not
+ * come back within the API-loss timeout.
+ */
+export type RunOutcome = 'succeeded' | 'failed' | 'aborted' | 'timed-out' | 'no-progress' | 'unreachable';
 
 /** The bootstrap phase: namespaces, CRDs and shared RBAC applied before any component. */
 export interface BootstrapResult {

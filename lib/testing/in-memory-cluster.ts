@@ -8,6 +8,7 @@ import {
   WatchListener,
 } from '../runtime/ports';
 import { asNumber, asRecord } from '../runtime/readiness/object-fields';
+import { ApiAvailability } from '../runtime/availability/api-availability';
 import { Clock, systemClock } from '../runtime/timing/clock';
 
 /**
@@ -37,6 +38,8 @@ export class InMemoryCluster implements ClusterPort {
   readonly watchSubscriptions = new Map<string, number>();
   /** Most applies that were in flight at once. */
   maxConcurrentApplies = 0;
+  /** Whether the simulated API server answers; `loseApi()` and `restoreApi()` drive it. */
+  readonly availability: ApiAvailability;
 
   private readonly clock: Clock;
   private readonly controllers: readonly SimulatedController[];
@@ -45,6 +48,7 @@ export class InMemoryCluster implements ClusterPort {
   private readonly subscribers = new Map<string, Set<WatchSubscriber>>();
   private readonly applyFailures = new Map<string, (attempt: number) => Error | undefined>();
   private readonly applyAttempts = new Map<string, number>();
+  private readonly recordedEvents: KubeObject[] = [];
   private resourceVersion = 1000;
   private uidCounter = 0;
   private appliesInFlight = 0;
@@ -53,6 +57,7 @@ export class InMemoryCluster implements ClusterPort {
     this.clock = options.clock ?? systemClock;
     this.controllers = options.controllers ?? DEFAULT_CONTROLLERS;
     this.eventDelivery = options.eventDelivery ?? 'before-apply-returns';
+    this.availability = new ApiAvailability({ clock: this.clock, lossTimeoutMs: options.apiLossTimeoutMs });
   }
 
   /** The clock simulated controllers wait on. */
@@ -63,6 +68,7 @@ export class InMemoryCluster implements ClusterPort {
   // ---- ClusterPort --------------------------------------------------------------------------
 
   async apply(object: KubeObject, options: ApplyOptions): Promise<ApplyOutcome> {
+    await this.reachable();
     const ref = objectRef(object);
     this.appliesInFlight += 1;
     this.maxConcurrentApplies = Math.max(this.maxConcurrentApplies, this.appliesInFlight);
@@ -106,6 +112,7 @@ export class InMemoryCluster implements ClusterPort {
   }
 
   async delete(object: KubeObject): Promise<void> {
+    await this.reachable();
     this.record('delete', objectRef(object));
     const key = storeKey(object);
     const existing = this.objects.get(key);
@@ -123,12 +130,14 @@ export class InMemoryCluster implements ClusterPort {
   }
 
   async get(object: KubeObject): Promise<KubeObject | undefined> {
+    await this.reachable();
     this.record('get', objectRef(object));
     const found = this.objects.get(storeKey(object));
     return found ? clone(found) : undefined;
   }
 
   async list(key: WatchKey, labelSelector?: string): Promise<KubeObject[]> {
+    await this.reachable();
     this.record('list', watchKeyId(key), labelSelector);
     return [...this.objects.values()]
       .filter((o) => matchesKey(key, o) && matchesSelector(o.metadata.labels ?? {}, labelSelector))
@@ -156,7 +165,59 @@ export class InMemoryCluster implements ClusterPort {
     };
   }
 
+  /** The Events recorded with `recordEvent` in `namespace`, as core/v1 Event objects. */
+  async events(namespace: string): Promise<KubeObject[]> {
+    await this.reachable();
+    this.record('events', namespace);
+    return this.recordedEvents.filter((e) => e.metadata.namespace === namespace).map(clone);
+  }
+
   // ---- test controls ------------------------------------------------------------------------
+
+  /** The API server stops answering: requests wait (and fail once the loss timeout passes). */
+  loseApi(reason = 'connect ECONNREFUSED'): void {
+    this.availability.lost(reason);
+  }
+
+  /** The API server answers again: waiting requests go on. */
+  restoreApi(): void {
+    this.availability.restored();
+  }
+
+  /**
+   * Records a core/v1 Event about `involved`, as a controller or the kubelet would (stamped with
+   * the clock's time); `events()` returns it.
+   */
+  recordEvent(
+    involved: KubeObject,
+    event: {
+      readonly type?: 'Normal' | 'Warning';
+      readonly reason: string;
+      readonly message: string;
+      readonly count?: number;
+    },
+  ): void {
+    const at = new Date(this.clock.now()).toISOString();
+    const namespace = involved.metadata.namespace ?? 'default';
+    this.recordedEvents.push({
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: `${involved.metadata.name}.${this.recordedEvents.length + 1}`, namespace },
+      involvedObject: {
+        apiVersion: involved.apiVersion,
+        kind: involved.kind,
+        name: involved.metadata.name,
+        namespace,
+        ...(involved.metadata.uid !== undefined ? { uid: involved.metadata.uid } : {}),
+      },
+      type: event.type ?? 'Warning',
+      reason: event.reason,
+      message: event.message,
+      count: event.count ?? 1,
+      firstTimestamp: at,
+      lastTimestamp: at,
+    } as KubeObject);
+  }
 
   /** Puts objects in the cluster as if they had been there before the run (no log entries). */
   seed(...objects: KubeObject[]): void {
@@ -222,6 +283,11 @@ export class InMemoryCluster implements ClusterPort {
   }
 
   // ---- internals ----------------------------------------------------------------------------
+
+  /** Waits while the simulated API server is lost; throws `ClusterUnreachableError` once it is gone. */
+  private async reachable(): Promise<void> {
+    if (this.availability.current.state !== 'available') await this.availability.whenAvailable();
+  }
 
   private requireObject(ref: string): KubeObject {
     const found = [...this.objects.values()].find((o) => objectRef(o) === ref);
@@ -309,8 +375,17 @@ export class InMemoryCluster implements ClusterPort {
 /** One recorded call or event of the fake. */
 export interface InMemoryCall {
   readonly op:
-    'apply-start' | 'apply' | 'apply-error' | 'delete' | 'get' | 'list' | 'watch' | 'unwatch' | 'event';
-  /** The object ref, or the watch key for list/watch. */
+    | 'apply-start'
+    | 'apply'
+    | 'apply-error'
+    | 'delete'
+    | 'get'
+    | 'list'
+    | 'events'
+    | 'watch'
+    | 'unwatch'
+    | 'event';
+  /** The object ref, the watch key for list/watch, or the namespace for events. */
   readonly ref: string;
   /** The apply action, event type, error message or label selector. */
   readonly detail?: string;
@@ -332,6 +407,8 @@ export interface InMemoryClusterOptions {
    * @default 'before-apply-returns'
    */
   readonly eventDelivery?: 'before-apply-returns' | 'after-apply-returns';
+  /** How long requests wait for a lost API server (see `loseApi`). @default 120000 */
+  readonly apiLossTimeoutMs?: number;
 }
 
 interface WatchSubscriber {

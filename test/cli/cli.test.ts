@@ -150,6 +150,24 @@ describe('stackwright deploy', () => {
     expect(io.stderr.text).toContain('cannot reach the API server');
   });
 
+  test('exits 3 when the API server is lost mid-run and stays away past --api-loss-timeout', async () => {
+    // GIVEN a cluster whose API server is lost for good as soon as the run starts, a 1 s loss timeout
+    const cluster = new InMemoryCluster({ apiLossTimeoutMs: 1_000 });
+    const io = testIo({ cluster });
+    const dir = manifestDir(cloud());
+    cluster.loseApi('connect ECONNREFUSED 127.0.0.1:16443');
+
+    // WHEN
+    const code = await runCli(['--api-loss-timeout', '1s', 'deploy', dir], io);
+
+    // THEN the loss is said, and the exit code is "unreachable"
+    expect(code).toBe(ExitCode.UNREACHABLE);
+    expect(io.openedWith?.apiLossTimeoutMs).toBe(1_000);
+    expect(io.stderr.text).toContain(
+      'the API server stopped answering (connect ECONNREFUSED 127.0.0.1:16443) and did not come back within 1s (--api-loss-timeout)',
+    );
+  });
+
   test('a re-run reports the unchanged objects it did not write', async () => {
     const cluster = new InMemoryCluster();
     const dir = manifestDir(cloud());

@@ -161,6 +161,50 @@ describe('one line per event', () => {
   });
 });
 
+describe('a lost API server', () => {
+  test('is said in one line when lost and when back, and in the live view while it is away', () => {
+    // GIVEN
+    const lost: RolloutEvent = {
+      type: 'api-lost',
+      at: at(12_300),
+      reason: 'connect ECONNREFUSED 127.0.0.1:16443',
+      waitingUntil: at(132_300),
+    };
+    const back: RolloutEvent = { type: 'api-restored', at: at(40_000), lostForMs: 27_700 };
+    const model = ProgressModel.forGraph(graph);
+    model.onRolloutEvent({
+      type: 'run-started',
+      at: at(0),
+      mode: 'deploy',
+      components: [],
+      bootstrapObjects: 0,
+    });
+    model.onRolloutEvent(lost);
+
+    // WHEN
+    const lines = [lost, back].flatMap((e) => formatRolloutEvent(e, T0, style(false)));
+    const frame = renderFrame(model, {
+      title: 't',
+      width: 200,
+      height: 40,
+      now: T0 + 22_300,
+      spinner: 0,
+      style: style(false),
+    });
+
+    // THEN
+    expect(lines).toEqual([
+      '[  12.3s] API LOST  the API server does not answer (connect ECONNREFUSED 127.0.0.1:16443); waiting up to 2m 00s for it, component timers paused',
+      '[  40.0s] API back  after 27.7s; resuming where the run was',
+    ]);
+    expect(frame[frame.length - 1]).toContain(
+      'API server lost (connect ECONNREFUSED 127.0.0.1:16443); waiting 1m 50s more, timers paused',
+    );
+    model.onRolloutEvent(back);
+    expect(model.apiLost).toBeUndefined();
+  });
+});
+
 describe('the summary', () => {
   test('names every failure with its diagnosis, every blocked component with its cause, what to do next, and the cost', () => {
     // GIVEN a result

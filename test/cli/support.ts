@@ -23,6 +23,8 @@ export interface TestIo extends CliIo {
   readonly stderr: Captured;
   /** How many times the cluster was opened. */
   opened: number;
+  /** The options of the last `openCluster`. */
+  openedWith?: Parameters<CliIo['openCluster']>[0];
 }
 
 /** A CLI environment over an in-memory cluster (or a failing connect), with captured output. */
@@ -42,7 +44,8 @@ export function testIo(
     cwd: options.cwd ?? os.tmpdir(),
     now: () => Date.now(),
     opened: 0,
-    openCluster: async () => {
+    openCluster: async (openOptions) => {
+      io.openedWith = openOptions;
       if (options.connectError) throw options.connectError;
       io.opened += 1;
       const port = options.cluster ?? new InMemoryCluster();

@@ -786,7 +786,7 @@ describe('verify', () => {
       ['memcached', 'failed', `not verified: Deployment/${NS}/memcached is NotFound: not found`],
     ]);
     expect(result.components[0].diagnosis).toEqual([
-      `Deployment/${NS}/mariadb has no pods yet (check its ReplicaSet/controller events: quota, admission, service account)`,
+      `Deployment/${NS}/mariadb has no pods yet and its controller reported no error (yet); check its ReplicaSet/controller events`,
     ]);
   });
 

@@ -48,15 +48,23 @@ export function exitCodeForError(error: unknown): number {
 /** What each failure cause means for the exit code (anything not listed is FAILED). */
 const EXIT_CODE_OF_CAUSE: Partial<Record<FailureCause, ExitCodeValue>> = {
   conflict: ExitCode.CONFLICT,
+  'cluster-unreachable': ExitCode.UNREACHABLE,
   aborted: ExitCode.INTERRUPTED,
 };
 
-/** The exit code for a finished rollout or verify, read from the typed failure causes. */
+/**
+ * The exit code for a finished rollout or verify, read from the typed failure causes: an
+ * interrupted run first, then a lost cluster, then field conflicts, else FAILED.
+ */
 export function exitCodeForRollout(result: RolloutResult): number {
   if (result.ok) return ExitCode.OK;
   if (result.outcome === 'aborted') return ExitCode.INTERRUPTED;
-  const causes = [result.bootstrap.cause, ...result.components.map((c) => c.cause)];
-  if (causes.some((cause) => cause !== undefined && EXIT_CODE_OF_CAUSE[cause] === ExitCode.CONFLICT))
-    return ExitCode.CONFLICT;
+  const codes = new Set(
+    [result.bootstrap.cause, ...result.components.map((c) => c.cause)].map((cause) =>
+      cause === undefined ? undefined : EXIT_CODE_OF_CAUSE[cause],
+    ),
+  );
+  if (result.outcome === 'unreachable' || codes.has(ExitCode.UNREACHABLE)) return ExitCode.UNREACHABLE;
+  if (codes.has(ExitCode.CONFLICT)) return ExitCode.CONFLICT;
   return ExitCode.FAILED;
 }

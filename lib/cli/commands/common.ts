@@ -8,6 +8,8 @@ import { CliCluster, CliIo } from '../io';
 export interface GlobalOptions {
   readonly kubeconfig?: string;
   readonly context?: string;
+  /** `--api-loss-timeout`: how long to wait for a lost API server. */
+  readonly apiLossTimeoutMs?: number;
   readonly json: boolean;
   /** False with `--no-color`. */
   readonly color: boolean;
@@ -59,7 +61,11 @@ export async function withCluster<T>(
   global: GlobalOptions,
   fn: (cluster: CliCluster) => Promise<T>,
 ): Promise<T> {
-  const cluster = await io.openCluster({ kubeconfig: global.kubeconfig, context: global.context });
+  const cluster = await io.openCluster({
+    kubeconfig: global.kubeconfig,
+    context: global.context,
+    apiLossTimeoutMs: global.apiLossTimeoutMs,
+  });
   try {
     return await fn(cluster);
   } finally {

@@ -79,7 +79,9 @@ export async function destroyCommand(
       ? ExitCode.OK
       : result.outcome === 'aborted'
         ? ExitCode.INTERRUPTED
-        : ExitCode.FAILED;
+        : result.outcome === 'unreachable'
+          ? ExitCode.UNREACHABLE
+          : ExitCode.FAILED;
     reporter.summary(renderDeletionSummary(result, 'Destroy', reporter.style));
     reporter.json({
       type: 'summary',

@@ -15,6 +15,26 @@ const NEXT_STEP: Readonly<Record<FailureCause, (mode: Mode) => string>> = {
     'the API server refused an object (the reason quotes it): fix the stack or the manifest, synthesise again and re-run',
   'object-failed': () =>
     'a workload or Job failed (see the diagnosis): `kubectl logs` / `kubectl describe` the pods it names, fix, and re-run',
+  'quota-exceeded': () =>
+    'a ResourceQuota forbids the pods (the diagnosis names it): raise it with your cluster admin, or lower the requests, then re-run',
+  'storage-class-missing': () =>
+    'a volume names a StorageClass the cluster does not have: create it (or mark one default), or set the storage class in the stack',
+  'admission-denied': () =>
+    'an admission webhook refused the pods (the diagnosis quotes it): satisfy its policy or exempt the namespace, then re-run',
+  'pod-security': () =>
+    "the namespace's Pod Security level forbids these pods: label the namespace for the level the diagnosis names, or move the workload",
+  'service-account-missing': () =>
+    'the pods name a ServiceAccount that does not exist: deploy the component that owns it first, or fix the name',
+  unschedulable: () =>
+    'no node can take the pods (the diagnosis says why): label or add nodes, or relax the placement, then re-run',
+  'image-pull': () =>
+    'an image cannot be pulled: check its name and tag, the registry and the pull secret, then re-run',
+  'crash-loop': () =>
+    'a container keeps crashing: read `kubectl logs --previous` of the pod the diagnosis names, fix the configuration, re-run',
+  'job-failed': () =>
+    'a Job ran out of retries: read the logs of its last pod, fix the cause, delete the Job (`kubectl delete job <name>`) and re-run',
+  'cluster-unreachable': () =>
+    'the API server stopped answering and did not come back in time: check the cluster, then re-run (verified components are skipped), or wait longer with --api-loss-timeout',
   timeout: (mode) =>
     mode === 'deploy'
       ? 'a component was still converging at its limit: read the diagnosis, then raise --component-timeout or keep watching with `stackwright verify <dir> --wait 10m`'

@@ -41,6 +41,14 @@ export function formatRolloutEvent(event: RolloutEvent, startedAt: number, style
         `${t} ${tag('diagnosis')} ${event.component}:`,
         ...event.diagnosis.map((d) => `${indent()}↳ ${d}`),
       ];
+    case 'api-lost':
+      return [
+        `${t} ${style.red(tag('API LOST'))} the API server does not answer (${event.reason}); waiting up to ${formatDuration(Date.parse(event.waitingUntil) - Date.parse(event.at))} for it, component timers paused`,
+      ];
+    case 'api-restored':
+      return [
+        `${t} ${style.green(tag('API back'))} after ${formatDuration(event.lostForMs)}; resuming where the run was`,
+      ];
     case 'run-finished':
       return [
         `${t} ${tag('finished')} ${event.result.outcome} in ${formatDuration(event.result.durationMs)}`,

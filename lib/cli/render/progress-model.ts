@@ -30,6 +30,8 @@ export class ProgressModel {
   readonly rows = new Map<string, Row>();
   startedAt?: number;
   finishedAt?: number;
+  /** Set while the API server is lost: why, and until when the run waits for it. */
+  apiLost?: { readonly reason: string; readonly until: number };
   private mode: 'deploy' | 'verify' = 'deploy';
 
   /** Rows in display order: by first topological level, grouped by service. */
@@ -107,6 +109,12 @@ export class ProgressModel {
       }
       case 'component-diagnosis':
         this.row(event.component).diagnosis = event.diagnosis;
+        return;
+      case 'api-lost':
+        this.apiLost = { reason: event.reason, until: Date.parse(event.waitingUntil) };
+        return;
+      case 'api-restored':
+        this.apiLost = undefined;
         return;
       case 'run-finished': {
         this.finishedAt = at;

@@ -91,6 +91,12 @@ function statusLine(model: ProgressModel, options: FrameOptions): string {
     `${c.pending} pending`,
   ];
   if (c['not-started'] > 0) parts.push(`${c['not-started']} not started`);
+  if (model.apiLost)
+    parts.unshift(
+      style.red(
+        `API server lost (${model.apiLost.reason}); waiting ${formatDuration(Math.max(0, model.apiLost.until - options.now))} more, timers paused`,
+      ),
+    );
   const elapsed =
     model.startedAt !== undefined ? formatDuration((model.finishedAt ?? options.now) - model.startedAt) : '';
   return `${parts.join(' · ')}${elapsed ? ` · ${elapsed}` : ''}`;

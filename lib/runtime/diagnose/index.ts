@@ -1,3 +1,7 @@
+export * from './diagnose-component';
+export * from './events';
+export * from './finding';
+export * from './involved-objects';
 export * from './placement';
 export * from './placement-explanation';
 export * from './pod-diagnosis';

@@ -1,5 +1,6 @@
-import { KubeObject } from '../../graph';
+import { KubeObject, objectRef } from '../../graph';
 import { asArray, asNumber, asRecord, asString, condition } from '../readiness/object-fields';
+import { Finding } from './finding';
 import { explainUnplaceable } from './placement-explanation';
 
 /** Waiting reasons that mean the image cannot be pulled. */
@@ -7,30 +8,48 @@ const IMAGE_PULL = new Set(['ImagePullBackOff', 'ErrImagePull', 'InvalidImageNam
 
 /**
  * What is wrong with one pod, in sentences a person can act on; empty when nothing is (it is
- * running and ready, or completed). `nodes` lets an unschedulable pod be explained label by label;
- * `events` (core/v1 Events) add the kubelet's and scheduler's warnings about this pod.
+ * running and ready, or completed). `nodes` lets an unschedulable pod be explained label by label.
  */
-export function diagnosePod(
+export function diagnosePod(pod: KubeObject, nodes: readonly KubeObject[] = []): string[] {
+  return podDiagnosis(pod, nodes).messages;
+}
+
+/**
+ * The stuck states a pod's status shows, typed: an image that cannot be pulled and a container in
+ * a crash loop (blocking: confirmed over two diagnosis rounds, they fail the component before its
+ * timeout), no node for it (not blocking).
+ */
+export function podFindings(pod: KubeObject): Finding[] {
+  return podDiagnosis(pod, []).findings;
+}
+
+function podDiagnosis(
   pod: KubeObject,
-  nodes: readonly KubeObject[] = [],
-  events: readonly KubeObject[] = [],
-): string[] {
+  nodes: readonly KubeObject[],
+): { messages: string[]; findings: Finding[] } {
+  const messages: string[] = [];
+  const findings: Finding[] = [];
+  const found = (cause: Finding['cause'], message: string) => {
+    messages.push(message);
+    findings.push({ cause, ref: objectRef(pod), message, blocking: true });
+  };
   const name = pod.metadata.name;
   const s = asRecord(pod.status);
   const phase = asString(s.phase);
-  if (phase === 'Succeeded') return [];
-  const messages: string[] = [];
+  if (phase === 'Succeeded') return { messages, findings };
 
   const scheduled = condition(pod, 'PodScheduled');
   if (scheduled?.status === 'False') {
     const schedulerSays = scheduled.message ? ` (scheduler: ${scheduled.message})` : '';
     const placement = nodes.length > 0 ? explainUnplaceable(pod.spec, nodes) : [];
-    if (placement.length > 0) {
-      messages.push(...placement.map((p) => `pod ${name} is unschedulable: ${p}`));
-    } else {
-      messages.push(`pod ${name} is unschedulable${schedulerSays || ': no reason given'}`);
-    }
-    return messages;
+    const said =
+      placement.length > 0
+        ? placement.map((p) => `pod ${name} is unschedulable: ${p}`)
+        : [`pod ${name} is unschedulable${schedulerSays || ': no reason given'}`];
+    messages.push(...said);
+    // Not blocking: a node may join, be labelled or free up.
+    findings.push({ cause: 'unschedulable', ref: objectRef(pod), message: said[0], blocking: false });
+    return { messages, findings };
   }
 
   if (phase === 'Failed') {
@@ -48,7 +67,8 @@ export function diagnosePod(
     const image = asString(cs.image) ?? imageOf(pod, container);
     if (reason && IMAGE_PULL.has(reason)) {
       const detail = asString(waiting.message);
-      messages.push(
+      found(
+        'image-pull',
         `pod ${name}: container ${container} cannot pull image ${image ?? '?'} (${reason})${detail ? `: ${detail}` : ''}; check the image name and tag, the registry's reachability and the pull secret`,
       );
     } else if (reason === 'CrashLoopBackOff') {
@@ -58,7 +78,8 @@ export function diagnosePod(
       const lastMessage = asString(last.message);
       const exitPart =
         exit !== undefined ? `; last exit code ${exit}${lastReason ? ` (${lastReason})` : ''}` : '';
-      messages.push(
+      found(
+        'crash-loop',
         `pod ${name}: container ${container} is crash-looping (${restarts} restarts${exitPart})${lastMessage ? `: ${lastMessage}` : ''}; see kubectl logs -n ${pod.metadata.namespace ?? 'default'} ${name} -c ${container} --previous`,
       );
     } else if (reason === 'CreateContainerConfigError' || reason === 'CreateContainerError') {
@@ -72,19 +93,7 @@ export function diagnosePod(
     }
   }
 
-  for (const event of events) {
-    const e = asRecord(event);
-    const involved = asRecord(e.involvedObject);
-    if (
-      asString(involved.kind) !== 'Pod' ||
-      asString(involved.name) !== name ||
-      asString(e.type) !== 'Warning'
-    )
-      continue;
-    const line = `pod ${name}: ${asString(e.reason) ?? 'Warning'}: ${asString(e.message) ?? ''}`.trim();
-    if (!messages.some((m) => m.includes(asString(e.message) ?? '\u0000'))) messages.push(line);
-  }
-  return messages;
+  return { messages, findings };
 }
 
 function imageOf(pod: KubeObject, container: string): string | undefined {

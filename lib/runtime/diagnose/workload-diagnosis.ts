@@ -11,11 +11,10 @@ import { podSpecOf } from './placement';
 import { explainUnplaceable } from './placement-explanation';
 import { diagnosePod } from './pod-diagnosis';
 
-/** Cluster state a diagnosis reads: the workload's pods, the nodes, and optionally events. */
+/** Cluster state a diagnosis reads: the workload's pods and the nodes. */
 export interface DiagnosisInput {
   readonly pods: readonly KubeObject[];
   readonly nodes: readonly KubeObject[];
-  readonly events?: readonly KubeObject[];
 }
 
 /**
@@ -91,8 +90,8 @@ export function diagnoseDaemonSet(daemonSet: KubeObject, input: DiagnosisInput):
 }
 
 /**
- * The diagnosis of one workload object from its pods (already selected by `podSelectorOf`), the
- * nodes and events. Empty when nothing is wrong that the pods can tell.
+ * The diagnosis of one workload object from its pods (already selected by `podSelectorOf`) and the
+ * nodes. Empty when nothing is wrong that the pods can tell.
  */
 export function diagnoseWorkload(workload: KubeObject, input: DiagnosisInput): string[] {
   switch (workload.kind) {
@@ -119,7 +118,7 @@ export function diagnoseWorkload(workload: KubeObject, input: DiagnosisInput): s
 function podMessages(input: DiagnosisInput): string[] {
   const byText = new Map<string, { example: string; count: number }>();
   for (const pod of [...input.pods].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))) {
-    for (const message of diagnosePod(pod, input.nodes, input.events)) {
+    for (const message of diagnosePod(pod, input.nodes)) {
       const key = message.split(pod.metadata.name).join('<pod>');
       const entry = byText.get(key);
       if (entry) entry.count += 1;

@@ -7,7 +7,9 @@ import { ComponentUnit, ComponentUnitDeps } from './component-unit';
 /**
  * Deploy's unit action: applies a component's objects (its Namespaces and CRDs first, waited for
  * until established), then waits until every object is Current. A slow component is diagnosed
- * once after `diagnoseAfterMs`.
+ * after `diagnoseAfterMs` and again every `diagnoseAfterMs` until it ends; a stuck state the
+ * cluster names (a quota, a missing StorageClass, a crash loop, …) and that two rounds in a row
+ * confirm fails it with its cause, long before its timeout.
  */
 export class ApplyAndWait extends ComponentUnit {
   constructor(
@@ -19,10 +21,16 @@ export class ApplyAndWait extends ComponentUnit {
   }
 
   async start(context: UnitContext): Promise<void> {
-    if (this.diagnoseAfterMs !== undefined)
-      context.after(this.diagnoseAfterMs, () => {
-        if (context.isRunning()) this.diagnoseInBackground(context, () => context.isRunning());
-      });
+    const every = this.diagnoseAfterMs;
+    if (every !== undefined) {
+      const startedAt = context.clock.now();
+      const round = () => {
+        if (!context.isRunning()) return;
+        this.diagnoseInBackground(context, () => context.isRunning(), startedAt);
+        context.after(every, round);
+      };
+      context.after(every, round);
+    }
     this.observeAll(context);
     const { prerequisites, rest } = componentPhases(this.component.objects);
     const apply = (tracked: TrackedObject) => this.deps.session.apply(tracked, context.signal);

@@ -7,7 +7,7 @@ import { Clock } from '../timing/clock';
 import { ApplyAndWait } from './apply-and-wait';
 import { Bootstrap } from './bootstrap';
 import { ComponentUnit } from './component-unit';
-import { DagRunner, RunnerListener, UnitTimes } from './dag-runner';
+import { DagRunner, RunnerListener, stopCause, UnitTimes } from './dag-runner';
 import { iso, ObjectSession } from './object-session';
 import { ReadAndJudge } from './read-and-judge';
 
@@ -58,6 +58,14 @@ export async function runComponents(
       emit({ type: 'component-applied', at: iso(at), component, durationMs: at - startOf(component, at) }),
     done: (component, at) =>
       emit({ type: 'component-verified', at: iso(at), component, durationMs: at - startOf(component, at) }),
+    apiLost: (at, state) =>
+      emit({
+        type: 'api-lost',
+        at: iso(at),
+        reason: state.reason,
+        waitingUntil: iso(state.deadline),
+      }),
+    apiRestored: (at, lostForMs) => emit({ type: 'api-restored', at: iso(at), lostForMs }),
     failed: (component, at, reason, blocked, diagnose) => {
       const unit = unitOf(component);
       emit({
@@ -76,11 +84,16 @@ export async function runComponents(
           reason: b.reason,
         });
       if (diagnose && settings.diagnose)
-        unit.diagnoseInBackground({ track: (w) => runner.track(w), clock }, () => true);
+        unit.diagnoseInBackground(
+          { track: (w) => runner.track(w), clock },
+          () => true,
+          startOf(component, at),
+        );
     },
   };
   const runner: DagRunner = new DagRunner(scheduler, (name) => unitOf(name), listener, {
     clock,
+    availability: cluster.availability,
     signal: settings.signal,
     abortReason: 'rollout aborted',
     unitTimeoutMs: mode === 'deploy' ? settings.componentTimeoutMs : undefined,
@@ -98,7 +111,10 @@ export async function runComponents(
     },
     (tracked, changed) => {
       if (changed) runner.progress();
-      if (tracked.component !== undefined) unitOf(tracked.component).judge();
+      if (tracked.component !== undefined) {
+        if (changed) unitOf(tracked.component).changed(clock.now());
+        unitOf(tracked.component).judge();
+      }
       runner.notify();
     },
   );
@@ -145,10 +161,8 @@ export async function runComponents(
 
   function assemble(): RolloutResult {
     const finishedAt = clock.now();
-    const stopCause: FailureCause | undefined = runner.stopped
-      ? runner.stopped.outcome === 'aborted'
-        ? 'aborted'
-        : 'timeout'
+    const stoppedBecause: FailureCause | undefined = runner.stopped
+      ? stopCause(runner.stopped.outcome)
       : undefined;
     const components: ComponentResult[] = scheduler.snapshot().map((entry) => {
       const unit = unitOf(entry.name);
@@ -161,7 +175,7 @@ export async function runComponents(
           : entry.state === 'blocked'
             ? 'blocked'
             : entry.state === 'not-started'
-              ? (stopCause ?? 'blocked')
+              ? (stoppedBecause ?? 'blocked')
               : undefined;
       return {
         name: entry.name,
@@ -172,6 +186,7 @@ export async function runComponents(
         ...(cause !== undefined ? { cause } : {}),
         ...(entry.blockedBy !== undefined ? { blockedBy: entry.blockedBy } : {}),
         ...(unit.diagnosis ? { diagnosis: unit.diagnosis } : {}),
+        ...(unit.findings && unit.findings.length > 0 ? { findings: unit.findings } : {}),
         ...(started !== undefined ? { startedAt: iso(started) } : {}),
         ...(appliedAt !== undefined ? { appliedAt: iso(appliedAt) } : {}),
         ...(verifiedAt !== undefined ? { verifiedAt: iso(verifiedAt) } : {}),

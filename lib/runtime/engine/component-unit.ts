@@ -1,11 +1,13 @@
 import { GraphComponent, KubeObject } from '../../graph';
-import { diagnoseComponent } from '../diagnose/diagnose-component';
+import { ComponentDiagnosis, diagnoseComponent } from '../diagnose/diagnose-component';
+import { Finding } from '../diagnose/finding';
 import { RolloutEvent } from '../events';
 import { ClusterPort } from '../ports';
 import { ReadinessOptions } from '../readiness/readiness-table';
 import { TrackedObject } from './tracked-object';
 import { errorMessage, formatMs } from './format-ms';
 import { iso, ObjectAttempt, ObjectSession } from './object-session';
+import { StuckDetector } from './stuck-detector';
 import { UnitAction, UnitContext } from './unit-action';
 
 /** What every component unit of one rollout shares. */
@@ -25,6 +27,10 @@ export abstract class ComponentUnit implements UnitAction {
   readonly objects: TrackedObject[];
   /** What the cluster said about its pods, once diagnosed. */
   diagnosis?: string[];
+  /** The typed causes in `diagnosis`. */
+  findings?: Finding[];
+  /** Confirms stuck states over diagnosis rounds. */
+  protected readonly stuck = new StuckDetector();
   /** The object being written or read right now, for "timed out applying …". */
   protected current?: string;
   protected context?: UnitContext;
@@ -45,7 +51,7 @@ export abstract class ComponentUnit implements UnitAction {
     if (!context?.isRunning()) return;
     const failed = this.objects.find((t) => t.status === 'Failed');
     if (failed) {
-      context.fail(`${failed.ref}: ${failed.message}`, 'object-failed');
+      context.fail(`${failed.ref}: ${failed.message}`, failed.cause ?? 'object-failed');
       return;
     }
     if (this.waiting && this.objects.every((t) => t.status === 'Current')) context.done();
@@ -66,28 +72,53 @@ export abstract class ComponentUnit implements UnitAction {
     return waiting ? ` while waiting for ${waiting.ref}` : '';
   }
 
+  /** An object of the unit changed status or message (progress, as far as being stuck goes). */
+  changed(at: number): void {
+    this.stuck.changed(at);
+  }
+
   /** Lists the pods behind its workloads and says why they are not ready; never throws. */
-  async diagnose(): Promise<string[]> {
+  async diagnose(since?: number): Promise<ComponentDiagnosis> {
     const byManifest = new Map(this.component.objects.map((o, i) => [o, this.objects[i]]));
     try {
-      return await diagnoseComponent(this.component, this.deps.cluster, (o) => byManifest.get(o)?.live);
+      return await diagnoseComponent(
+        this.component,
+        this.deps.cluster,
+        (o) => byManifest.get(o)?.live,
+        since,
+      );
     } catch (error) {
-      return [`could not diagnose: ${errorMessage(error)}`];
+      return { messages: [`could not diagnose: ${errorMessage(error)}`], findings: [] };
     }
   }
 
-  /** Diagnoses off the hot path and reports it while `stillMatters()`. */
-  diagnoseInBackground(context: Pick<UnitContext, 'track' | 'clock'>, stillMatters: () => boolean): void {
+  /**
+   * Diagnoses off the hot path and reports it while `stillMatters()`: a `component-diagnosis`
+   * event when what the cluster says changed. With `failWhenStuck`, a blocking finding that the
+   * previous round saw too, with nothing changed in between, fails the unit with its cause.
+   */
+  diagnoseInBackground(
+    context: Pick<UnitContext, 'track' | 'clock'> & Partial<Pick<UnitContext, 'fail'>>,
+    stillMatters: () => boolean,
+    since?: number,
+  ): void {
+    const at = context.clock.now();
     context.track(
-      this.diagnose().then((diagnosis) => {
-        if (diagnosis.length === 0 || !stillMatters()) return;
-        this.diagnosis = diagnosis;
-        this.deps.emit({
-          type: 'component-diagnosis',
-          at: iso(context.clock.now()),
-          component: this.component.name,
-          diagnosis,
-        });
+      this.diagnose(since).then(({ messages, findings }) => {
+        if (!stillMatters()) return;
+        const confirmed = this.stuck.round(findings, at);
+        if (messages.length > 0 && messages.join('\n') !== this.diagnosis?.join('\n')) {
+          this.diagnosis = messages;
+          this.findings = findings;
+          this.deps.emit({
+            type: 'component-diagnosis',
+            at: iso(context.clock.now()),
+            component: this.component.name,
+            diagnosis: messages,
+            findings,
+          });
+        }
+        if (confirmed && context.fail) context.fail(confirmed.message, confirmed.cause);
       }),
     );
   }

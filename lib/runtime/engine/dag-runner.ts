@@ -1,6 +1,8 @@
 import { BlockedComponent, RolloutScheduler } from './scheduler';
+import { ApiAvailabilitySource, ApiState } from '../ports';
 import { FailureCause, isRunningState, RunOutcome } from '../result';
 import { Clock } from '../timing/clock';
+import { PausableTimers } from '../timing/pausable-timers';
 import { startTimer } from '../timing/timer';
 import { errorMessage, formatMs } from './format-ms';
 import { UnitAction, UnitContext } from './unit-action';
@@ -18,6 +20,10 @@ export interface RunnerListener {
     blocked: readonly BlockedComponent[],
     diagnose: boolean,
   ): void;
+  /** The API server stopped answering; unit timers are paused until it is back. */
+  apiLost?(at: number, state: Extract<ApiState, { state: 'lost' }>): void;
+  /** The API server answers again after `lostForMs`; unit timers go on. */
+  apiRestored?(at: number, lostForMs: number): void;
 }
 
 /** Settings of one `DagRunner.execute`. */
@@ -32,6 +38,12 @@ export interface RunnerSettings {
   readonly runTimeoutMs?: number;
   /** Stops the run when nothing progressed for this long. @default none */
   readonly noProgressTimeoutMs?: number;
+  /**
+   * Whether the API server answers (the port's). While it is lost, unit timeouts, unit timers and
+   * the no-progress check are paused (the run timeout is not: it is the caller's wall-clock
+   * limit); when it is gone for good the run stops with outcome `unreachable`.
+   */
+  readonly availability?: ApiAvailabilitySource;
 }
 
 /** The bookkeeping of one unit in a run. */
@@ -55,6 +67,8 @@ export class DagRunner {
   private readonly controllers = new Map<string, AbortController>();
   private readonly work = new Set<Promise<void>>();
   private readonly cancels: (() => void)[] = [];
+  /** Unit timeouts, unit timers and the no-progress check: paused while the API server is lost. */
+  private readonly timers: PausableTimers;
   private readonly runController = new AbortController();
   private stopping?: { outcome: RunOutcome; reason: string };
   private lastProgressAt: number;
@@ -68,6 +82,7 @@ export class DagRunner {
     private readonly settings: RunnerSettings,
   ) {
     this.lastProgressAt = settings.clock.now();
+    this.timers = new PausableTimers(settings.clock);
     this.changedPromise = new Promise((resolve) => (this.wake = resolve));
   }
 
@@ -99,6 +114,11 @@ export class DagRunner {
       );
     if (this.settings.noProgressTimeoutMs !== undefined)
       this.armNoProgress(this.settings.noProgressTimeoutMs);
+    const availability = this.settings.availability;
+    if (availability) {
+      this.cancels.push(availability.subscribe((state) => this.onApiState(state)));
+      if (availability.current.state !== 'available') this.onApiState(availability.current);
+    }
     if (signal?.aborted) onAbort();
     try {
       const cannotStart = before && !this.stopping ? await before() : undefined;
@@ -111,6 +131,7 @@ export class DagRunner {
     } finally {
       signal?.removeEventListener('abort', onAbort);
       for (const cancel of this.cancels) cancel();
+      this.timers.cancelAll();
       this.runController.abort();
       for (const controller of this.controllers.values()) controller.abort();
     }
@@ -172,7 +193,7 @@ export class DagRunner {
     if (this.stopping) return;
     this.stopping = { outcome, reason };
     this.scheduler.markRemainingNotStarted(reason);
-    const cause: FailureCause = outcome === 'aborted' ? 'aborted' : 'timeout';
+    const cause = stopCause(outcome);
     for (const name of this.scheduler.running())
       this.fail(name, `${reason}${this.actionOf(name).stoppedWhile()}`, cause, outcome !== 'aborted');
     this.runController.abort();
@@ -233,7 +254,7 @@ export class DagRunner {
       changed: () => this.changed(),
       track: (work) => this.track(work),
       after: (ms, fn) => {
-        const cancel = startTimer(clock, ms, fn);
+        const cancel = this.timers.start(ms, fn);
         if (controller.signal.aborted) cancel();
         else controller.signal.addEventListener('abort', cancel, { once: true });
       },
@@ -260,8 +281,39 @@ export class DagRunner {
         this.stop('no-progress', `no progress for ${formatMs(limit)}`);
         return;
       }
-      this.cancels.push(startTimer(this.settings.clock, limit - idle, check));
+      this.timers.start(limit - idle, check);
     };
-    this.cancels.push(startTimer(this.settings.clock, limit, check));
+    this.timers.start(limit, check);
   }
+
+  /** Pauses the unit timers while the API server is lost, stops the run when it is gone. */
+  private onApiState(state: ApiState): void {
+    const now = this.settings.clock.now();
+    switch (state.state) {
+      case 'lost':
+        if (this.timers.paused) return;
+        this.timers.pause();
+        this.listener.apiLost?.(now, state);
+        return;
+      case 'available': {
+        if (!this.timers.paused) return;
+        // Time without an API server is not time without progress.
+        this.progress();
+        const lostFor = this.timers.resume();
+        this.listener.apiRestored?.(now, lostFor);
+        this.notify();
+        return;
+      }
+      case 'gone':
+        this.stop('unreachable', `the API server stopped answering (${state.reason})`);
+        return;
+    }
+  }
+}
+
+/** The cause of the units a stopped run fails or leaves not started. */
+export function stopCause(outcome: RunOutcome): FailureCause {
+  if (outcome === 'aborted') return 'aborted';
+  if (outcome === 'unreachable') return 'cluster-unreachable';
+  return 'timeout';
 }

@@ -1,4 +1,5 @@
 import { RolloutEvent } from '../events';
+import { ClusterUnreachableError } from '../kube/errors';
 import { ApplyConflictError, ClusterPort } from '../ports';
 import { FailureCause } from '../result';
 import { Clock, isAbortError } from '../timing/clock';
@@ -70,7 +71,11 @@ export class ObjectSession {
       } catch (error) {
         const conflict = error instanceof ApplyConflictError;
         const reason = conflict ? error.message : `${tracked.ref}: apply failed: ${errorMessage(error)}`;
-        const cause: FailureCause = conflict ? 'conflict' : 'apply-rejected';
+        const cause: FailureCause = conflict
+          ? 'conflict'
+          : error instanceof ClusterUnreachableError
+            ? 'cluster-unreachable'
+            : 'apply-rejected';
         if (!isRetryable(error) || attempt >= this.settings.applyAttempts || signal.aborted) {
           return { ok: false, reason: attempt > 1 ? `${reason} (after ${attempt} attempts)` : reason, cause };
         }
@@ -94,7 +99,7 @@ export class ObjectSession {
       return {
         ok: false,
         reason: `${tracked.ref}: could not read it: ${errorMessage(error)}`,
-        cause: 'apply-rejected',
+        cause: error instanceof ClusterUnreachableError ? 'cluster-unreachable' : 'apply-rejected',
       };
     }
   }

@@ -1,5 +1,5 @@
 import { KubeObject, objectRef } from '../../graph';
-import { ApplyOutcome, ObjectStatus, ReadinessResult, WatchEventType } from '../ports';
+import { ApplyOutcome, ObjectStatus, ReadinessResult, StuckCause, WatchEventType } from '../ports';
 import { ObjectResult } from '../result';
 import { goneReadiness } from '../readiness/gone';
 import { objectReadiness, ReadinessOptions } from '../readiness/readiness-table';
@@ -13,6 +13,8 @@ export class TrackedObject {
   readonly ref: string;
   status: ObjectStatus = 'Unknown';
   message: string;
+  /** For Failed: the kind of failure, when its readiness rule knows it. */
+  cause?: StuckCause;
   applied?: ApplyOutcome;
   live?: KubeObject;
   appliedAt?: number;
@@ -80,6 +82,7 @@ export class TrackedObject {
     const changed = next.status !== this.status || next.message !== this.message;
     this.status = next.status;
     this.message = next.message;
+    this.cause = next.cause;
     if (next.status === 'Current' && this.currentAt === undefined) this.currentAt = now;
     return changed;
   }

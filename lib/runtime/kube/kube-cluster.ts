@@ -1,16 +1,24 @@
 import { KubeObject, objectRef } from '../../graph';
-import { ApplyOptions, ApplyOutcome, ClusterPort, DeleteOptions, WatchKey, WatchListener } from '../ports';
+import {
+  ApiAvailabilitySource,
+  ApplyOptions,
+  ApplyOutcome,
+  ClusterPort,
+  DeleteOptions,
+  WatchKey,
+  WatchListener,
+} from '../ports';
 import { ExponentialBackOff } from '../timing';
 import { toApplyConflict } from './apply-conflict';
 import { connect, ConnectionOptions } from './connection';
-import { KubeApiError, NoMatchError } from './errors';
+import { ClusterUnreachableError, KubeApiError, NoMatchError } from './errors';
 import { RequestCounter } from './request-counter';
 import { RestMapper } from './rest-mapper';
 import { resourcePath, ResourceMapping } from './rest-mapping';
 import { ListResult, RawWatchEvent, SharedWatch } from './shared-watch';
-import { KubeTransport, RetryPolicy } from './transport';
+import { KubeTransport, RetryPolicy, TransportHealthOptions } from './transport';
 
-export interface KubeClusterOptions extends ConnectionOptions {
+export interface KubeClusterOptions extends ConnectionOptions, TransportHealthOptions {
   readonly retry?: RetryPolicy;
   /** `User-Agent` of every request. @default 'stackwright' */
   readonly userAgent?: string;
@@ -21,6 +29,9 @@ export interface KubeClusterOptions extends ConnectionOptions {
   /** Told about watch errors that are retried (for `--verbose` logs). */
   readonly onWatchError?: (key: WatchKey, error: unknown) => void;
 }
+
+/** How long `serverVersion` gives a server that has not answered yet. */
+const FIRST_CONTACT_TIMEOUT_MS = 5_000;
 
 /** Server-side timeout of one watch request; randomised so many watches do not reconnect together. */
 const WATCH_TIMEOUT_SECONDS = () => 240 + Math.floor(Math.random() * 120);
@@ -51,7 +62,12 @@ export class KubeCluster implements ClusterPort {
   /** Resolves the kubeconfig and returns a port; no request is sent yet. */
   static async connect(options: KubeClusterOptions = {}): Promise<KubeCluster> {
     const connection = await connect(options);
-    return new KubeCluster(new KubeTransport(connection, options.retry, options.userAgent), options);
+    return new KubeCluster(new KubeTransport(connection, options.retry, options.userAgent, options), options);
+  }
+
+  /** Whether the API server answers (see `KubeTransport.availability`). */
+  get availability(): ApiAvailabilitySource {
+    return this.transport.availability;
   }
 
   /** Requests sent so far, by verb. */
@@ -59,11 +75,34 @@ export class KubeCluster implements ClusterPort {
     return this.transport.counter;
   }
 
-  /** `GET /version`: proves the server is reachable and the credentials work. */
+  /**
+   * `GET /version`: proves within seconds that the server is reachable, is a Kubernetes API server
+   * (a web server answering 404 or HTML is not) and that the credentials work.
+   */
   async serverVersion(): Promise<string> {
-    const response = await this.transport.request({ method: 'GET', path: '/version', verb: 'get' });
-    const body = response.body as { gitVersion?: string } | undefined;
-    return body?.gitVersion ?? 'unknown';
+    const { server, context } = this.transport.connection;
+    const notKubernetes = (what: string) =>
+      new ClusterUnreachableError(
+        `${server} is not a Kubernetes API server: GET /version ${what}; check the server of context ${context} in the kubeconfig`,
+      );
+    let response;
+    try {
+      response = await this.transport.request({
+        method: 'GET',
+        path: '/version',
+        verb: 'get',
+        timeoutMs: FIRST_CONTACT_TIMEOUT_MS,
+      });
+    } catch (error) {
+      // 401/403 are Kubernetes refusing the credentials, 5xx a server in trouble: said as they are.
+      if (error instanceof KubeApiError && error.status < 500 && error.status !== 401 && error.status !== 403)
+        throw notKubernetes(`answered HTTP ${error.status}`);
+      throw error;
+    }
+    const body = response.body as { gitVersion?: unknown } | undefined;
+    if (typeof body !== 'object' || body === null || typeof body.gitVersion !== 'string')
+      throw notKubernetes(`answered HTTP ${response.status} without version information`);
+    return body.gitVersion;
   }
 
   /** The REST mapping of a kind (cached discovery). */
@@ -153,6 +192,11 @@ export class KubeCluster implements ClusterPort {
 
   async list(key: WatchKey, labelSelector?: string): Promise<KubeObject[]> {
     return [...(await this.listWithVersion(key, labelSelector)).items];
+  }
+
+  /** Every Event of `namespace` (core/v1), one LIST; diagnosis picks those about its objects. */
+  async events(namespace: string): Promise<KubeObject[]> {
+    return this.list({ apiVersion: 'v1', kind: 'Event', namespace });
   }
 
   watch(key: WatchKey, onEvent: WatchListener): () => void {

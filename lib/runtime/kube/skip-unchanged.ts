@@ -70,4 +70,14 @@ export class SkipUnchanged implements ClusterPort {
   invalidateDiscovery(): void {
     this.inner.invalidateDiscovery?.();
   }
+
+  /** Passed through (when the inner port has it) so diagnosis reads the Events. */
+  get events(): ClusterPort['events'] {
+    return this.inner.events?.bind(this.inner);
+  }
+
+  /** Passed through so the engine sees a lost API server. */
+  get availability(): ClusterPort['availability'] {
+    return this.inner.availability;
+  }
 }

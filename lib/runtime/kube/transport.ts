@@ -1,5 +1,7 @@
 import * as http from 'http';
 import * as https from 'https';
+import { ApiAvailability } from '../availability/api-availability';
+import { ApiLiveness, LivenessOptions } from './api-liveness';
 import { KubeConnection } from './connection';
 import { ClusterUnreachableError, KubeApiError, KubeStatus } from './errors';
 import { RequestCounter, RequestVerb } from './request-counter';
@@ -17,6 +19,8 @@ export interface KubeRequest {
   /** How the request is counted; retries count again. */
   readonly verb: RequestVerb;
   readonly signal?: AbortSignal;
+  /** Give up on an answer after this long. @default 30000 */
+  readonly timeoutMs?: number;
 }
 
 export interface KubeResponse {
@@ -32,12 +36,24 @@ export interface RetryPolicy {
   readonly random: () => number;
 }
 
+/** How the transport watches over the API server's availability. */
+export interface TransportHealthOptions {
+  /** How long requests wait for a lost API server. @default 120000 */
+  readonly apiLossTimeoutMs?: number;
+  /** The liveness probe's pace and patience. */
+  readonly liveness?: LivenessOptions;
+}
+
 /** Sent with every request, so audit logs can tell our requests apart (the rollout benchmark counts them). */
 export const USER_AGENT = 'stackwright';
 
 const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseMs: 200, maxMs: 5_000, random: Math.random };
 const REQUEST_TIMEOUT_MS = 30_000;
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
+/** Statuses that, once retries are spent, make the transport ask whether the API server is down. */
+const SERVER_TROUBLE_STATUS = new Set([500, 502, 503, 504]);
+/** Error code of the requests the transport cuts when the API server is lost. */
+const API_LOST = 'EAPILOST';
 const UNREACHABLE_CODES = new Set([
   'ECONNREFUSED',
   'ENOTFOUND',
@@ -60,14 +76,22 @@ export class KubeTransport {
   private readonly streamAgent: http.Agent;
   /** `http` only for plain-HTTP servers (`kubectl proxy`); everything else is TLS. */
   private readonly client: typeof https | typeof http;
+  private readonly probeAgent: http.Agent;
   private headers: Record<string, string> | undefined;
   private reachedOnce = false;
+  /** Requests and streams on the wire, cut when the API server is lost so they wait and retry. */
+  private readonly inFlight = new Set<http.ClientRequest>();
+  /** Whether the API server answers; requests wait in it while it is lost. */
+  readonly availability: ApiAvailability;
+  /** The probe that tells a live API server from a lost one. */
+  readonly liveness: ApiLiveness;
 
   constructor(
     readonly connection: KubeConnection,
     private readonly retry: RetryPolicy = DEFAULT_RETRY,
     /** `User-Agent` header; the benchmark gives each tool its own. */
     private readonly userAgent: string = USER_AGENT,
+    health: TransportHealthOptions = {},
   ) {
     const tls = { ...connection.tls };
     const plain = connection.server.startsWith('http://');
@@ -76,31 +100,71 @@ export class KubeTransport {
     this.agent = new Agent({ ...tls, keepAlive: true, maxSockets: 64 });
     // Watches hold their socket for minutes; keeping them apart stops them starving requests.
     this.streamAgent = new Agent({ ...tls, keepAlive: false });
+    // A probe opens a connection of its own: a reused socket would say nothing about the server now.
+    this.probeAgent = new Agent({ ...tls, keepAlive: false });
+    this.availability = new ApiAvailability({
+      lossTimeoutMs: health.apiLossTimeoutMs,
+      clock: health.liveness?.clock,
+      server: connection.server,
+    });
+    this.liveness = new ApiLiveness((ms) => this.probe(ms), this.availability, health.liveness);
+    this.availability.subscribe((state) => {
+      if (state.state === 'lost') this.cutInFlight(state.reason);
+    });
   }
 
-  /** Sends a request, retrying transient failures; throws `KubeApiError` for any other non-2xx. */
+  /**
+   * Sends a request, retrying transient failures; throws `KubeApiError` for any other non-2xx.
+   * When the API server stops answering after it answered once, the request waits for it (see
+   * `availability`) and is sent again when it is back; it fails with `ClusterUnreachableError`
+   * only when the server stayed away past the API-loss timeout.
+   */
   async request(req: KubeRequest): Promise<KubeResponse> {
+    const release = this.liveness.use();
+    try {
+      return await this.send(req);
+    } finally {
+      release();
+    }
+  }
+
+  private async send(req: KubeRequest): Promise<KubeResponse> {
     for (let attempt = 1; ; attempt++) {
+      if (this.availability.current.state === 'lost') await this.availability.whenAvailable(req.signal);
       try {
         const response = await this.once(req);
+        this.answered();
         if (response.status === 401 && attempt === 1) {
           this.headers = undefined; // a token may have expired: resolve the credentials again
           continue;
         }
         if (response.status >= 200 && response.status < 300) return response;
         const error = apiError(response, req);
-        if (!RETRYABLE_STATUS.has(response.status) || attempt >= this.retry.attempts) throw error;
+        if (!RETRYABLE_STATUS.has(response.status)) throw error;
+        if (attempt >= this.retry.attempts) {
+          // Retries spent on 5xx: a restarting API server answers so; wait for it if it is down.
+          if (SERVER_TROUBLE_STATUS.has(response.status) && !(await this.liveness.check())) {
+            attempt = 0;
+            continue;
+          }
+          throw error;
+        }
         await sleep(this.delay(attempt, error.body?.details?.retryAfterSeconds), req.signal);
       } catch (error) {
         if (error instanceof KubeApiError || isAbort(error, req.signal)) throw error;
         const code = (error as NodeJS.ErrnoException).code ?? '';
-        if (
-          attempt >= this.retry.attempts ||
-          (!this.reachedOnce && UNREACHABLE_CODES.has(code) && attempt >= 2)
-        ) {
-          throw new ClusterUnreachableError(
-            `cannot reach the API server at ${this.connection.server} (context ${this.connection.context}): ${errorText(error)}`,
-          );
+        if (!this.reachedOnce) {
+          // Nothing answered yet: a wrong address or a server that never answers, not a lost one.
+          const timedOut = code === 'ETIMEDOUT';
+          if (attempt >= this.retry.attempts || (UNREACHABLE_CODES.has(code) && (timedOut || attempt >= 2)))
+            throw this.unreachable(error);
+        } else {
+          if (this.availability.current.state === 'gone') throw this.availability.unreachableError();
+          if (!(await this.liveness.check())) {
+            attempt = 0; // lost: the top of the loop waits for it, then tries afresh
+            continue;
+          }
+          if (attempt >= this.retry.attempts) throw this.unreachable(error);
         }
         await sleep(this.delay(attempt), req.signal);
       }
@@ -120,8 +184,29 @@ export class KubeTransport {
     idleTimeoutMs = 600_000,
   ): Promise<void> {
     this.counter.record('watch');
+    if (this.availability.current.state === 'lost') await this.availability.whenAvailable(signal);
     const headers = await this.authHeaders();
-    await new Promise<void>((resolve, reject) => {
+    const release = this.liveness.use();
+    try {
+      await this.openStream(path, query, onLine, signal, idleTimeoutMs, headers);
+    } catch (error) {
+      // A broken watch may be the first sign of a lost API server (its list will wait for it).
+      if (this.reachedOnce && !(error instanceof KubeApiError) && !signal.aborted) void this.liveness.check();
+      throw error;
+    } finally {
+      release();
+    }
+  }
+
+  private openStream(
+    path: string,
+    query: Record<string, string | undefined>,
+    onLine: (line: unknown) => void,
+    signal: AbortSignal,
+    idleTimeoutMs: number,
+    headers: Record<string, string>,
+  ): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
       const request = this.client.request(
         this.url(path, query),
         {
@@ -144,7 +229,7 @@ export class KubeTransport {
               .catch(reject);
             return;
           }
-          this.reachedOnce = true;
+          this.answered();
           let buffered = '';
           response.setEncoding('utf8');
           response.on('data', (chunk: string) => {
@@ -172,15 +257,69 @@ export class KubeTransport {
       request.setTimeout(idleTimeoutMs, () =>
         request.destroy(new Error(`watch stream idle for ${idleTimeoutMs} ms`)),
       );
+      this.track(request);
       request.on('error', reject);
       request.end();
     });
   }
 
-  /** Closes idle keep-alive sockets; in-flight requests finish. */
+  /**
+   * `GET /readyz` on a fresh connection within `timeoutMs`, not counted: resolves when the API
+   * server answers (any status below 500: even a refusal of our credentials is an answer), rejects
+   * saying why not.
+   */
+  async probe(timeoutMs: number): Promise<void> {
+    const headers = await this.authHeaders();
+    await new Promise<void>((resolve, reject) => {
+      const request = this.client.request(
+        this.url('/readyz', {}),
+        {
+          method: 'GET',
+          agent: this.probeAgent,
+          headers: { ...headers, 'User-Agent': this.userAgent },
+        },
+        (response) => {
+          response.resume();
+          const status = response.statusCode ?? 0;
+          if (status >= 500) reject(new Error(`GET /readyz answered HTTP ${status}`));
+          else resolve();
+        },
+      );
+      answerWithin(request, timeoutMs, () => new Error(`no answer to GET /readyz within ${timeoutMs} ms`));
+      request.on('error', (error) => reject(new Error(errorText(error))));
+      request.end();
+    });
+  }
+
+  /** Closes idle keep-alive sockets and stops probing; in-flight requests finish. */
   close(): void {
+    this.liveness.close();
     this.agent.destroy();
     this.streamAgent.destroy();
+    this.probeAgent.destroy();
+  }
+
+  /** The API server answered: it is reachable, and no longer lost if it was. */
+  private answered(): void {
+    this.reachedOnce = true;
+    if (this.availability.current.state !== 'available') this.availability.restored();
+  }
+
+  private track(request: http.ClientRequest): void {
+    this.inFlight.add(request);
+    request.on('close', () => this.inFlight.delete(request));
+  }
+
+  /** Cuts every request and stream on the wire: they wait for the API server and try again. */
+  private cutInFlight(reason: string): void {
+    for (const request of [...this.inFlight])
+      request.destroy(Object.assign(new Error(`API server lost: ${reason}`), { code: API_LOST }));
+  }
+
+  private unreachable(error: unknown): ClusterUnreachableError {
+    return new ClusterUnreachableError(
+      `cannot reach the API server at ${this.connection.server} (context ${this.connection.context}): ${errorText(error)}`,
+    );
   }
 
   private async once(req: KubeRequest): Promise<KubeResponse> {
@@ -199,17 +338,23 @@ export class KubeTransport {
     return new Promise<KubeResponse>((resolve, reject) => {
       const request = this.client.request(
         this.url(req.path, req.query ?? {}),
-        { method: req.method, agent: this.agent, headers, signal: req.signal, timeout: REQUEST_TIMEOUT_MS },
+        {
+          method: req.method,
+          agent: this.agent,
+          headers,
+          signal: req.signal,
+        },
         (response) => {
-          this.reachedOnce = true;
           collect(response)
             .then((text) => resolve({ status: response.statusCode ?? 0, body: parseJson(text) }))
             .catch(reject);
         },
       );
-      request.on('timeout', () =>
-        request.destroy(Object.assign(new Error('request timed out'), { code: 'ETIMEDOUT' })),
+      const timeoutMs = req.timeoutMs ?? REQUEST_TIMEOUT_MS;
+      answerWithin(request, timeoutMs, () =>
+        Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' }),
       );
+      this.track(request);
       request.on('error', reject);
       if (payload !== undefined) request.write(payload);
       request.end();
@@ -233,6 +378,19 @@ export class KubeTransport {
     const exponential = Math.min(this.retry.maxMs, this.retry.baseMs * 2 ** (attempt - 1));
     return exponential * (0.5 + this.retry.random() / 2);
   }
+}
+
+/**
+ * Destroys `request` with `error()` unless the whole answer (headers and body) arrived within `ms`.
+ * (The `timeout` option of `http.request` is a socket idle timeout, and on a keep-alive agent
+ * fires only after twice its value: not a deadline.)
+ */
+function answerWithin(request: http.ClientRequest, ms: number, error: () => Error): void {
+  const timer = setTimeout(() => request.destroy(error()), ms);
+  const clear = () => clearTimeout(timer);
+  request.on('response', (response) => response.on('end', clear).on('close', clear));
+  request.on('close', clear);
+  request.on('error', clear);
 }
 
 function apiError(response: KubeResponse, req: Pick<KubeRequest, 'method' | 'path'>): KubeApiError {

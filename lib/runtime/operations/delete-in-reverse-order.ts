@@ -40,7 +40,8 @@ export interface DeletionUnitResult {
 
 export interface DeletionResult {
   readonly ok: boolean;
-  readonly outcome: 'succeeded' | 'failed' | 'aborted';
+  /** `unreachable`: the API server stopped answering and did not come back within the API-loss timeout. */
+  readonly outcome: 'succeeded' | 'failed' | 'aborted' | 'unreachable';
   readonly units: readonly DeletionUnitResult[];
   readonly counts: Readonly<Record<DeletionState, number>>;
   readonly durationMs: number;
@@ -142,6 +143,7 @@ export async function deleteInReverseOrder(
       signal: options.signal,
       abortReason: 'aborted',
       unitTimeoutMs: options.unitTimeoutMs ?? 300_000,
+      availability: cluster.availability,
     },
   );
   emit({ type: 'delete-started', at: at(), units: units.map((u) => u.name) });
@@ -171,7 +173,13 @@ export async function deleteInReverseOrder(
   const ok = counts.deleted === ordered.length;
   const result: DeletionResult = {
     ok,
-    outcome: ok ? 'succeeded' : options.signal?.aborted ? 'aborted' : 'failed',
+    outcome: ok
+      ? 'succeeded'
+      : options.signal?.aborted
+        ? 'aborted'
+        : runner.stopped?.outcome === 'unreachable'
+          ? 'unreachable'
+          : 'failed',
     units: ordered,
     counts,
     durationMs: clock.now() - started,

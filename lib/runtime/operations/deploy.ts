@@ -5,6 +5,7 @@ import {
   inventoryFromGraph,
   InventoryLocation,
   inventoryLocation,
+  inventoryName,
   inventoryRef,
   mergeInventories,
   readInventory,
@@ -134,6 +135,16 @@ async function deployGraph(
 
   // 2. Roll out, skipping writes for unchanged objects.
   const result = await rollout(graph, port, options);
+  if (result.outcome === 'unreachable') {
+    // No API server to record anything in: the pending inventory already covers what was applied.
+    return {
+      ok: false,
+      rollout: result,
+      inventory: { name: inventoryName(location.cloud), namespace: location.namespace, writes, orphans: [] },
+      skippedUnchanged: port instanceof SkipUnchanged ? port.skipped.length : 0,
+      preflight: findings,
+    };
+  }
 
   // 3. Record what was applied: its new hash; everything else keeps what it had.
   const appliedRefs = new Set(
@@ -178,7 +189,7 @@ async function deployGraph(
     rollout: result,
     ...(pruneResult ? { prune: pruneResult } : {}),
     inventory: {
-      name: `stackwright-inventory-${location.cloud}`,
+      name: inventoryName(location.cloud),
       namespace: location.namespace,
       writes,
       orphans,

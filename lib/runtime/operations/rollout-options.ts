@@ -38,8 +38,12 @@ export interface RolloutOptions {
   readonly noProgressTimeoutMs?: number;
   /**
    * When a running component has not verified after this long, the engine lists the pods behind its
-   * workloads (once) and emits a `component-diagnosis` event saying why.
-   * @default 30000
+   * workloads and the Events about them, and emits a `component-diagnosis` event saying why; it
+   * does so again every `diagnoseAfterMs` (a new event only when what it finds changed). A blocking
+   * stuck state (a ResourceQuota, a missing StorageClass, an admission denial, a crash loop, …) seen
+   * in two rounds in a row with no change of the component's objects in between fails the
+   * component with its cause at once, instead of at `componentTimeoutMs`.
+   * @default 15000
    */
   readonly diagnoseAfterMs?: number;
   /** Called synchronously with every event, in order. Must not throw. */

@@ -39,7 +39,7 @@ export async function rollout(
     componentTimeoutMs: options.componentTimeoutMs ?? 600_000,
     runTimeoutMs: options.runTimeoutMs,
     noProgressTimeoutMs: options.noProgressTimeoutMs,
-    diagnoseAfterMs: options.diagnoseAfterMs ?? 30_000,
+    diagnoseAfterMs: options.diagnoseAfterMs ?? 15_000,
     onEvent: options.onEvent,
     signal: options.signal,
     skip: options.skip ?? [],

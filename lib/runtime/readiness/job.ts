@@ -26,7 +26,10 @@ export function jobReadiness(live: KubeObject): ReadinessResult {
 
   if (isTrue(live, 'Failed')) {
     const c = condition(live, 'Failed');
-    return failed(`Job failed: ${describeCondition(c) || 'no reason given'} (${failedPods} failed pod(s))`);
+    return failed(
+      `Job failed: ${describeCondition(c) || 'no reason given'} (${failedPods} failed pod(s))`,
+      'job-failed',
+    );
   }
   if (isTrue(live, 'Complete')) return current(`completed: ${succeeded}/${completions} succeeded`);
   if (spec(live).suspend === true) return current('suspended: not waiting for completion');

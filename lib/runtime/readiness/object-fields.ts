@@ -1,5 +1,5 @@
 import { KubeObject } from '../../graph';
-import { ObjectStatus, ReadinessResult } from '../ports';
+import { ObjectStatus, ReadinessResult, StuckCause } from '../ports';
 
 /**
  * Small readers over plain JSON objects. Live objects come from the API server as untyped JSON;
@@ -102,4 +102,6 @@ export function result(statusValue: ObjectStatus, message: string): ReadinessRes
 
 export const current = (message: string): ReadinessResult => result('Current', message);
 export const inProgress = (message: string): ReadinessResult => result('InProgress', message);
-export const failed = (message: string): ReadinessResult => result('Failed', message);
+/** A Failed result; `cause` when the rule knows the kind of failure (see `ReadinessResult.cause`). */
+export const failed = (message: string, cause?: StuckCause): ReadinessResult =>
+  cause ? { status: 'Failed', message, cause } : result('Failed', message);

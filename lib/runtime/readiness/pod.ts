@@ -1,5 +1,5 @@
 import { KubeObject } from '../../graph';
-import { ReadinessResult } from '../ports';
+import { ReadinessResult, StuckCause } from '../ports';
 import {
   asArray,
   asNumber,
@@ -21,6 +21,12 @@ const CRASHING = new Set([
   'CreateContainerError',
   'InvalidImageName',
 ]);
+
+/** The typed cause of the waiting reasons that have one. */
+const CAUSE_OF_WAITING: Readonly<Record<string, StuckCause | undefined>> = {
+  CrashLoopBackOff: 'crash-loop',
+  InvalidImageName: 'image-pull',
+};
 
 /**
  * Pod: Succeeded, or Running with `Ready=True`, is Current. Phase Failed and crash-looping
@@ -45,6 +51,7 @@ export function podReadiness(live: KubeObject): ReadinessResult {
       const message = asString(waiting.message);
       return failed(
         `container ${asString(cs.name) ?? '?'} is in ${reason} (${restarts} restarts)${message ? `: ${message}` : ''}`,
+        CAUSE_OF_WAITING[reason],
       );
     }
   }

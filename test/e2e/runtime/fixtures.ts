@@ -25,6 +25,8 @@ export interface FixtureComponent {
   readonly replicas?: number;
   /** Extra content to make the manifest differ (e.g. a new image tag). */
   readonly version?: string;
+  /** A PersistentVolumeClaim `<name>-data` of this StorageClass, mounted by the pods. */
+  readonly claimStorageClass?: string;
 }
 
 /** The objects of a cloud: its namespace, then every component's objects, annotated. */
@@ -65,9 +67,24 @@ function componentObjects(cloud: string, namespace: string, c: FixtureComponent)
     ...(c.readyDelay ? { [READY_DELAY]: c.readyDelay } : {}),
     ...(c.fail ? { [FAIL]: 'true' } : {}),
   };
+  const claim: KubeObject | undefined = c.claimStorageClass
+    ? {
+        apiVersion: 'v1',
+        kind: 'PersistentVolumeClaim',
+        metadata: metadata(`${c.name}-data`),
+        spec: {
+          storageClassName: c.claimStorageClass,
+          accessModes: ['ReadWriteOnce'],
+          resources: { requests: { storage: '1Gi' } },
+        },
+      }
+    : undefined;
   const podSpec = {
     ...scheduling(c.schedulingKeys ?? ['any.yaook.cloud/api']),
     containers: [{ name: 'main', image: `registry.example.com/${c.name}:${c.version ?? '1'}` }],
+    ...(claim
+      ? { volumes: [{ name: 'data', persistentVolumeClaim: { claimName: claim.metadata.name } }] }
+      : {}),
     ...(c.kind === 'job' ? { restartPolicy: 'Never' } : {}),
   };
   const template = { metadata: { labels, annotations: podAnnotations }, spec: podSpec };
@@ -84,6 +101,7 @@ function componentObjects(cloud: string, namespace: string, c: FixtureComponent)
   }
   return [
     config,
+    ...(claim ? [claim] : []),
     {
       apiVersion: 'apps/v1',
       kind: 'Deployment',

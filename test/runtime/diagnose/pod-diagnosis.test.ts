@@ -140,38 +140,4 @@ describe('diagnosePod', () => {
     ).toEqual([]);
     expect(diagnosePod(done)).toEqual([]);
   });
-
-  test('adds warning events about the pod', () => {
-    // GIVEN
-    const pod = runningPod(
-      'cinder-volume-0',
-      'cinder-volume',
-      { state: { waiting: { reason: 'ContainerCreating' } } },
-      'Pending',
-    );
-    const event = {
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: { name: 'cinder-volume-0.17f', namespace: 'openstack' },
-      involvedObject: { kind: 'Pod', name: 'cinder-volume-0', namespace: 'openstack' },
-      type: 'Warning',
-      reason: 'FailedMount',
-      message: 'MountVolume.SetUp failed for volume "ceph-keyring" : secret "ceph-keyring" not found',
-    };
-    const normal = {
-      ...event,
-      metadata: { name: 'n', namespace: 'openstack' },
-      type: 'Normal',
-      reason: 'Scheduled',
-      message: 'Successfully assigned',
-    };
-
-    // WHEN
-    const messages = diagnosePod(pod, [], [event, normal]);
-
-    // THEN
-    expect(messages).toEqual([
-      'pod cinder-volume-0: FailedMount: MountVolume.SetUp failed for volume "ceph-keyring" : secret "ceph-keyring" not found',
-    ]);
-  });
 });

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
 import { KubeObject } from '../../../lib/graph';
-import { ObjectStatus } from '../../../lib/runtime/ports';
+import { ObjectStatus, StuckCause } from '../../../lib/runtime/ports';
 import {
   goneReadiness,
   hasKindRule,
@@ -12,7 +12,7 @@ import {
 
 interface Fixture {
   readonly case: string;
-  readonly expect: { readonly status: ObjectStatus; readonly message: string };
+  readonly expect: { readonly status: ObjectStatus; readonly message: string; readonly cause?: StuckCause };
   readonly object: KubeObject;
   /** Present for an object that is gone: `object` is then the manifest (see `goneReadiness`). */
   readonly gone?: { readonly appliedByUs: boolean };

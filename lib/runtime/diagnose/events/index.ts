@@ -1,0 +1,3 @@
+export * from './cluster-event';
+export * from './event-rule';
+export * from './event-rules';
