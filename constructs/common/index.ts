@@ -10,6 +10,7 @@ export * from './endpoints';
 export * from './external-endpoints';
 export * from './service-database';
 export * from './service-messaging';
+export * from './keystone-admin-job';
 export * from './keystone-registration';
 export * from './keystone-authtoken';
 export * from './required-inputs';
