@@ -3,7 +3,6 @@ import { Cloud } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
 import { JobComponent } from './job-component';
 import { SecretRef } from './secret-ref';
-import { SecretWriter } from './secret-writer';
 
 export interface GeneratedSecretProps {
   /** The operator key of the owning service (the Job is scheduled with it). */
@@ -33,6 +32,9 @@ const GENERATORS: Readonly<Record<NonNullable<GeneratedSecretProps['format']>, s
  * The values never reach a process's argv: the shell's builtin `printf` writes the Secret as JSON
  * into `kubectl create -f -`'s stdin (`kubectl create secret --from-literal` would put them on
  * kubectl's command line, readable in `/proc` by anyone on the node).
+ *
+ * The Job runs as its own ServiceAccount, which may read only this Secret and create Secrets; it
+ * cannot read any other credential of the cloud.
  */
 export class GeneratedSecret extends JobComponent {
   readonly secretName: string;
@@ -40,7 +42,6 @@ export class GeneratedSecret extends JobComponent {
 
   constructor(scope: Construct, id: string, props: GeneratedSecretProps) {
     const cloud = Cloud.of(scope);
-    const writer = SecretWriter.of(cloud);
     const secretName = props.secretName ?? `${scope.node.id}-${id}`;
     const generator = GENERATORS[props.format ?? 'hex'];
     const fields = props.keys.map((key) => `"${key}":"%s"`).join(',');
@@ -49,7 +50,12 @@ export class GeneratedSecret extends JobComponent {
     super(scope, id, {
       operatorKey: props.operatorKey,
       image: cloud.toolboxImage,
-      serviceAccountName: writer.serviceAccountName,
+      kubernetesAccess: [
+        { apiGroups: [''], resources: ['secrets'], resourceNames: [secretName], verbs: ['get'] },
+        // RBAC cannot narrow `create` by name (the name is not known when it is authorised):
+        // see docs/security.md for what that leaves.
+        { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
+      ],
       command: [
         '/bin/sh',
         '-ec',
@@ -61,7 +67,6 @@ export class GeneratedSecret extends JobComponent {
     });
     this.secretName = secretName;
     this.keys = props.keys;
-    this.dependsOn(writer, 'ready');
   }
 
   /** A reference to one generated key. */

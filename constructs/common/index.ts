@@ -4,7 +4,6 @@ export * from './oslo-config';
 export * from './config-files';
 export * from './job-component';
 export * from './api-service';
-export * from './secret-writer';
 export * from './generated-secret';
 export * from './endpoints';
 export * from './external-endpoints';

@@ -2,6 +2,7 @@ import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import { Cloud, Component, ComponentProps, rangeProblems, addCheck } from '../../lib/model';
 import { operatorJobPlacement, PodPlacement, SchedulingKey } from '../../lib/scheduling';
+import { jobIdentity } from './job-identity';
 import { podTemplate } from './pod-template';
 import { SecretRef, envFromSecret } from './secret-ref';
 
@@ -21,8 +22,12 @@ export interface JobComponentProps extends Omit<ComponentProps, 'placement'> {
   /** Volumes and their mounts. @default - none */
   readonly volumes?: k8s.Volume[];
   readonly volumeMounts?: k8s.VolumeMount[];
-  /** Service account for Jobs that talk to the Kubernetes API. @default - none, no token mounted */
-  readonly serviceAccountName?: string;
+  /**
+   * What the Job may do on the Kubernetes API: its own ServiceAccount gets a Role with exactly
+   * these rules (see {@link jobIdentity}) and its token is mounted.
+   * @default - no access: no ServiceAccount of its own, no token mounted
+   */
+  readonly kubernetesAccess?: readonly k8s.PolicyRule[];
   /**
    * Retries before the Job counts as failed. Kept low on purpose: a broken db-sync should fail
    * the rollout quickly and be explained, not retry for hours.
@@ -49,13 +54,14 @@ export class JobComponent extends Component {
       ...Object.entries(props.env ?? {}).map(([name, value]) => ({ name, value })),
       ...(props.extraEnv ?? []),
     ];
+    const serviceAccountName = props.kubernetesAccess ? jobIdentity(this, props.kubernetesAccess) : undefined;
     this.job = new k8s.KubeJob(this, 'job', {
       metadata: { name: this.componentName },
       spec: {
         backoffLimit,
         template: podTemplate(this, {
           restartPolicy: 'Never',
-          serviceAccountName: props.serviceAccountName,
+          serviceAccountName,
           volumes: props.volumes,
           containers: [
             {

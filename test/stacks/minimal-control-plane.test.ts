@@ -23,7 +23,6 @@ describe('minimal control plane', () => {
         'nova',
         'ovsdb',
         'placement',
-        'secret-writer',
       ].sort(),
     );
   });
