@@ -34,6 +34,19 @@ export interface JobComponentProps extends Omit<ComponentProps, 'placement'> {
    * @default 3
    */
   readonly backoffLimit?: number;
+  /**
+   * Seconds the Job may run, retries included, before Kubernetes fails it (and kills its pod), so
+   * a hung task fails the rollout instead of waiting forever.
+   * @default 3600
+   */
+  readonly deadlineSeconds?: number;
+  /**
+   * Seconds a finished Job is kept (to read its logs) before Kubernetes deletes it. `verify`
+   * still counts a Job that is gone as completed when the last deploy recorded it; a later deploy
+   * runs it again, which every Job of the SDK survives (they are idempotent).
+   * @default 86400 (one day)
+   */
+  readonly ttlSecondsAfterFinished?: number;
 }
 
 /**
@@ -48,7 +61,13 @@ export class JobComponent extends Component {
     const placement: PodPlacement = operatorJobPlacement(props.operatorKey);
     super(scope, id, { ...props, placement });
     const backoffLimit = props.backoffLimit ?? 3;
-    addCheck(this, () => rangeProblems('backoffLimit', backoffLimit, { min: 0, max: 100 }));
+    const deadlineSeconds = props.deadlineSeconds ?? 3600;
+    const ttlSecondsAfterFinished = props.ttlSecondsAfterFinished ?? 86400;
+    addCheck(this, () => [
+      ...rangeProblems('backoffLimit', backoffLimit, { min: 0, max: 100 }),
+      ...rangeProblems('deadlineSeconds', deadlineSeconds, { min: 60, max: 86400 }),
+      ...rangeProblems('ttlSecondsAfterFinished', ttlSecondsAfterFinished, { min: 0, max: 2592000 }),
+    ]);
     const env: k8s.EnvVar[] = [
       ...Object.entries(props.secretEnv ?? {}).map(([name, ref]) => envFromSecret(name, ref)),
       ...Object.entries(props.env ?? {}).map(([name, value]) => ({ name, value })),
@@ -59,6 +78,8 @@ export class JobComponent extends Component {
       metadata: { name: this.componentName },
       spec: {
         backoffLimit,
+        activeDeadlineSeconds: deadlineSeconds,
+        ttlSecondsAfterFinished,
         template: podTemplate(this, {
           restartPolicy: 'Never',
           serviceAccountName,

@@ -5,6 +5,7 @@
 const KIND_RANK: readonly string[] = [
   'Namespace',
   'CustomResourceDefinition',
+  'PriorityClass',
   'ServiceAccount',
   'ClusterRole',
   'ClusterRoleBinding',
