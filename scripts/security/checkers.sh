@@ -7,7 +7,7 @@
 #
 #   checkers.sh                    install what is missing, then count the findings of the working tree
 #   checkers.sh --baseline REF     also count them at REF and print both
-#   checkers.sh --details          also print every finding (check, object) of the working tree
+#   checkers.sh --details          also print the working tree's findings, counted per check
 #   checkers.sh --background       install detached (log, pid, exit code in the cache dir)
 #   checkers.sh --wait             wait for a background install and report its result
 set -euo pipefail
@@ -47,10 +47,10 @@ synth() {
   rm -rf "$out"
 }
 
-# kube_score FILE: one line per finding, `CHECK<TAB>Kind/name`, for the CRITICAL and WARNING grades.
+# kube_score FILE: one line per CRITICAL or WARNING finding, `[GRADE] name/namespace group/Kind: message`
+# (a message per container, so an object with two containers can have the same line twice).
 kube_score() {
-  "$BIN_DIR/kube-score" score --output-format ci "$1" 2>/dev/null |
-    sed -nE 's/^\[(CRITICAL|WARNING)\] ([^ ]+) ([^:]+): .*/\3\t\2/p' | sort -u || true
+  "$BIN_DIR/kube-score" score --output-format ci "$1" 2>/dev/null | grep -E '^\[(CRITICAL|WARNING)\]' || true
 }
 
 # checkov FILE: one line per failed check, `CHECK_ID<TAB>resource`.
@@ -61,7 +61,7 @@ import json, sys
 data = json.load(sys.stdin)
 for report in data if isinstance(data, list) else [data]:
     for check in report.get("results", {}).get("failed_checks", []):
-        print(f"{check[\"check_id\"]}\t{check[\"resource\"]}")
+        print(check["check_id"] + "\t" + check["resource"])
 ' | sort -u
 }
 
@@ -98,9 +98,9 @@ main() {
   count "working tree" "$work/current.yaml"
   if ((details)); then
     echo "--- kube-score (check, object)"
-    kube_score "$work/current.yaml" | awk -F'\t' '{ print $2 "\t" $1 }' | sort
+    kube_score "$work/current.yaml" | sed -E 's/^\[[A-Z]+\] [^ ]+ [^ ]+: //' | sort | uniq -c | sort -rn
     echo "--- checkov (check, resource)"
-    checkov_findings "$work/current.yaml"
+    checkov_findings "$work/current.yaml" | cut -f1 | sort | uniq -c | sort -rn
   fi
 }
 
