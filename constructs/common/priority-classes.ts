@@ -27,7 +27,8 @@ export function priorityClassName(cloud: Cloud, priority: PodPriority): string {
   const id = `priority-class-${priority}`;
   if (!cloud.node.tryFindChild(id)) {
     const { value, description } = CLASSES[priority];
-    new k8s.KubePriorityClass(cloud, id, { metadata: { name }, value, globalDefault: false, description });
+    // No `globalDefault: false`: the API server omits a false field, and a re-deploy would see a change.
+    new k8s.KubePriorityClass(cloud, id, { metadata: { name }, value, description });
   }
   return name;
 }

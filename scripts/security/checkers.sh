@@ -70,6 +70,8 @@ count() {
   printf '%-22s kube-score %5d   checkov %5d\n' "$1" "$(kube_score "$2" | wc -l)" "$(checkov_findings "$2" | wc -l)"
 }
 
+work=""
+
 main() {
   local baseline="" details=0
   while (($#)); do
@@ -85,9 +87,8 @@ main() {
   done
   bg_wait
   install
-  local work
   work="$(mktemp -d)"
-  trap 'rm -rf "$work"; git -C "$REPO" worktree remove --force "$work/baseline" 2>/dev/null || true' EXIT
+  trap 'git -C "$REPO" worktree remove --force "$work/baseline" 2>/dev/null || true; rm -rf "$work"' EXIT
   if [[ -n "$baseline" ]]; then
     git -C "$REPO" worktree add --quiet --detach "$work/baseline" "$baseline"
     ln -s "$REPO/node_modules" "$work/baseline/node_modules"
