@@ -4,6 +4,7 @@ import { addCheck, Component, rangeProblems } from '../../lib/model';
 import { PodPlacement } from '../../lib/scheduling';
 import { CONFIG_CHECKSUM_ANNOTATION, ConfigFiles, configFiles } from './config-files';
 import { disruptionBudget } from './disruption-budget';
+import { allowFromAnywhere } from './network-policies';
 import { containerResources, podTemplate, ResourceRequests } from './pod-template';
 
 export interface ApiServiceProps {
@@ -104,6 +105,7 @@ export class ApiService extends Component {
       },
     });
     disruptionBudget(this, replicas);
+    allowFromAnywhere(this, props.port);
   }
 
   /** In-cluster URL of the API, e.g. `http://keystone-api:5000`. */

@@ -1,6 +1,7 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Component, rangeProblems } from '../../lib/model';
 import { disruptionBudget } from './disruption-budget';
+import { allowFromConsumers } from './network-policies';
 import { podTemplate, PodSpread, PodTemplateOptions } from './pod-template';
 
 /** How a clustered StatefulSet's members are reached: what decides its Services and member names. */
@@ -138,5 +139,9 @@ export function clusteredStatefulSet(
     },
   });
   disruptionBudget(component, props.replicas);
+  allowFromConsumers(
+    component,
+    props.clientPorts.map((p) => p.port),
+  );
   return statefulSet;
 }
