@@ -3,6 +3,8 @@ import { Construct } from 'constructs';
 import { addCheck, Component, rangeProblems } from '../../lib/model';
 import { PodPlacement } from '../../lib/scheduling';
 import { CONFIG_CHECKSUM_ANNOTATION, ConfigFiles, configFiles } from './config-files';
+import { disruptionBudget } from './disruption-budget';
+import { allowFromAnywhere } from './network-policies';
 import { containerResources, podTemplate, ResourceRequests } from './pod-template';
 
 export interface ApiServiceProps {
@@ -68,7 +70,7 @@ export class ApiService extends Component {
         selector: { matchLabels: this.selectorLabels },
         strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: k8s.IntOrString.fromNumber(0) } },
         template: podTemplate(this, {
-          spreadReplicas: replicas > 1,
+          spread: replicas > 1 ? 'preferred' : undefined,
           annotations: config ? { [CONFIG_CHECKSUM_ANNOTATION]: config.checksum } : undefined,
           volumes: [
             ...(config ? [config.volume] : []),
@@ -102,15 +104,8 @@ export class ApiService extends Component {
         ports: [{ name: 'api', port: props.port, targetPort: port, protocol: 'TCP' }],
       },
     });
-    if (replicas > 1) {
-      new k8s.KubePodDisruptionBudget(this, 'pdb', {
-        metadata: { name: this.componentName },
-        spec: {
-          maxUnavailable: k8s.IntOrString.fromNumber(1),
-          selector: { matchLabels: this.selectorLabels },
-        },
-      });
-    }
+    disruptionBudget(this, replicas);
+    allowFromAnywhere(this, props.port);
   }
 
   /** In-cluster URL of the API, e.g. `http://keystone-api:5000`. */

@@ -1,6 +1,8 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Component, rangeProblems } from '../../lib/model';
-import { podTemplate, PodTemplateOptions } from './pod-template';
+import { disruptionBudget } from './disruption-budget';
+import { allowFromConsumers } from './network-policies';
+import { podTemplate, PodSpread, PodTemplateOptions } from './pod-template';
 
 /** How a clustered StatefulSet's members are reached: what decides its Services and member names. */
 export interface ClusterServices {
@@ -25,15 +27,16 @@ export interface ClusteredStatefulSetProps extends ClusterServices {
    * themselves in their start scripts, since after a full stop none is ready without the others).
    */
   readonly podManagementPolicy: 'OrderedReady' | 'Parallel';
-  /** The members' pods; they are always spread over nodes. */
-  readonly pod: Omit<PodTemplateOptions, 'spreadReplicas'>;
+  /** The members' pods (spread over nodes as `spread` says). */
+  readonly pod: Omit<PodTemplateOptions, 'spread'>;
+  /**
+   * `even` for a cluster that needs a majority (Galera, RabbitMQ, OVSDB raft): never two members on
+   * one node while there are enough nodes; `preferred` where losing members together costs no
+   * data (Memcached).
+   */
+  readonly spread: PodSpread;
   /** A ReadWriteOnce volume `data` per member, kept across restarts and reschedules. @default - none */
   readonly storage?: { readonly size: string; readonly storageClassName?: string };
-  /**
-   * A PodDisruptionBudget that lets drains take one member at a time, so a quorum survives.
-   * @default true
-   */
-  readonly disruptionBudget?: boolean;
   /**
    * Send clients to this member only (by its StatefulSet pod-name label), for a cluster that must
    * take writes on one member (Galera); the peers Service still lists every member.
@@ -120,7 +123,7 @@ export function clusteredStatefulSet(
       replicas: props.replicas,
       podManagementPolicy: props.podManagementPolicy,
       selector: { matchLabels: selector },
-      template: podTemplate(component, { ...props.pod, spreadReplicas: true }),
+      template: podTemplate(component, { ...props.pod, spread: props.spread }),
       volumeClaimTemplates: storage
         ? [
             {
@@ -135,11 +138,10 @@ export function clusteredStatefulSet(
         : undefined,
     },
   });
-  if (props.disruptionBudget ?? true) {
-    new k8s.KubePodDisruptionBudget(component, 'pdb', {
-      metadata: { name },
-      spec: { maxUnavailable: k8s.IntOrString.fromNumber(1), selector: { matchLabels: selector } },
-    });
-  }
+  disruptionBudget(component, props.replicas);
+  allowFromConsumers(
+    component,
+    props.clientPorts.map((p) => p.port),
+  );
   return statefulSet;
 }

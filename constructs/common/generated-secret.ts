@@ -3,7 +3,6 @@ import { Cloud } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
 import { JobComponent } from './job-component';
 import { SecretRef } from './secret-ref';
-import { SecretWriter } from './secret-writer';
 
 export interface GeneratedSecretProps {
   /** The operator key of the owning service (the Job is scheduled with it). */
@@ -20,33 +19,54 @@ export interface GeneratedSecretProps {
   readonly secretName?: string;
 }
 
+const GENERATORS: Readonly<Record<NonNullable<GeneratedSecretProps['format']>, string>> = {
+  hex: 'openssl rand -hex 24',
+  fernet: "openssl rand 32 | base64 | tr '+/' '-_'",
+};
+
 /**
  * A Secret generated inside the cluster by a Job (random hex values), created only when it does not
  * exist yet, so re-deploys keep credentials stable and the synthesised YAML never carries them.
  * Dependants use a `completed` edge.
+ *
+ * The values never reach a process's argv: the shell's builtin `printf` writes the Secret as JSON
+ * into `kubectl create -f -`'s stdin (`kubectl create secret --from-literal` would put them on
+ * kubectl's command line, readable in `/proc` by anyone on the node).
+ *
+ * The Job runs as its own ServiceAccount, which may read only this Secret and create Secrets; it
+ * cannot read any other credential of the cloud.
  */
 export class GeneratedSecret extends JobComponent {
   readonly secretName: string;
+  readonly keys: readonly string[];
 
   constructor(scope: Construct, id: string, props: GeneratedSecretProps) {
     const cloud = Cloud.of(scope);
-    const writer = SecretWriter.of(cloud);
     const secretName = props.secretName ?? `${scope.node.id}-${id}`;
-    const generator =
-      props.format === 'fernet' ? "openssl rand 32 | base64 | tr '+/' '-_'" : 'openssl rand -hex 24';
-    const literals = props.keys.map((key) => `--from-literal=${key}="$(${generator})"`).join(' ');
+    const generator = GENERATORS[props.format ?? 'hex'];
+    const fields = props.keys.map((key) => `"${key}":"%s"`).join(',');
+    const values = props.keys.map(() => `"$(${generator})"`).join(' ');
+    const manifest = `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"${secretName}"},"stringData":{${fields}}}`;
     super(scope, id, {
       operatorKey: props.operatorKey,
       image: cloud.toolboxImage,
-      serviceAccountName: writer.serviceAccountName,
+      kubernetesAccess: [
+        { apiGroups: [''], resources: ['secrets'], resourceNames: [secretName], verbs: ['get'] },
+        // RBAC cannot narrow `create` by name (the name is not known when it is authorised):
+        // see docs/security.md for what that leaves.
+        { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
+      ],
       command: [
         '/bin/sh',
         '-ec',
-        `kubectl get secret ${secretName} >/dev/null 2>&1 || kubectl create secret generic ${secretName} ${literals}`,
+        [
+          `kubectl get secret ${secretName} >/dev/null 2>&1 && exit 0`,
+          `printf '${manifest}' ${values} | kubectl create -f -`,
+        ].join('\n'),
       ],
     });
     this.secretName = secretName;
-    this.dependsOn(writer, 'ready');
+    this.keys = props.keys;
   }
 
   /** A reference to one generated key. */

@@ -2,6 +2,7 @@ import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import { Cloud, Component, ComponentProps, rangeProblems, addCheck } from '../../lib/model';
 import { operatorJobPlacement, PodPlacement, SchedulingKey } from '../../lib/scheduling';
+import { jobIdentity } from './job-identity';
 import { podTemplate } from './pod-template';
 import { SecretRef, envFromSecret } from './secret-ref';
 
@@ -21,14 +22,31 @@ export interface JobComponentProps extends Omit<ComponentProps, 'placement'> {
   /** Volumes and their mounts. @default - none */
   readonly volumes?: k8s.Volume[];
   readonly volumeMounts?: k8s.VolumeMount[];
-  /** Service account for Jobs that talk to the Kubernetes API. @default - none, no token mounted */
-  readonly serviceAccountName?: string;
+  /**
+   * What the Job may do on the Kubernetes API: its own ServiceAccount gets a Role with exactly
+   * these rules (see {@link jobIdentity}) and its token is mounted.
+   * @default - no access: no ServiceAccount of its own, no token mounted
+   */
+  readonly kubernetesAccess?: readonly k8s.PolicyRule[];
   /**
    * Retries before the Job counts as failed. Kept low on purpose: a broken db-sync should fail
    * the rollout quickly and be explained, not retry for hours.
    * @default 3
    */
   readonly backoffLimit?: number;
+  /**
+   * Seconds the Job may run, retries included, before Kubernetes fails it (and kills its pod), so
+   * a hung task fails the rollout instead of waiting forever.
+   * @default 3600
+   */
+  readonly deadlineSeconds?: number;
+  /**
+   * Seconds a finished Job is kept (to read its logs) before Kubernetes deletes it. `verify`
+   * still counts a Job that is gone as completed when the last deploy recorded it; a later deploy
+   * runs it again, which every Job of the SDK survives (they are idempotent).
+   * @default 86400 (one day)
+   */
+  readonly ttlSecondsAfterFinished?: number;
 }
 
 /**
@@ -43,19 +61,28 @@ export class JobComponent extends Component {
     const placement: PodPlacement = operatorJobPlacement(props.operatorKey);
     super(scope, id, { ...props, placement });
     const backoffLimit = props.backoffLimit ?? 3;
-    addCheck(this, () => rangeProblems('backoffLimit', backoffLimit, { min: 0, max: 100 }));
+    const deadlineSeconds = props.deadlineSeconds ?? 3600;
+    const ttlSecondsAfterFinished = props.ttlSecondsAfterFinished ?? 86400;
+    addCheck(this, () => [
+      ...rangeProblems('backoffLimit', backoffLimit, { min: 0, max: 100 }),
+      ...rangeProblems('deadlineSeconds', deadlineSeconds, { min: 60, max: 86400 }),
+      ...rangeProblems('ttlSecondsAfterFinished', ttlSecondsAfterFinished, { min: 0, max: 2592000 }),
+    ]);
     const env: k8s.EnvVar[] = [
       ...Object.entries(props.secretEnv ?? {}).map(([name, ref]) => envFromSecret(name, ref)),
       ...Object.entries(props.env ?? {}).map(([name, value]) => ({ name, value })),
       ...(props.extraEnv ?? []),
     ];
+    const serviceAccountName = props.kubernetesAccess ? jobIdentity(this, props.kubernetesAccess) : undefined;
     this.job = new k8s.KubeJob(this, 'job', {
       metadata: { name: this.componentName },
       spec: {
         backoffLimit,
+        activeDeadlineSeconds: deadlineSeconds,
+        ttlSecondsAfterFinished,
         template: podTemplate(this, {
           restartPolicy: 'Never',
-          serviceAccountName: props.serviceAccountName,
+          serviceAccountName,
           volumes: props.volumes,
           containers: [
             {

@@ -1,6 +1,7 @@
 import { k8s } from 'cdk8s-plus-33';
 import { CacheEndpoint } from './endpoints';
-import { IdentityEndpoint, KeystoneRegistration } from './keystone-registration';
+import { IdentityEndpoint } from './keystone-admin-job';
+import { KeystoneRegistration } from './keystone-registration';
 import {
   SERVICE_USER_AUTH_OPTIONS,
   serviceUserAuthConfig,

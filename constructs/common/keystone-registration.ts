@@ -1,35 +1,28 @@
 import { Construct } from 'constructs';
-import { Cloud } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
 import { GeneratedSecret } from './generated-secret';
-import { JobComponent } from './job-component';
-import { envFromSecret, SecretRef } from './secret-ref';
-
-/** What registration needs from Keystone; `Keystone` implements it. */
-export interface IdentityEndpoint {
-  /** e.g. `http://keystone-api:5000/v3` */
-  readonly authUrl: string;
-  readonly region: string;
-  readonly adminCredentials: { ref(key: string): SecretRef };
-  /** The component registration waits for (Keystone's bootstrap Job). */
-  readonly registrationTarget: JobComponent;
-}
+import { IdentityEndpoint, KeystoneAdminJob } from './keystone-admin-job';
+import { SecretRef } from './secret-ref';
 
 /**
- * The environment of an `openstack` client Job acting as Keystone's admin (registration, Heat's
- * stack user domain, Ironic's networks). `OS_PASSWORD` is not in it: pass
- * `keystone.adminCredentials.ref('password')` as a secret variable.
+ * Ensures the `service` project, the catalogue entry with its three endpoints (when
+ * `ENDPOINT_URL` is set) and the service user with the admin role on `service`.
  */
-export function keystoneAdminClientEnv(keystone: IdentityEndpoint): Record<string, string> {
-  return {
-    OS_AUTH_URL: keystone.authUrl,
-    OS_REGION_NAME: keystone.region,
-    OS_USERNAME: 'admin',
-    OS_PROJECT_NAME: 'admin',
-    OS_USER_DOMAIN_NAME: 'Default',
-    OS_PROJECT_DOMAIN_NAME: 'Default',
-  };
-}
+const REGISTRATION_PROGRAM = `project = identity.find_project("service", domain_id="default")
+if project is None:
+    project = identity.create_project(name="service", domain_id="default")
+url = env.get("ENDPOINT_URL")
+if url:
+    service = identity.find_service(env["SERVICE_NAME"])
+    if service is None:
+        service = identity.create_service(name=env["SERVICE_NAME"], type=env["SERVICE_TYPE"])
+    for interface in ("internal", "public", "admin"):
+        if not list(identity.endpoints(service_id=service.id, interface=interface)):
+            identity.create_endpoint(service_id=service.id, interface=interface, url=url,
+                                     region_id=env["OS_REGION_NAME"])
+user = ensure_user(env["USER_NAME"], "default", env["SERVICE_PASSWORD"])
+identity.assign_project_role_to_user(project, user, identity.find_role("admin", ignore_missing=False))
+`;
 
 export interface KeystoneRegistrationProps {
   readonly keystone: IdentityEndpoint;
@@ -50,17 +43,16 @@ export interface KeystoneRegistrationProps {
 
 /**
  * Registers a service with Keystone: its service user (password generated in the cluster), the
- * catalogue entry and its endpoints. One Job (`<svc>-ks-register`) running idempotent
- * `openstack` commands; it waits for Keystone's bootstrap to have completed.
+ * catalogue entry and its endpoints. One Job (`<svc>-ks-register`) running an
+ * idempotent openstacksdk program; it waits for Keystone's bootstrap to have completed.
  */
 export class KeystoneRegistration extends Construct {
   readonly credentials: GeneratedSecret;
-  readonly job: JobComponent;
+  readonly job: KeystoneAdminJob;
   readonly userName: string;
 
   constructor(scope: Construct, id: string, props: KeystoneRegistrationProps) {
     super(scope, id);
-    const cloud = Cloud.of(this);
     this.userName = props.catalogName;
     this.credentials = new GeneratedSecret(this, `${id}-credentials`, {
       operatorKey: props.operatorKey,
@@ -73,40 +65,19 @@ export class KeystoneRegistration extends Construct {
         `[${this.node.path}] endpointUrl needs serviceType (the catalogue type, e.g. 'volumev3')`,
       );
     }
-    const catalogue =
-      url === undefined
-        ? []
-        : [
-            `openstack service show ${props.catalogName} || openstack service create --name ${props.catalogName} ${props.serviceType}`,
-            ...['internal', 'public', 'admin'].map(
-              (iface) =>
-                `openstack endpoint list --service ${props.catalogName} --interface ${iface} -f value -c ID | grep -q . || ` +
-                // Quoted: catalogue URLs carry `%(project_id)s`, whose parentheses the shell would parse.
-                `openstack endpoint create --region "$OS_REGION_NAME" ${props.catalogName} ${iface} '${url}'`,
-            ),
-          ];
-    const script = [
-      ...catalogue,
-      `openstack user create --or-show --domain Default --password "$SERVICE_PASSWORD" ${this.userName}`,
-      `openstack role add --project service --user ${this.userName} admin`,
-    ].join('\n');
-    this.job = new JobComponent(this, id, {
+    this.job = new KeystoneAdminJob(this, id, {
+      keystone: props.keystone,
       operatorKey: props.operatorKey,
-      image: cloud.image('openstackclient'),
-      command: [
-        '/bin/sh',
-        '-ec',
-        `openstack project show service || openstack project create --domain Default service\n${script}`,
-      ],
-      env: keystoneAdminClientEnv(props.keystone),
-      extraEnv: [
-        envFromSecret('OS_PASSWORD', props.keystone.adminCredentials.ref('password')),
-        envFromSecret('SERVICE_PASSWORD', this.credentials.ref('password')),
-      ],
+      program: REGISTRATION_PROGRAM,
+      env: {
+        USER_NAME: this.userName,
+        ...(url === undefined
+          ? {}
+          : { SERVICE_NAME: props.catalogName, SERVICE_TYPE: props.serviceType ?? '', ENDPOINT_URL: url }),
+      },
+      secretEnv: { SERVICE_PASSWORD: this.credentials.ref('password') },
     });
-    this.job
-      .dependsOn(props.keystone.registrationTarget, 'completed')
-      .dependsOn(this.credentials, 'completed');
+    this.job.dependsOn(this.credentials, 'completed');
   }
 
   /** The service user's password, for `[keystone_authtoken] password`. */

@@ -1,5 +1,6 @@
 import { k8s } from 'cdk8s-plus-33';
-import { IdentityEndpoint, KeystoneRegistration } from './keystone-registration';
+import { IdentityEndpoint } from './keystone-admin-job';
+import { KeystoneRegistration } from './keystone-registration';
 import { OsloOptionType, OsloValue, osloEnvName } from './oslo-config';
 import { envFromSecret } from './secret-ref';
 

@@ -1,6 +1,7 @@
 import { k8s } from 'cdk8s-plus-33';
-import { Component } from '../../lib/model';
+import { Cloud, Component } from '../../lib/model';
 import { podScheduling } from '../../lib/scheduling';
+import { priorityClassName } from './priority-classes';
 
 export interface PodTemplateOptions {
   readonly containers: k8s.Container[];
@@ -15,13 +16,21 @@ export interface PodTemplateOptions {
    * @default false
    */
   readonly hostAgent?: boolean;
-  /** Spread replicas over nodes (preferred pod anti-affinity on the hostname). @default false */
-  readonly spreadReplicas?: boolean;
+  /**
+   * How replicas spread over nodes: `preferred` (pod anti-affinity the scheduler weighs) or `even`
+   * (a topology spread constraint on the hostname with `DoNotSchedule`: with at least as many
+   * eligible nodes as replicas, never two on one node, so the loss of a node costs a quorum
+   * cluster one member).
+   * @default - no spreading
+   */
+  readonly spread?: PodSpread;
   /** Remove every pod via the reserved downscale nodeSelector (DaemonSets only). @default false */
   readonly forcedDownscale?: boolean;
   /** Extra pod annotations (e.g. a config hash that rolls the pods on change). */
   readonly annotations?: Record<string, string>;
 }
+
+export type PodSpread = 'preferred' | 'even';
 
 /** Non-root by default: OpenStack services run as the image's unprivileged user. */
 const RESTRICTED_POD_SECURITY: k8s.PodSecurityContext = {
@@ -43,25 +52,44 @@ export function podTemplate(component: Component, options: PodTemplateOptions): 
     );
   }
   const scheduling = podScheduling(component.placement, { forcedDownscale: options.forcedDownscale });
-  const antiAffinity: k8s.PodAntiAffinity | undefined = options.spreadReplicas
-    ? {
-        preferredDuringSchedulingIgnoredDuringExecution: [
-          {
-            weight: 100,
-            podAffinityTerm: {
-              topologyKey: 'kubernetes.io/hostname',
-              labelSelector: { matchLabels: component.selectorLabels },
+  const antiAffinity: k8s.PodAntiAffinity | undefined =
+    options.spread === 'preferred'
+      ? {
+          preferredDuringSchedulingIgnoredDuringExecution: [
+            {
+              weight: 100,
+              podAffinityTerm: {
+                topologyKey: 'kubernetes.io/hostname',
+                labelSelector: { matchLabels: component.selectorLabels },
+              },
             },
+          ],
+        }
+      : undefined;
+  const evenSpread: k8s.TopologySpreadConstraint[] | undefined =
+    options.spread === 'even'
+      ? [
+          {
+            maxSkew: 1,
+            topologyKey: 'kubernetes.io/hostname',
+            whenUnsatisfiable: 'DoNotSchedule',
+            labelSelector: { matchLabels: component.selectorLabels },
           },
-        ],
-      }
-    : undefined;
+        ]
+      : undefined;
+  // Long-running pods only (Jobs pass a restartPolicy): a one-shot task never pre-empts a service.
+  const priority =
+    options.restartPolicy === undefined
+      ? priorityClassName(Cloud.of(component), options.hostAgent ? 'node-agent' : 'control-plane')
+      : undefined;
   return {
     metadata: { labels: component.selectorLabels, annotations: options.annotations },
     spec: {
       affinity: { ...scheduling.affinity, podAntiAffinity: antiAffinity } as k8s.Affinity,
       tolerations: scheduling.tolerations.map((t) => ({ ...t })),
+      topologySpreadConstraints: evenSpread,
       nodeSelector: scheduling.nodeSelector ? { ...scheduling.nodeSelector } : undefined,
+      priorityClassName: priority,
       serviceAccountName: options.serviceAccountName,
       automountServiceAccountToken: options.serviceAccountName !== undefined,
       restartPolicy: options.restartPolicy,

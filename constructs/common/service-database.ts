@@ -61,18 +61,20 @@ export class ServiceDatabase extends Construct {
       `CREATE USER IF NOT EXISTS '${user}'@'%' IDENTIFIED BY '$USER_PASSWORD';`,
       `ALTER USER '${user}'@'%' IDENTIFIED BY '$USER_PASSWORD';`,
       `GRANT ALL PRIVILEGES ON \\\`${this.databaseName}\\\`.* TO '${user}'@'%';`,
-    ].join(' ');
+    ];
     this.init = new JobComponent(this, `${id}-init`, {
       operatorKey: props.operatorKey,
       image: props.database.clientImage ?? cloud.image('mariadb', '11.4'),
+      // The client reads the admin password from MYSQL_PWD and the statements (with the user's
+      // password) from a here-document on stdin: neither is on the client's argv.
       command: [
         '/bin/sh',
         '-ec',
-        `mariadb -h "$DB_HOST" -P "$DB_PORT" -u root -p"$ADMIN_PASSWORD" -e "${sql}"`,
+        ['mariadb -h "$DB_HOST" -P "$DB_PORT" -u root <<SQL', ...sql, 'SQL'].join('\n'),
       ],
       env: { DB_HOST: props.database.host, DB_PORT: String(props.database.port) },
       secretEnv: {
-        ADMIN_PASSWORD: props.database.adminPassword,
+        MYSQL_PWD: props.database.adminPassword,
         USER_PASSWORD: this.credentials.ref('password'),
       },
     });

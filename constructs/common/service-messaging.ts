@@ -7,6 +7,23 @@ import { GeneratedSecret } from './generated-secret';
 import { JobComponent } from './job-component';
 import { envFromSecret, SecretRef } from './secret-ref';
 
+/** A shell command substitution: `value` escaped for a double-quoted curl config string. */
+const curlConfigQuoted = (value: string) => `$(printf '%s' "${value}" | sed 's/[\\\\"]/\\\\&/g')`;
+
+/**
+ * Shell lines of a PUT to the management API (`$API`) as `$ADMIN_USER`. curl reads the
+ * credentials and the body from a config on stdin (`-K -`), written by the shell's builtin
+ * `printf`: neither the admin's password nor a body with the new user's password is on argv.
+ */
+function managementApiPut(path: string, body?: string): string[] {
+  const config =
+    body === undefined ? `'user = "%s"\\n' "$auth"` : `'user = "%s"\\ndata = "%s"\\n' "$auth" "$body"`;
+  return [
+    ...(body === undefined ? [] : [`body=${curlConfigQuoted(body)}`]),
+    `printf ${config} | curl -fsS -K - -H 'content-type: application/json' -X PUT "$API/${path}"`,
+  ];
+}
+
 export interface ServiceMessagingProps {
   readonly messaging: MessagingEndpoint;
   readonly operatorKey: SchedulingKey;
@@ -39,7 +56,6 @@ export class ServiceMessaging extends Construct {
       secretName: `${scope.node.id}-${id}`,
     });
     const api = `http://${props.messaging.host}:${props.managementPort ?? 15672}/api`;
-    const curl = `curl -fsS -u "${props.messaging.adminUser}:$ADMIN_PASSWORD" -H 'content-type: application/json' -X PUT`;
     this.init = new JobComponent(this, `${id}-init`, {
       operatorKey: props.operatorKey,
       image: cloud.toolboxImage,
@@ -47,11 +63,19 @@ export class ServiceMessaging extends Construct {
         '/bin/sh',
         '-ec',
         [
-          `${curl} ${api}/vhosts/${this.vhost}`,
-          `${curl} ${api}/users/${this.vhost} -d "{\\"password\\":\\"$USER_PASSWORD\\",\\"tags\\":\\"\\"}"`,
-          `${curl} ${api}/permissions/${this.vhost}/${this.vhost} -d '{"configure":".*","write":".*","read":".*"}'`,
+          `auth=${curlConfigQuoted('$ADMIN_USER:$ADMIN_PASSWORD')}`,
+          ...managementApiPut(`vhosts/${this.vhost}`),
+          ...managementApiPut(
+            `users/${this.vhost}`,
+            '{\\"password\\":\\"$USER_PASSWORD\\",\\"tags\\":\\"\\"}',
+          ),
+          ...managementApiPut(
+            `permissions/${this.vhost}/${this.vhost}`,
+            '{\\"configure\\":\\".*\\",\\"write\\":\\".*\\",\\"read\\":\\".*\\"}',
+          ),
         ].join('\n'),
       ],
+      env: { API: api, ADMIN_USER: props.messaging.adminUser },
       secretEnv: { ADMIN_PASSWORD: props.messaging.adminPassword, USER_PASSWORD: this.password },
     });
     this.init.dependsOn(props.messaging, 'ready').dependsOn(this.credentials, 'completed');

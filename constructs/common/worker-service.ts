@@ -3,6 +3,7 @@ import { Construct } from 'constructs';
 import { addCheck, Component, rangeProblems } from '../../lib/model';
 import { PodPlacement } from '../../lib/scheduling';
 import { CONFIG_CHECKSUM_ANNOTATION, ConfigFiles, configFiles } from './config-files';
+import { disruptionBudget } from './disruption-budget';
 import { containerResources, podTemplate, ResourceRequests } from './pod-template';
 
 /** The workload kind of a worker. */
@@ -82,7 +83,7 @@ export class WorkerService extends Component {
     const check = connectionCheck(props.connectedTo);
     const template = podTemplate(this, {
       hostAgent: props.hostAgent,
-      spreadReplicas: kind !== 'DaemonSet' && replicas > 1,
+      spread: kind !== 'DaemonSet' && replicas > 1 ? 'preferred' : undefined,
       forcedDownscale: props.forcedDownscale,
       annotations: config ? { [CONFIG_CHECKSUM_ANNOTATION]: config.checksum } : undefined,
       volumes: [...(config ? [config.volume] : []), ...(props.volumes ?? []), { name: 'tmp', emptyDir: {} }],
@@ -155,6 +156,7 @@ export class WorkerService extends Component {
         },
       });
     }
+    if (kind !== 'DaemonSet') disruptionBudget(this, replicas);
   }
 }
 

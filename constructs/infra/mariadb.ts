@@ -103,6 +103,8 @@ export class MariaDB extends Service implements DatabaseEndpoint {
     const alive: k8s.Probe = { exec: { command: [...MARIADB_ALIVE_COMMAND] }, timeoutSeconds: 10 };
     clusteredStatefulSet(this.server, {
       ...services,
+      // A majority must survive the loss of a node: one member per node.
+      spread: 'even',
       // Members decide for themselves whether to bootstrap or join (see start.sh), and after a crash
       // of every member Galera re-forms the cluster only once all of them run: OrderedReady would
       // wait for member 0 to be Synced before starting the member it needs.

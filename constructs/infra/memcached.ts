@@ -44,8 +44,8 @@ export class Memcached extends Service implements CacheEndpoint {
     clusteredStatefulSet(this.server, {
       ...services,
       podManagementPolicy: 'Parallel',
-      // A cache: losing servers during a drain costs hits, not data.
-      disruptionBudget: false,
+      // A cache: servers lost together cost hits, not data.
+      spread: 'preferred',
       pod: {
         containers: [
           {

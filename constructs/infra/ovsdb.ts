@@ -138,6 +138,8 @@ export class OvsdbDatabase extends Component {
     };
     clusteredStatefulSet(this, {
       ...services,
+      // A majority must survive the loss of a node: one member per node.
+      spread: 'even',
       podManagementPolicy: 'Parallel',
       storage: { size: props.storageSize, storageClassName: props.storageClassName },
       pod: {

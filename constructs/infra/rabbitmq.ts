@@ -94,6 +94,8 @@ export class RabbitMQ extends Service implements MessagingEndpoint {
     const alive: k8s.Probe = { exec: { command: [...RABBITMQ_ALIVE_COMMAND] }, timeoutSeconds: 15 };
     clusteredStatefulSet(this.server, {
       ...services,
+      // A majority must survive the loss of a node: one member per node.
+      spread: 'even',
       // Members find each other on their own (start.sh); after a full stop each waits for the others.
       podManagementPolicy: 'Parallel',
       storage: { size: props.storageSize ?? '5Gi' },

@@ -1,11 +1,11 @@
 import { Construct } from 'constructs';
-import { addCheck, Cloud, Component, rangeProblems } from '../../lib/model';
+import { addCheck, Component, rangeProblems } from '../../lib/model';
 import { groupPlacement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { MessagingEndpoint } from '../common/endpoints';
 import { GeneratedSecret } from '../common/generated-secret';
-import { JobComponent } from '../common/job-component';
-import { KeystoneRegistration, keystoneAdminClientEnv } from '../common/keystone-registration';
+import { KeystoneAdminJob } from '../common/keystone-admin-job';
+import { KeystoneRegistration } from '../common/keystone-registration';
 import { serviceUserPasswordEnv } from '../common/keystone-service-user';
 import { osloCacheConfig } from '../common/oslo-cache';
 import { osloEnvName } from '../common/oslo-config';
@@ -38,6 +38,17 @@ export interface HeatProps extends OpenStackServiceProps {
 const PORT = 8004;
 const DOMAIN_ADMIN = 'heat_domain_admin';
 
+/** The stack user domain, its admin (admin on the domain) and the roles trusts delegate. */
+const DOMAIN_SETUP_PROGRAM = `domain = identity.find_domain(env["DOMAIN"])
+if domain is None:
+    domain = identity.create_domain(name=env["DOMAIN"], description="Stacks of Heat")
+user = ensure_user(env["DOMAIN_ADMIN"], domain.id, env["DOMAIN_ADMIN_PASSWORD"])
+identity.assign_domain_role_to_user(domain, user, identity.find_role("admin", ignore_missing=False))
+for role in ("heat_stack_owner", "heat_stack_user"):
+    if identity.find_role(role) is None:
+        identity.create_role(name=role)
+`;
+
 const HEAT: OpenStackServiceDescriptor = {
   image: 'heat',
   operatorKey: SchedulingKey.OPERATOR_HEAT,
@@ -59,7 +70,7 @@ export class Heat extends OpenStackService {
   readonly api: ApiService;
   readonly engine: WorkerService;
   /** Creates the stack user domain, its admin and the roles trusts delegate. */
-  readonly domainSetup: JobComponent;
+  readonly domainSetup: KeystoneAdminJob;
   readonly registration: KeystoneRegistration;
 
   constructor(scope: Construct, id: string, props: HeatProps) {
@@ -89,31 +100,14 @@ export class Heat extends OpenStackService {
       operatorKey,
       keys: ['password'],
     });
-    this.domainSetup = new JobComponent(this, 'domain-setup', {
+    this.domainSetup = new KeystoneAdminJob(this, 'domain-setup', {
+      keystone: props.keystone,
       operatorKey,
-      image: Cloud.of(this).image('openstackclient'),
-      command: [
-        '/bin/sh',
-        '-ec',
-        [
-          `openstack domain create --or-show --description 'Stacks of Heat' ${domain}`,
-          `openstack user create --or-show --domain ${domain} --password "$DOMAIN_ADMIN_PASSWORD" ${DOMAIN_ADMIN}`,
-          // Keep the generated password authoritative when the user already existed.
-          `openstack user set --domain ${domain} --password "$DOMAIN_ADMIN_PASSWORD" ${DOMAIN_ADMIN}`,
-          `openstack role add --domain ${domain} --user-domain ${domain} --user ${DOMAIN_ADMIN} admin`,
-          'openstack role create --or-show heat_stack_owner',
-          'openstack role create --or-show heat_stack_user',
-        ].join('\n'),
-      ],
-      env: keystoneAdminClientEnv(props.keystone),
-      secretEnv: {
-        OS_PASSWORD: props.keystone.adminCredentials.ref('password'),
-        DOMAIN_ADMIN_PASSWORD: domainAdmin.ref('password'),
-      },
+      program: DOMAIN_SETUP_PROGRAM,
+      env: { DOMAIN: domain, DOMAIN_ADMIN },
+      secretEnv: { DOMAIN_ADMIN_PASSWORD: domainAdmin.ref('password') },
     });
-    this.domainSetup
-      .dependsOn(props.keystone.registrationTarget, 'completed')
-      .dependsOn(domainAdmin, 'completed');
+    this.domainSetup.dependsOn(domainAdmin, 'completed');
 
     const conf = this.renderConfig(
       apiServiceDefaults({

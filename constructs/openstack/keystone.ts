@@ -6,7 +6,7 @@ import { ConfigFiles } from '../common/config-files';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { GeneratedSecret } from '../common/generated-secret';
 import { JobComponent } from '../common/job-component';
-import { IdentityEndpoint } from '../common/keystone-registration';
+import { IdentityEndpoint } from '../common/keystone-admin-job';
 import { osloCacheConfig } from '../common/oslo-cache';
 import { commonInputHints } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
@@ -150,8 +150,6 @@ export class Keystone extends OpenStackService implements IdentityEndpoint {
       command: [
         'keystone-manage',
         'bootstrap',
-        '--bootstrap-password',
-        '$(ADMIN_PASSWORD)',
         '--bootstrap-region-id',
         this.region,
         '--bootstrap-admin-url',
@@ -162,7 +160,8 @@ export class Keystone extends OpenStackService implements IdentityEndpoint {
         this.api.internalUrl,
       ],
       extraEnv: [
-        envFromSecret('ADMIN_PASSWORD', this.adminCredentials.ref('password')),
+        // keystone-manage reads the password from here when --bootstrap-password is not given: off argv.
+        envFromSecret('OS_BOOTSTRAP_PASSWORD', this.adminCredentials.ref('password')),
         ...database.connectionEnv(),
       ],
       volumes: [...keyVolumes, config.volume],

@@ -112,6 +112,20 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     );
 
   program
+    .command('rbac [dir]')
+    .description('print the least-privilege Roles and ClusterRole for the deployer of synthesised manifests')
+    .option(
+      '--name <name>',
+      'name of the Roles, ClusterRole and bindings (default: stackwright-deployer-<cloud>)',
+    )
+    .option('--service-account <namespace/name>', 'also bind them to this ServiceAccount')
+    .action(
+      action((dir: string | undefined, opts: { name?: string; serviceAccount?: string }) =>
+        import('./commands/rbac').then((m) => m.rbacCommand(io, dir, opts)),
+      ),
+    );
+
+  program
     .command('plan [dir]')
     .description('server-side dry run and diff of every object (Secret values redacted); changes nothing')
     .option('--force-conflicts', 'plan as if taking ownership of fields other managers own', false)

@@ -64,3 +64,6 @@ export { DEFAULT_CONCURRENCY, FIELD_MANAGER } from './defaults';
 // Time, for callers that pass their own clock
 export type { Clock } from './timing/clock';
 export { systemClock } from './timing/clock';
+
+// The deployer's own permissions (`stackwright rbac`)
+export * from './deployer-rbac';

@@ -56,7 +56,7 @@ function galeraStatus(pod: string): Record<string, string> {
     namespace,
     pod,
     'mariadb',
-    'mariadb -uroot -p"$MARIADB_ROOT_PASSWORD" -N -B -e "$1"',
+    'mariadb --defaults-file=/run/mysqld/client.cnf -N -B -e "$1"',
     "SHOW GLOBAL STATUS WHERE Variable_name IN ('wsrep_cluster_size', 'wsrep_local_state_comment', 'wsrep_cluster_status')",
   );
   return Object.fromEntries(
@@ -72,7 +72,7 @@ function sql(pod: string, statement: string): string {
     namespace,
     pod,
     'mariadb',
-    'mariadb -uroot -p"$MARIADB_ROOT_PASSWORD" -N -B -e "$1"',
+    'mariadb --defaults-file=/run/mysqld/client.cnf -N -B -e "$1"',
     statement,
   );
 }

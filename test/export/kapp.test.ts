@@ -13,16 +13,13 @@ describe('kapp export', () => {
     const graph = referenceGraph();
     const { units } = planUnits(graph);
 
-    // units made only of kinds kapp applies first anyway (secret-writer's RBAC) have no group to wait for
+    // units made only of kinds kapp applies first anyway (the bootstrap objects) have no group to wait for
     const grouped = new Set(
       units
         .filter((u) => u.objects.some((o) => !KAPP_DEFAULT_GROUP_KINDS.has(groupKindOf(o))))
         .map((u) => u.name),
     );
-    expect([...units.map((u) => u.name)].filter((n) => !grouped.has(n))).toEqual([
-      'bootstrap',
-      'secret-writer',
-    ]);
+    expect([...units.map((u) => u.name)].filter((n) => !grouped.has(n))).toEqual(['bootstrap']);
 
     // WHEN
     const tree = exportKapp(graph);

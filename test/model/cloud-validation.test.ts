@@ -115,6 +115,6 @@ describe('Cloud validation at synthesis', () => {
     const names = cloud.toJson().map((o: { metadata: { name: string } }) => o.metadata.name);
 
     // THEN
-    expect(names).toEqual(['openstack', 'svc-on']);
+    expect(names).toEqual(['openstack', 'openstack-control-plane', 'svc-on']);
   });
 });

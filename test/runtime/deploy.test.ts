@@ -108,6 +108,29 @@ describe('deploy', () => {
     ]);
   });
 
+  test('a Secret whose value changed is applied, though its recorded hash leaves values out', async () => {
+    // GIVEN a deployed cloud with a user-supplied Secret
+    const secret = (password: string) => ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'admin', namespace: NS },
+      stringData: { password },
+    });
+    const withSecret = (password: string) => graphOf([namespace()], component('admin', {}, secret(password)));
+    const cluster = new InMemoryCluster();
+    await deploy(withSecret('hunter2'), { cluster });
+    const recorded = inventoryFromConfigMap(cluster.peek(INVENTORY_REF) ?? namespace());
+    const mark = cluster.log.length;
+
+    // WHEN the same Secret is deployed with another value
+    const result = await deploy(withSecret('letmein'), { cluster });
+
+    // THEN it is written again; the inventory did not change (no value in it to change)
+    expect(result.ok).toBe(true);
+    expect(writesOf(cluster, mark)).toEqual([`apply Secret/${NS}/admin`]);
+    expect(JSON.stringify(recorded)).not.toMatch(/hunter2/);
+  });
+
   test('without skipping, a re-run sends every apply and the server reports them unchanged', async () => {
     const cluster = new InMemoryCluster();
     await deploy(cloud(), { cluster });

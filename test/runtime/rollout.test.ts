@@ -1,4 +1,5 @@
-import { KubeObject } from '../../lib/graph';
+import { KubeObject, objectRef } from '../../lib/graph';
+import { hashObject } from '../../lib/runtime/kube/object-diff';
 import {
   InMemoryCluster,
   SIM_FAIL,
@@ -755,6 +756,35 @@ describe('verify', () => {
     expect(result.ok).toBe(true);
     expect(result.counts.verified).toBe(5);
     expect(cluster.calls('apply')).toHaveLength(appliesBefore);
+  });
+
+  test('counts a Job its TTL removed as completed when the last deploy recorded that manifest', async () => {
+    // GIVEN a Job with a TTL that is gone from the cluster, and one without a TTL, also gone
+    const { clock, cluster } = setup();
+    cluster.seed(namespace());
+    const graph = graphOf(
+      [namespace()],
+      component('db-sync', {}, job('db-sync', {}, { ttlSecondsAfterFinished: 600 })),
+      component('db-init', {}, job('db-init')),
+    );
+    // What deploy recorded: the hash of each manifest as the graph holds it
+    const recorded = new Map(
+      graph.components.flatMap((c) => c.objects).map((o) => [objectRef(o), hashObject(o)]),
+    );
+
+    // WHEN verify reads them, with and without what the inventory recorded
+    const informed = await clock.runUntilSettled(verify(graph, cluster, { clock, recordedHashes: recorded }));
+    const uninformed = await clock.runUntilSettled(verify(graph, cluster, { clock }));
+
+    // THEN only the TTL Job the deploy recorded counts, and only when verify knows the record
+    expect(informed.components.map((c) => [c.name, c.state])).toEqual([
+      ['db-init', 'failed'],
+      ['db-sync', 'verified'],
+    ]);
+    expect(uninformed.components.map((c) => [c.name, c.state])).toEqual([
+      ['db-init', 'failed'],
+      ['db-sync', 'failed'],
+    ]);
   });
 
   test('reports missing and not-ready objects, with diagnosis, on a cluster that lacks them', async () => {

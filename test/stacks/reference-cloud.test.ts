@@ -229,7 +229,15 @@ describe('reference cloud', () => {
   });
 
   test('every object is labelled and annotated with the graph', () => {
-    for (const o of objects.filter((x) => x.kind !== 'Namespace')) {
+    // Bootstrap objects belong to no component: the Namespace, the two PriorityClasses, the default deny
+    const bootstrap = objects.filter((x) => x.metadata.annotations?.[Annotations.COMPONENT] === undefined);
+    expect(bootstrap.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([
+      'Namespace/openstack',
+      'PriorityClass/openstack-control-plane',
+      'PriorityClass/openstack-node-agent',
+      'NetworkPolicy/default-deny-ingress',
+    ]);
+    for (const o of objects.filter((x) => !bootstrap.includes(x))) {
       expect(o.metadata.labels?.['app.kubernetes.io/managed-by']).toBe('stackwright');
       expect(o.metadata.labels?.['app.kubernetes.io/part-of']).toBe('openstack');
       expect(o.metadata.annotations?.[Annotations.COMPONENT]).toBeTruthy();

@@ -4,7 +4,7 @@ import { style as makeStyle } from '../render/ansi';
 import { useColor } from '../render/reporter';
 import { locate } from './cluster-command';
 import { GlobalOptions, loadGraph, withCluster } from './common';
-import { graphHash, inventoryRef, objectsNotIn, readInventory, verify } from '../../runtime';
+import { graphHash, inventoryHashes, inventoryRef, objectsNotIn, readInventory, verify } from '../../runtime';
 
 /**
  * `stackwright status [dir]`: a snapshot, no waiting: what the inventory records (last deploy,
@@ -20,7 +20,12 @@ export async function statusCommand(
   const location = locate(graph);
   return withCluster(io, global, async (cluster) => {
     const inventory = await readInventory(cluster.port, location);
-    const result = await verify(graph, cluster.port, { waitMs: 0, diagnose: false, signal: io.signal });
+    const result = await verify(graph, cluster.port, {
+      waitMs: 0,
+      diagnose: false,
+      signal: io.signal,
+      recordedHashes: inventoryHashes(inventory),
+    });
     const orphans = inventory ? objectsNotIn(inventory, graph).map(inventoryRef) : [];
     const graphChanged = inventory ? inventory.graphHash !== graphHash(graph) : undefined;
     if (global.json) {

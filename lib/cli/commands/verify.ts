@@ -2,9 +2,9 @@ import { CliIo } from '../io';
 import { ProgressModel } from '../render/progress-model';
 import { outputMode, Reporter, useColor } from '../render/reporter';
 import { renderRolloutSummary } from '../render/summary';
-import { exitCodeForRollout, measured } from './cluster-command';
+import { exitCodeForRollout, locate, measured } from './cluster-command';
 import { GlobalOptions, loadGraph, withCluster } from './common';
-import { verify } from '../../runtime';
+import { inventoryHashes, readInventory, verify } from '../../runtime';
 
 /**
  * `stackwright verify [dir]`: reads every object (no writes) and reports each component verified
@@ -26,12 +26,15 @@ export async function verifyCommand(
       ProgressModel.forGraph(graph),
       `stackwright verify ${resolved} → ${cluster.context}`,
     );
+    // What the last deploy applied: a Job its TTL removed since then still counts as completed.
+    const recordedHashes = inventoryHashes(await readInventory(cluster.port, locate(graph)));
     reporter.begin();
     let outcome;
     try {
       outcome = await measured(cluster, () =>
         verify(graph, cluster.port, {
           waitMs: options.waitMs,
+          recordedHashes,
           onEvent: reporter.onRolloutEvent,
           signal: io.signal,
         }),

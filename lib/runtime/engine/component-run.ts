@@ -27,6 +27,8 @@ export interface ComponentRunSettings {
   readonly skip: readonly string[];
   readonly applyAttempts: number;
   readonly waitForLoadBalancer: boolean;
+  /** See `ReadinessOptions.recordedHashes`. */
+  readonly recordedHashes?: ReadonlyMap<string, string>;
   readonly clock: Clock;
   /** Diagnose failed components. */
   readonly diagnose: boolean;
@@ -118,7 +120,10 @@ export async function runComponents(
       runner.notify();
     },
   );
-  const readiness = { waitForLoadBalancer: settings.waitForLoadBalancer };
+  const readiness = {
+    waitForLoadBalancer: settings.waitForLoadBalancer,
+    recordedHashes: settings.recordedHashes,
+  };
   const deps = { session, cluster, readiness, emit };
   for (const component of graph.components)
     units.set(

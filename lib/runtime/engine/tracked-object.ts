@@ -1,6 +1,7 @@
 import { KubeObject, objectRef } from '../../graph';
 import { ApplyOutcome, ObjectStatus, ReadinessResult, StuckCause, WatchEventType } from '../ports';
 import { ObjectResult } from '../result';
+import { hashObject } from '../kube/object-diff';
 import { goneReadiness } from '../readiness/gone';
 import { objectReadiness, ReadinessOptions } from '../readiness/readiness-table';
 
@@ -106,8 +107,14 @@ export class TrackedObject {
   }
 
   private compute(): ReadinessResult {
-    if (this.deleted)
-      return goneReadiness({ desired: this.desired, appliedByUs: this.applied !== undefined });
+    if (this.deleted) {
+      const recorded = this.options.recordedHashes?.get(this.ref);
+      return goneReadiness({
+        desired: this.desired,
+        appliedByUs: this.applied !== undefined,
+        deployed: recorded !== undefined && recorded === hashObject(this.desired),
+      });
+    }
     return objectReadiness(this.live, this.applied, this.options);
   }
 }

@@ -173,6 +173,11 @@ export function inventoryRef(object: InventoryObject): string {
   return objectRef(asKubeObject(object));
 }
 
+/** ref -> recorded manifest hash of every object an inventory holds (for `VerifyOptions.recordedHashes`). */
+export function inventoryHashes(inventory: Inventory | undefined): ReadonlyMap<string, string> {
+  return new Map((inventory?.objects ?? []).map((o) => [inventoryRef(o), o.hash]));
+}
+
 /** The minimal object to GET/DELETE a recorded object. */
 export function asKubeObject(object: InventoryObject): KubeObject {
   return {

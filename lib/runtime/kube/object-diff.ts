@@ -64,9 +64,16 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value));
 }
 
-/** A short, stable content hash of a manifest (what the inventory records per object). */
+/**
+ * A short, stable content hash of a manifest (what the inventory records per object). A Secret is
+ * hashed without its values ({@link redactSecret}): the inventory ConfigMap is readable more widely
+ * than Secrets, and an unsalted hash of a short password is a dictionary look-up away from it. A
+ * changed value still gets applied: skipping a write also needs the live object to hold every
+ * desired value ({@link containsDesired}).
+ */
 export function hashObject(object: unknown): string {
-  return createHash('sha256').update(canonicalJson(object)).digest('hex').slice(0, 16);
+  const content = isKubeObject(object) ? redactSecret(object) : object;
+  return createHash('sha256').update(canonicalJson(content)).digest('hex').slice(0, 16);
 }
 
 /** A Secret with its `data`/`stringData` values replaced, safe to print or log. */
@@ -80,6 +87,10 @@ export function redactSecret(object: KubeObject): KubeObject {
     }
   }
   return copy as KubeObject;
+}
+
+function isKubeObject(value: unknown): value is KubeObject {
+  return isPlainObject(value) && typeof value.kind === 'string' && isPlainObject(value.metadata);
 }
 
 function isSecret(object: KubeObject): boolean {

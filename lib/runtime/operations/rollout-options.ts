@@ -83,6 +83,12 @@ export interface VerifyOptions {
   readonly onEvent?: (event: RolloutEvent) => void;
   readonly signal?: AbortSignal;
   readonly waitForLoadBalancer?: boolean;
+  /**
+   * ref -> manifest hash of the last deploy (the inventory, `inventoryHashes`): a Job that its
+   * `ttlSecondsAfterFinished` removed since then counts as completed.
+   * @default - none: a Job that is gone is NotFound
+   */
+  readonly recordedHashes?: ReadonlyMap<string, string>;
   /** Run diagnostics for components that are not verified. @default true */
   readonly diagnose?: boolean;
   readonly clock?: Clock;

@@ -78,6 +78,7 @@ export async function verify(
     skip: [],
     applyAttempts: 1,
     waitForLoadBalancer: options.waitForLoadBalancer ?? false,
+    recordedHashes: options.recordedHashes,
     clock: options.clock ?? systemClock,
     diagnose: options.diagnose ?? true,
   });

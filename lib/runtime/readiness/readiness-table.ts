@@ -52,6 +52,11 @@ function groupKindKey(key: KindKey): GroupKind {
 export interface ReadinessOptions {
   /** See `ServiceReadinessOptions.waitForLoadBalancer`. @default false */
   readonly waitForLoadBalancer?: boolean;
+  /**
+   * ref -> manifest hash the last deploy recorded (the inventory), for judging objects that are
+   * gone (see `goneReadiness`). @default - none recorded
+   */
+  readonly recordedHashes?: ReadonlyMap<string, string>;
 }
 
 /**

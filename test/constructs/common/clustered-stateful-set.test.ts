@@ -41,6 +41,7 @@ describe('clusteredStatefulSet with peers', () => {
     clientPorts: [{ name: 'client', port: 6000 }],
     podManagementPolicy: 'Parallel',
     storage: { size: '2Gi', storageClassName: 'fast' },
+    spread: 'even',
     pod,
   };
 
@@ -69,7 +70,7 @@ describe('clusteredStatefulSet with peers', () => {
 
   test('the StatefulSet is governed by the peers Service, spreads members and claims a volume each', () => {
     // WHEN
-    const { objects } = synthCluster(props);
+    const { service, objects } = synthCluster(props);
     // THEN
     const statefulSet = findObject(objects, 'StatefulSet', 'store');
     expect(statefulSet.spec).toMatchObject({
@@ -87,7 +88,17 @@ describe('clusteredStatefulSet with peers', () => {
         },
       ],
     });
-    expect(podSpecOf(statefulSet)).toHaveProperty('affinity.podAntiAffinity');
+    // A quorum cluster: one member per node, as long as there are enough nodes
+    expect(podSpecOf(statefulSet).topologySpreadConstraints).toEqual([
+      {
+        maxSkew: 1,
+        topologyKey: 'kubernetes.io/hostname',
+        whenUnsatisfiable: 'DoNotSchedule',
+        labelSelector: { matchLabels: service.server.selectorLabels },
+      },
+    ]);
+    expect(podSpecOf(statefulSet)).not.toHaveProperty('affinity.podAntiAffinity');
+    expect(podSpecOf(statefulSet).priorityClassName).toBe('openstack-control-plane');
   });
 
   test('a PodDisruptionBudget lets drains take one member at a time', () => {
@@ -107,6 +118,7 @@ describe('clusteredStatefulSet with a single client member (Galera)', () => {
       clientPorts: [{ name: 'client', port: 6000 }],
       podManagementPolicy: 'Parallel',
       clientMember: 0,
+      spread: 'even',
       pod,
     };
     // WHEN
@@ -128,7 +140,7 @@ describe('clusteredStatefulSet without peers (Memcached)', () => {
     replicas: 2,
     clientPorts: [{ name: 'client', port: 6000 }],
     podManagementPolicy: 'Parallel',
-    disruptionBudget: false,
+    spread: 'preferred',
     pod,
   };
 
@@ -144,12 +156,15 @@ describe('clusteredStatefulSet without peers (Memcached)', () => {
     expect(findObject(objects, 'StatefulSet', 'store').spec).toMatchObject({ serviceName: 'store' });
   });
 
-  test('no volume claims and no PodDisruptionBudget', () => {
+  test('no volume claims; preferred spreading and a PodDisruptionBudget like every workload of two or more', () => {
     // WHEN
     const { objects } = synthCluster(props);
     // THEN
-    expect(findObject(objects, 'StatefulSet', 'store').spec).not.toHaveProperty('volumeClaimTemplates');
-    expect(objects.some((o) => o.kind === 'PodDisruptionBudget')).toBe(false);
+    const statefulSet = findObject(objects, 'StatefulSet', 'store');
+    expect(statefulSet.spec).not.toHaveProperty('volumeClaimTemplates');
+    expect(podSpecOf(statefulSet)).toHaveProperty('affinity.podAntiAffinity');
+    expect(podSpecOf(statefulSet)).not.toHaveProperty('topologySpreadConstraints');
+    expect(findObject(objects, 'PodDisruptionBudget', 'store').spec).toMatchObject({ maxUnavailable: 1 });
   });
 });
 

@@ -59,7 +59,7 @@ describe('Memcached', () => {
     expect(container.livenessProbe).toEqual(container.readinessProbe);
   });
 
-  test('members start in parallel and have no disruption budget (a cache loses hits, not data)', () => {
+  test('members start in parallel, spread where they can, one at a time in a drain', () => {
     // GIVEN / WHEN
     const objects = synthObjects(memcachedCloud().cloud);
     // THEN
@@ -67,7 +67,11 @@ describe('Memcached', () => {
       (findObject(objects, 'StatefulSet', 'memcached').spec as { podManagementPolicy: string })
         .podManagementPolicy,
     ).toBe('Parallel');
-    expect(objects.filter((o) => o.kind === 'PodDisruptionBudget')).toEqual([]);
+    // A cache loses hits, not data, with members on one node: preferred spreading is enough
+    expect(podSpecOf(findObject(objects, 'StatefulSet', 'memcached'))).toHaveProperty(
+      'affinity.podAntiAffinity',
+    );
+    expect(findObject(objects, 'PodDisruptionBudget', 'memcached').spec).toMatchObject({ maxUnavailable: 1 });
   });
 
   test('out-of-range replicas and memory are reported with the construct path', () => {

@@ -11,7 +11,6 @@ import {
   fileOf,
   objectsOfService,
   operatorKeys,
-  scriptOf,
 } from '../support/compute-network-fixture';
 
 /**
@@ -112,12 +111,12 @@ describe('Ceilometer', () => {
 
   test('registers a service user and no catalogue entry', () => {
     // THEN
-    const script = scriptOf(findObject(objects, 'Job', 'ceilometer-ks-register'));
-    expect(script).toContain(
-      'openstack user create --or-show --domain Default --password "$SERVICE_PASSWORD" ceilometer',
-    );
-    expect(script).not.toContain('openstack service create');
-    expect(script).not.toContain('openstack endpoint create');
+    const env = envOf(findObject(objects, 'Job', 'ceilometer-ks-register'));
+    expect(env).toMatchObject({
+      USER_NAME: 'ceilometer',
+      SERVICE_PASSWORD: { secretKeyRef: { name: 'ceilometer-keystone-user', key: 'password' } },
+    });
+    expect(Object.keys(env)).not.toContain('ENDPOINT_URL');
   });
 
   test('renders ceilometer.conf, polling and the Gnocchi pipeline', () => {

@@ -9,7 +9,6 @@ import {
   keyTerms,
   objectsOfService,
   operatorKeys,
-  scriptOf,
   termsOf,
 } from '../support/compute-network-fixture';
 
@@ -136,13 +135,14 @@ describe('Cinder', () => {
     );
   });
 
-  test('registers the volumev3 endpoint, quoted for the shell', () => {
-    // THEN
-    const script = scriptOf(findObject(objects, 'Job', 'cinder-ks-register'));
-    expect(script).toContain('openstack service create --name cinder volumev3');
-    expect(script).toContain(
-      'openstack endpoint create --region "$OS_REGION_NAME" cinder internal \'http://cinder-api:8776/v3/%(project_id)s\'',
-    );
+  test('registers the volumev3 endpoint', () => {
+    // THEN the registration program gets the catalogue entry from its environment
+    expect(envOf(findObject(objects, 'Job', 'cinder-ks-register'))).toMatchObject({
+      SERVICE_NAME: 'cinder',
+      SERVICE_TYPE: 'volumev3',
+      ENDPOINT_URL: 'http://cinder-api:8776/v3/%(project_id)s',
+      USER_NAME: 'cinder',
+    });
   });
 
   test('each volume service renders only its own backend', () => {

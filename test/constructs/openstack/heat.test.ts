@@ -9,7 +9,7 @@ import {
   keyTerms,
   objectsOfService,
   operatorKeys,
-  scriptOf,
+  commandOf,
   termsOf,
 } from '../support/compute-network-fixture';
 
@@ -61,15 +61,20 @@ describe('Heat', () => {
 
   test('the domain setup creates the stack domain, its admin and the delegated roles', () => {
     // THEN
-    const script = scriptOf(findObject(objects, 'Job', 'heat-domain-setup'));
-    expect(script.split('\n')).toEqual([
-      "openstack domain create --or-show --description 'Stacks of Heat' heat",
-      'openstack user create --or-show --domain heat --password "$DOMAIN_ADMIN_PASSWORD" heat_domain_admin',
-      'openstack user set --domain heat --password "$DOMAIN_ADMIN_PASSWORD" heat_domain_admin',
-      'openstack role add --domain heat --user-domain heat --user heat_domain_admin admin',
-      'openstack role create --or-show heat_stack_owner',
-      'openstack role create --or-show heat_stack_user',
-    ]);
+    const job = findObject(objects, 'Job', 'heat-domain-setup');
+    const [python, flag, program] = commandOf(job);
+    expect([python, flag]).toEqual(['python3', '-c']);
+    expect(program).toContain(
+      'user = ensure_user(env["DOMAIN_ADMIN"], domain.id, env["DOMAIN_ADMIN_PASSWORD"])\n' +
+        'identity.assign_domain_role_to_user(domain, user, identity.find_role("admin", ignore_missing=False))\n' +
+        'for role in ("heat_stack_owner", "heat_stack_user"):\n',
+    );
+    expect(envOf(job)).toMatchObject({
+      DOMAIN: 'heat',
+      DOMAIN_ADMIN: 'heat_domain_admin',
+      DOMAIN_ADMIN_PASSWORD: { secretKeyRef: { name: 'heat-domain-admin-credentials', key: 'password' } },
+      OS_PASSWORD: { secretKeyRef: { name: 'keystone-admin-credentials', key: 'password' } },
+    });
   });
 
   test('renders heat.conf with the stack domain and trustee, passwords from Secrets', () => {

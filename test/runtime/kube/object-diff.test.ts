@@ -221,6 +221,22 @@ describe('hashObject', () => {
     expect(hashObject({ a: 1, b: 2 })).toBe(hashObject({ b: 2, a: 1 }));
     expect(hashObject({ a: 1 })).not.toBe(hashObject({ a: 2 }));
   });
+
+  test("covers a Secret's keys but not its values", () => {
+    // GIVEN two versions of a Secret that differ only in a value, and one with another key
+    const secret = (stringData: Record<string, string>) => ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'admin', namespace: 'openstack' },
+      stringData,
+    });
+    // WHEN / THEN
+    expect(hashObject(secret({ password: 'hunter2' }))).toBe(hashObject(secret({ password: 'letmein' })));
+    expect(hashObject(secret({ password: 'hunter2' }))).not.toBe(hashObject(secret({ token: 'hunter2' })));
+    expect(hashObject(secret({ password: 'hunter2' }))).not.toBe(
+      hashObject({ ...secret({ password: 'hunter2' }), kind: 'ConfigMap' }),
+    );
+  });
 });
 
 describe('parseQuantity', () => {

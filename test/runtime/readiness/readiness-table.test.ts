@@ -15,7 +15,7 @@ interface Fixture {
   readonly expect: { readonly status: ObjectStatus; readonly message: string; readonly cause?: StuckCause };
   readonly object: KubeObject;
   /** Present for an object that is gone: `object` is then the manifest (see `goneReadiness`). */
-  readonly gone?: { readonly appliedByUs: boolean };
+  readonly gone?: { readonly appliedByUs: boolean; readonly deployed?: boolean };
 }
 
 const FIXTURES = path.join(__dirname, 'fixtures');
@@ -71,7 +71,11 @@ describe('readiness table fixtures', () => {
     // GIVEN
     const rule = fixture.gone
       ? (object: KubeObject) =>
-          goneReadiness({ desired: object, appliedByUs: fixture.gone?.appliedByUs ?? false })
+          goneReadiness({
+            desired: object,
+            appliedByUs: fixture.gone?.appliedByUs ?? false,
+            deployed: fixture.gone?.deployed,
+          })
       : readinessRuleFor(fixture.object);
 
     // WHEN

@@ -1,0 +1,97 @@
+import { App } from 'cdk8s';
+import { KubeObject } from '../../lib/graph';
+import { deployerRbac, PolicyRule, resourceOf } from '../../lib/runtime/deployer-rbac';
+import { synthGraph, synthObjects } from '../../lib/testing';
+import { referenceCloud } from '../../stacks/reference-cloud';
+
+const MANAGE = ['create', 'delete', 'get', 'list', 'patch', 'watch'];
+const READ = ['get', 'list', 'watch'];
+const rulesOf = (o: KubeObject) => (o as unknown as { rules: PolicyRule[] }).rules;
+
+/** True when `held` grants everything `wanted` does (what RBAC's escalation check asks). */
+function covers(held: readonly PolicyRule[], wanted: PolicyRule): boolean {
+  return wanted.apiGroups.every((group) =>
+    wanted.resources.every((resource) =>
+      wanted.verbs.every((verb) =>
+        (wanted.resourceNames ?? [undefined]).every((name) =>
+          held.some(
+            (h) =>
+              h.apiGroups.includes(group) &&
+              h.resources.includes(resource) &&
+              h.verbs.includes(verb) &&
+              (h.resourceNames === undefined || (name !== undefined && h.resourceNames.includes(name))),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+describe('deployerRbac of the reference cloud', () => {
+  // GIVEN
+  const graph = synthGraph(referenceCloud(new App()));
+  const objects = synthObjects(referenceCloud(new App()));
+  // WHEN
+  const { roles, clusterRole } = deployerRbac(graph, 'deployer');
+
+  test('one Role, in the cloud namespace, managing every namespaced kind of the manifests', () => {
+    expect(roles.map((r) => r.metadata.namespace)).toEqual(['openstack']);
+    const role = rulesOf(roles[0]);
+    const kinds = new Set(
+      objects.filter((o) => o.metadata.namespace).map((o) => `${o.apiVersion} ${o.kind}`),
+    );
+    for (const kind of kinds) {
+      const [apiVersion, name] = kind.split(' ');
+      const group = apiVersion.includes('/') ? apiVersion.split('/')[0] : '';
+      expect({
+        kind,
+        rule: role.find(
+          (r) => r.apiGroups[0] === group && r.resources[0] === resourceOf(name) && !r.resourceNames,
+        ),
+      }).toEqual({
+        kind,
+        rule: { apiGroups: [group], resources: [resourceOf(name)], verbs: MANAGE },
+      });
+    }
+    expect(role).toContainEqual({ apiGroups: [''], resources: ['pods'], verbs: READ });
+    expect(role).toContainEqual({ apiGroups: [''], resources: ['configmaps'], verbs: MANAGE });
+  });
+
+  test('holds what the per-Job Roles grant, and no more on Secrets: create, and get by name', () => {
+    // THEN every rule of every synthesised Role is covered (or the API server refuses to create it)
+    const held = rulesOf(roles[0]);
+    for (const role of objects.filter((o) => o.kind === 'Role')) {
+      for (const rule of rulesOf(role))
+        expect({ role: role.metadata.name, covered: covers(held, rule) }).toEqual({
+          role: role.metadata.name,
+          covered: true,
+        });
+    }
+    const onSecrets = held.filter((r) => r.resources.includes('secrets'));
+    expect(onSecrets.map((r) => ({ verbs: r.verbs, named: r.resourceNames?.length }))).toEqual([
+      { verbs: ['create'], named: undefined },
+      { verbs: ['get'], named: objects.filter((o) => o.kind === 'Role').length },
+    ]);
+    expect(held.every((r) => !r.verbs.includes('*') && !r.resources.includes('*'))).toBe(true);
+  });
+
+  test('cluster-wide: the Namespace and PriorityClasses it creates, and reading Nodes', () => {
+    expect(rulesOf(clusterRole)).toEqual([
+      { apiGroups: [''], resources: ['namespaces'], verbs: MANAGE },
+      { apiGroups: [''], resources: ['nodes'], verbs: READ },
+      { apiGroups: ['scheduling.k8s.io'], resources: ['priorityclasses'], verbs: MANAGE },
+    ]);
+  });
+});
+
+describe('resourceOf', () => {
+  test.each([
+    ['Deployment', 'deployments'],
+    ['NetworkPolicy', 'networkpolicies'],
+    ['PriorityClass', 'priorityclasses'],
+    ['Ingress', 'ingresses'],
+    ['PodDisruptionBudget', 'poddisruptionbudgets'],
+  ])('%s -> %s', (kind, resource) => {
+    expect(resourceOf(kind)).toBe(resource);
+  });
+});
