@@ -8,3 +8,8 @@ export interface IDependable {
   /** The components that must satisfy the edge. Empty for external infrastructure. */
   readonly dependencyTargets: readonly Component[];
 }
+
+/** True for anything with `dependencyTargets` (a component, a service, an external endpoint). */
+export function isDependable(x: unknown): x is IDependable {
+  return typeof x === 'object' && x !== null && Array.isArray((x as Partial<IDependable>).dependencyTargets);
+}

@@ -2,5 +2,4 @@ export * from './cloud';
 export * from './component';
 export * from './dependable';
 export * from './service';
-export * from './names';
 export * from './validation';

@@ -2,8 +2,7 @@ import { Construct } from 'constructs';
 import { Component } from './component';
 import { IDependable } from './dependable';
 import { mark, SERVICE_MARKER, hasMarker } from './markers';
-import { dnsLabelProblems } from './names';
-import { addCheck } from './validation';
+import { assertNoProblems, dnsLabelProblems, propsProblems, PropsSpec, Rules } from './validation';
 
 export interface ServiceProps {
   /**
@@ -19,6 +18,11 @@ export interface ServiceProps {
    */
   readonly appName?: string;
 }
+
+const SERVICE_PROPS: PropsSpec<ServiceProps> = {
+  enabled: Rules.bool(),
+  appName: Rules.dnsLabel(),
+};
 
 /**
  * An OpenStack service (Keystone, Nova, …) or an infra service (MariaDB, RabbitMQ, …): a group of
@@ -39,10 +43,14 @@ export abstract class Service extends Construct implements IDependable {
   constructor(scope: Construct, id: string, props: ServiceProps = {}) {
     super(scope, id);
     mark(this, SERVICE_MARKER);
+    // Component names are `<service>-<role>`: 40 leaves room for the longest role and suffixes.
+    assertNoProblems(this, [
+      ...dnsLabelProblems(id, 'service name', 40),
+      ...propsProblems(props, SERVICE_PROPS),
+    ]);
     this.serviceName = id;
     this.appName = props.appName ?? id;
     this._enabled = props.enabled ?? true;
-    addCheck(this, () => dnsLabelProblems(this.serviceName, 'service name', 40));
   }
 
   get enabled(): boolean {
