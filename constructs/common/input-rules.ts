@@ -1,5 +1,4 @@
 import { isDependable, propsProblems, PropsSpec, required, Rule, Rules } from '../../lib/model';
-import { CephClient } from './ceph-client';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from './endpoints';
 import { SecretRef } from './secret-ref';
 
@@ -83,29 +82,10 @@ export function serviceRule(what: string): Rule {
   return Rules.given((value, name) => (isDependable(value) ? [] : [`${name} is not ${what}; pass ${what}`]));
 }
 
-const CEPH_CLIENT: PropsSpec<CephClient> = {
-  monitors: required(
-    Rules.list(
-      Rules.given((value, name) => {
-        const at = typeof value === 'string' ? value.replace(/:\d{1,5}$/, '') : value;
-        return host(at, name);
-      }),
-      { min: 1 },
-    ),
-    "the Ceph monitors, e.g. ['10.0.0.1:6789']",
-  ),
-  user: required(
-    Rules.given((value, name) =>
-      typeof value === 'string' && /^[A-Za-z0-9_.-]+$/.test(value) && !value.startsWith('client.')
-        ? []
-        : [
-            `${name} ${JSON.stringify(value)} is not a cephx user name; give it without the "client." prefix, e.g. 'cinder'`,
-          ],
-    ),
-    "the cephx user, e.g. 'cinder'",
-  ),
-  keyring: required(secretRefRule, 'the Secret key holding the keyring, { secretName, key }'),
-};
-
-/** An existing Ceph cluster reached as one cephx user. */
-export const cephClientRule: Rule = Rules.object(CEPH_CLIENT);
+/** The input services most OpenStack services take, for their props specs. */
+export const COMMON_INPUT_RULES = {
+  keystone: serviceRule('the Keystone service'),
+  database: databaseRule,
+  messaging: messagingRule,
+  cache: cacheRule,
+} as const;

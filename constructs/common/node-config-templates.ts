@@ -30,7 +30,7 @@
 import { createHash } from 'crypto';
 import { JsonPatch } from 'cdk8s';
 import { Construct } from 'constructs';
-import { addCheck, Component, IDependable } from '../../lib/model';
+import { addCheck, Component, IDependable, labelsProblems } from '../../lib/model';
 import { PodPlacement, podScheduling, reservedNodeLabelProblems, restrictedTo } from '../../lib/scheduling';
 import { mergeOslo, OsloSchema, OsloValue, OsloValues, osloProblems } from './oslo-config';
 
@@ -158,7 +158,7 @@ export function nodeConfigTemplateProblems(
     const name = describeTemplate(template, i);
     problems.push(...osloProblems(file, schema, template.config).map((p) => `${name}: ${p}`));
     problems.push(...reservedNodeLabelProblems(Object.keys(template.nodeSelector), `${name} nodeSelector`));
-    problems.push(...labelProblems(template.nodeSelector).map((p) => `${name}: ${p}`));
+    problems.push(...labelsProblems(template.nodeSelector, `${name} nodeSelector`));
   });
   for (let i = 0; i < templates.length; i++) {
     for (let j = i + 1; j < templates.length; j++) {
@@ -327,34 +327,6 @@ function excludeNodes(
 
 function describeTemplate(template: NodeConfigTemplate, index: number): string {
   return `configTemplates[${index}] (nodeSelector ${JSON.stringify(sortedRecord(template.nodeSelector))})`;
-}
-
-/** Kubernetes label syntax: an optional DNS-subdomain prefix and a name of at most 63 characters. */
-const LABEL_NAME = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)$/;
-const LABEL_PREFIX = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-function labelProblems(selector: Selector): string[] {
-  const problems: string[] = [];
-  for (const [key, value] of Object.entries(selector)) {
-    const slash = key.lastIndexOf('/');
-    const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
-    const name = slash >= 0 ? key.slice(slash + 1) : key;
-    if (
-      (prefix !== undefined && (!LABEL_PREFIX.test(prefix) || prefix.length > 253)) ||
-      !LABEL_NAME.test(name) ||
-      name.length > 63
-    ) {
-      problems.push(
-        `"${key}" is not a valid label key: an optional DNS prefix and '/', then at most 63 letters, digits, '-', '_' or '.'`,
-      );
-    }
-    if (value !== '' && (!LABEL_NAME.test(value) || value.length > 63)) {
-      problems.push(
-        `label value "${value}" of ${key} is not valid: at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric`,
-      );
-    }
-  }
-  return problems;
 }
 
 function sameValue(a: OsloValue, b: OsloValue): boolean {

@@ -50,6 +50,8 @@ export type OsloValue = OsloScalar | readonly string[] | Readonly<Record<string,
 /** Option values by section and option name, e.g. `{ DEFAULT: { debug: true } }`. */
 export type OsloValues = Readonly<Record<string, Readonly<Record<string, OsloValue>>>>;
 
+import { isSingleLine } from '../../lib/model';
+
 /** Overlays `overrides` on `defaults`, option by option. */
 export function mergeOslo(defaults: OsloValues, overrides: OsloValues = {}): OsloValues {
   const merged: Record<string, Record<string, OsloValue>> = {};
@@ -71,8 +73,16 @@ export function optionSpec(entry: OsloOptionType | OsloOptionSpec): OsloOptionSp
  * what oslo.config expects (its type and help text) and the fix.
  */
 export function osloProblems(file: string, schema: OsloSchema, values: OsloValues): string[] {
+  if (!isPlainObject(values))
+    return [
+      `${file}: the options must be an object of sections, e.g. { DEFAULT: { debug: true } }, got ${show(values)}`,
+    ];
   const problems: string[] = [];
   for (const [section, options] of Object.entries(values)) {
+    if (!isPlainObject(options)) {
+      problems.push(`${file}: [${section}] must be an object of option: value, got ${show(options)}`);
+      continue;
+    }
     for (const [option, value] of Object.entries(options)) {
       const entry = schema[section]?.[option];
       if (entry === undefined) {
@@ -151,7 +161,10 @@ function valueProblem(spec: OsloOptionSpec, value: OsloValue): string | undefine
     const why = spec.deprecatedForRemoval === true ? '' : ` (${spec.deprecatedForRemoval})`;
     return `is deprecated for removal${why}; remove the override`;
   }
-  if (!matchesType(value, spec.type)) return `must be ${describe(spec.type)}, got ${JSON.stringify(value)}`;
+  if (!matchesType(value, spec.type)) return `must be ${describe(spec.type)}, got ${show(value)}`;
+  const broken = textsOf(value).find((text) => !isSingleLine(text));
+  if (broken !== undefined)
+    return `contains a line break or control character (${JSON.stringify(broken)}), which would start a new line or section of the file; put the value on one line`;
   const items: readonly OsloScalar[] = Array.isArray(value)
     ? (value as readonly string[])
     : typeof value === 'object'
@@ -162,6 +175,7 @@ function valueProblem(spec: OsloOptionSpec, value: OsloValue): string | undefine
       return `must be one of ${spec.choices.map((c) => JSON.stringify(c)).join(', ')}, got ${JSON.stringify(item)}`;
     }
     if (typeof item === 'number') {
+      if (!Number.isFinite(item)) return `must be a finite number, got ${item}`;
       if (spec.min !== undefined && item < spec.min) return `must be >= ${spec.min}, got ${item}`;
       if (spec.max !== undefined && item > spec.max) return `must be <= ${spec.max}, got ${item}`;
     }
@@ -183,6 +197,7 @@ function explain(spec: OsloOptionSpec): string {
  * are comma-joined and objects written as dicts.
  */
 export function renderOslo(values: OsloValues, schema: OsloSchema = {}): string {
+  assertRenderable(values);
   const sections = Object.keys(values).sort((a, b) =>
     a === 'DEFAULT' ? -1 : b === 'DEFAULT' ? 1 : a.localeCompare(b),
   );
@@ -200,6 +215,56 @@ export function renderOslo(values: OsloValues, schema: OsloSchema = {}): string 
       return [`[${section}]`, ...lines].join('\n');
     });
   return blocks.join('\n\n') + '\n';
+}
+
+/** A section or option name oslo.config reads back as that same name. */
+const OSLO_NAME = /^[A-Za-z0-9_.-]+$/;
+
+/**
+ * Refuses what would not read back as written: a name that is not a plain word (`DEFAULT]`), a
+ * line break in a value (a new line is a new option or section), a number that is not finite.
+ * Validation reports these with the construct path first; this keeps the renderer itself safe.
+ */
+function assertRenderable(values: OsloValues): void {
+  for (const [section, options] of Object.entries(values)) {
+    if (!OSLO_NAME.test(section))
+      throw new Error(`oslo.config: section name ${JSON.stringify(section)} cannot be rendered`);
+    for (const [option, value] of Object.entries(options)) {
+      if (!OSLO_NAME.test(option))
+        throw new Error(
+          `oslo.config: option name ${JSON.stringify(option)} in [${section}] cannot be rendered`,
+        );
+      const bad = textsOf(value).find((text) => !isSingleLine(text));
+      if (bad !== undefined)
+        throw new Error(
+          `oslo.config: [${section}] ${option} has a line break or control character: ${JSON.stringify(bad)}`,
+        );
+      if (numbersOf(value).some((n) => !Number.isFinite(n)))
+        throw new Error(`oslo.config: [${section}] ${option} is not a finite number: ${show(value)}`);
+    }
+  }
+}
+
+/** Every text a value renders from: strings, list items, dict keys and values. */
+function textsOf(value: OsloValue): string[] {
+  if (Array.isArray(value)) return (value as readonly unknown[]).map(String);
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).flatMap(([k, v]) => [k, String(v)]);
+  return [String(value)];
+}
+
+function numbersOf(value: OsloValue): number[] {
+  const all = typeof value === 'object' && value !== null ? Object.values(value as object) : [value];
+  return all.filter((v): v is number => typeof v === 'number');
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A value in a message: `NaN` and `Infinity` as such (JSON would say `null`). */
+function show(value: unknown): string {
+  return typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
 }
 
 /**
@@ -241,7 +306,7 @@ function matchesType(value: OsloValue, type: OsloOptionType): boolean {
     case 'int':
       return typeof value === 'number' && Number.isInteger(value);
     case 'float':
-      return typeof value === 'number';
+      return typeof value === 'number' && !Number.isNaN(value);
     case 'bool':
       return typeof value === 'boolean';
     case 'list':

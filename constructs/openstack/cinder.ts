@@ -1,6 +1,7 @@
 import { k8s } from 'cdk8s-plus-33';
+import { COMMON_INPUT_RULES } from '../common/input-rules';
 import { Construct } from 'constructs';
-import { addCheck, Component, IDependable, rangeProblems } from '../../lib/model';
+import { addCheck, Component, IDependable, Rules } from '../../lib/model';
 import { placement, restrictedTo, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { CephClient, cephClientProblems, cephKeyringVolume, renderCephConf } from '../common/ceph-client';
@@ -15,6 +16,7 @@ import {
   OpenStackService,
   OpenStackServiceDescriptor,
   OpenStackServiceProps,
+  OpenStackServicePropsSpec,
 } from './openstack-service';
 
 /** A Ceph RBD pool as a volume backend: cinder-volume talks to Ceph over the network, unprivileged. */
@@ -83,6 +85,21 @@ const CINDER: OpenStackServiceDescriptor = {
     ...commonInputHints('keystone', 'database', 'messaging', 'cache'),
     volumeBackends: "a list of volume backends, e.g. [{ type: 'rbd', name: 'ceph', pool: 'volumes', ceph }]",
   },
+  props: {
+    ...COMMON_INPUT_RULES,
+    // Each backend's fields are checked at synthesis (backendProblems), against the schema the backends widen.
+    volumeBackends: Rules.list(
+      Rules.given((value, name) =>
+        Rules.oneOf('rbd', 'lvm')((value as { type?: unknown } | null)?.type, `${name}.type`),
+      ),
+      { max: 32 },
+    ),
+    backup: Rules.given((value, name) =>
+      Rules.oneOf('ceph', 'swift')((value as { type?: unknown } | null)?.type, `${name}.type`),
+    ),
+    apiReplicas: Rules.count({ min: 1, max: 20 }),
+    schedulerReplicas: Rules.count({ min: 1, max: 10 }),
+  } satisfies OpenStackServicePropsSpec<CinderProps>,
 };
 
 /**
@@ -124,7 +141,6 @@ export class Cinder extends OpenStackService {
     addCheck(this, () => [
       ...backendProblems(backends, cinderSchema),
       ...(props.backup?.type === 'ceph' ? cephClientProblems(props.backup.ceph, 'backup.ceph') : []),
-      ...rangeProblems('schedulerReplicas', props.schedulerReplicas, { min: 1, max: 10 }),
     ]);
 
     const deps = this.dependencies(props, {

@@ -1,6 +1,15 @@
 import { k8s } from 'cdk8s-plus-33';
+import { COMMON_INPUT_RULES, databaseRule, messagingRule, serviceRule } from '../common/input-rules';
 import { Construct } from 'constructs';
-import { addCheck, Cloud, Component, IDependable, rangeProblems } from '../../lib/model';
+import {
+  addCheck,
+  Cloud,
+  Component,
+  IDependable,
+  labelKeyProblems,
+  rangeProblems,
+  Rules,
+} from '../../lib/model';
 import { placement, reservedNodeLabelProblems, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
@@ -20,7 +29,12 @@ import { WorkerService } from '../common/worker-service';
 import { Glance } from './glance';
 import { Neutron } from './neutron';
 import { libvirtDaemon, novaCompute, NovaComputeOptions } from './nova-compute';
-import { OpenStackService, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
+import {
+  OpenStackService,
+  OpenStackServiceDescriptor,
+  OpenStackServiceProps,
+  OpenStackServicePropsSpec,
+} from './openstack-service';
 import { PlacementService } from './placement';
 
 /** Infrastructure of one cell beyond the first. */
@@ -85,6 +99,37 @@ const NOVA: OpenStackServiceDescriptor = {
     glance: 'the Glance service',
     neutron: 'the Neutron service',
   },
+  props: {
+    ...COMMON_INPUT_RULES,
+    placement: serviceRule('the Placement service'),
+    glance: serviceRule('the Glance service'),
+    neutron: serviceRule('the Neutron service'),
+    cinder: serviceRule('the Cinder service'),
+    // A count or a list; its range is checked at synthesis (cellProblems), the count before any cell is built.
+    cells: Rules.either(
+      Array.isArray,
+      Rules.list(
+        Rules.object<NovaCellOptions>({
+          database: databaseRule,
+          messaging: messagingRule,
+          conductorReplicas: Rules.checkedElsewhere(),
+        }),
+      ),
+      Rules.checkedElsewhere(),
+    ),
+    cellNodeLabel: Rules.given((value, name) => labelKeyProblems(String(value), name)),
+    apiReplicas: Rules.count({ min: 1, max: 20 }),
+    metadataReplicas: Rules.count({ min: 1, max: 20 }),
+    schedulerReplicas: Rules.checkedElsewhere(),
+    conductorReplicas: Rules.checkedElsewhere(),
+    vncReplicas: Rules.count({ min: 1, max: 20 }),
+    compute: Rules.object<NovaComputeOptions>({
+      config: Rules.checkedElsewhere(),
+      configTemplates: Rules.list(Rules.checkedElsewhere(), { max: 64 }),
+      forcedDownscale: Rules.bool(),
+      libvirtImage: Rules.image(),
+    }),
+  } satisfies OpenStackServicePropsSpec<NovaProps>,
 };
 
 /** One cell as built: its database chain, its vhost, its conductor, console proxy and compute. */

@@ -1,5 +1,5 @@
 /** Line breaks and other control characters (tab excepted): what would start a new line, section or command. */
-const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f\u0085\u2028\u2029]/u;
+const CONTROL = /(?!\t)[\p{Cc}\u2028\u2029]/u;
 
 /**
  * Problems with text written into a line-based file (oslo.config INI, my.cnf, shell, env): it must

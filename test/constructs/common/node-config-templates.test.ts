@@ -201,7 +201,7 @@ describe('nodeConfigTemplateProblems', () => {
     expect(
       problems.some((p) =>
         p.startsWith(
-          'configTemplates[1] (nodeSelector {"bad key!":"x"}): "bad key!" is not a valid label key',
+          'configTemplates[1] (nodeSelector {"bad key!":"x"}) nodeSelector: "bad key!" is not a valid label key',
         ),
       ),
     ).toBe(true);
