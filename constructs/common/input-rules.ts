@@ -8,12 +8,24 @@ import { SecretRef } from './secret-ref';
  * construct that receives them and of `externalDatabase(...)` and its siblings.
  */
 
-/** A host name or address clients connect to: not empty, nothing a URL or a file could misread. */
+/**
+ * A host name or IPv4 address clients connect to: not empty, and nothing a URL, a file or a
+ * script could misread (it goes into connection URLs and the Jobs' shell commands).
+ */
 const host: Rule = Rules.given((value, name) =>
-  typeof value === 'string' && /^([A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?|\[?[0-9A-Fa-f:.]+\]?)$/.test(value)
+  typeof value === 'string' && /^[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?$/.test(value) && value.length <= 253
     ? []
     : [
-        `${name} ${JSON.stringify(value)} is not a host name or address; give one such as 'galera.example.com' or '10.0.0.5'`,
+        `${name} ${JSON.stringify(value)} is not a host name or IPv4 address; give one such as 'galera.example.com' or '10.0.0.5'`,
+      ],
+);
+
+/** A user name for the broker's management API (it goes into a Job's shell command). */
+const userName: Rule = Rules.given((value, name) =>
+  typeof value === 'string' && /^[A-Za-z0-9_.@-]{1,64}$/.test(value)
+    ? []
+    : [
+        `${name} ${JSON.stringify(value)} is not a user name; use letters, digits, '_', '.', '@' and '-', e.g. 'admin'`,
       ],
 );
 
@@ -42,7 +54,7 @@ export const DATABASE_ENDPOINT: PropsSpec<Omit<DatabaseEndpoint, 'dependencyTarg
 export const MESSAGING_ENDPOINT: PropsSpec<Omit<MessagingEndpoint, 'dependencyTargets'>> = {
   host: required(host, 'the RabbitMQ host'),
   port: required(Rules.port(), 'the port, e.g. 5672'),
-  adminUser: required(Rules.nonEmptyText(), "the administrator's user name"),
+  adminUser: required(userName, "the administrator's user name"),
   adminPassword: required(secretRefRule, "the administrator's password as { secretName, key }"),
 };
 

@@ -1,4 +1,5 @@
 import { Construct } from 'constructs';
+import { insideSingleQuotes, shellWord } from './shell-word';
 import { Cloud } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
 import { GeneratedSecret } from './generated-secret';
@@ -73,22 +74,24 @@ export class KeystoneRegistration extends Construct {
         `[${this.node.path}] endpointUrl needs serviceType (the catalogue type, e.g. 'volumev3')`,
       );
     }
+    const catalogName = shellWord(props.catalogName, 'catalogName');
+    const userName = shellWord(this.userName, 'userName');
     const catalogue =
       url === undefined
         ? []
         : [
-            `openstack service show ${props.catalogName} || openstack service create --name ${props.catalogName} ${props.serviceType}`,
+            `openstack service show ${catalogName} || openstack service create --name ${catalogName} ${shellWord(props.serviceType ?? '', 'serviceType')}`,
             ...['internal', 'public', 'admin'].map(
               (iface) =>
-                `openstack endpoint list --service ${props.catalogName} --interface ${iface} -f value -c ID | grep -q . || ` +
+                `openstack endpoint list --service ${catalogName} --interface ${iface} -f value -c ID | grep -q . || ` +
                 // Quoted: catalogue URLs carry `%(project_id)s`, whose parentheses the shell would parse.
-                `openstack endpoint create --region "$OS_REGION_NAME" ${props.catalogName} ${iface} '${url}'`,
+                `openstack endpoint create --region "$OS_REGION_NAME" ${catalogName} ${iface} '${insideSingleQuotes(url, 'endpointUrl')}'`,
             ),
           ];
     const script = [
       ...catalogue,
-      `openstack user create --or-show --domain Default --password "$SERVICE_PASSWORD" ${this.userName}`,
-      `openstack role add --project service --user ${this.userName} admin`,
+      `openstack user create --or-show --domain Default --password "$SERVICE_PASSWORD" ${userName}`,
+      `openstack role add --project service --user ${userName} admin`,
     ].join('\n');
     this.job = new JobComponent(this, id, {
       operatorKey: props.operatorKey,

@@ -1,4 +1,5 @@
 import { k8s } from 'cdk8s-plus-33';
+import { shellWord } from './shell-word';
 import { Construct } from 'constructs';
 import { Cloud } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
@@ -32,14 +33,14 @@ export class ServiceMessaging extends Construct {
     super(scope, id);
     const cloud = Cloud.of(this);
     this.endpoint = props.messaging;
-    this.vhost = props.vhost ?? scope.node.id;
+    this.vhost = shellWord(props.vhost ?? scope.node.id, 'vhost');
     this.credentials = new GeneratedSecret(this, `${id}-credentials`, {
       operatorKey: props.operatorKey,
       keys: ['password'],
       secretName: `${scope.node.id}-${id}`,
     });
-    const api = `http://${props.messaging.host}:${props.managementPort ?? 15672}/api`;
-    const curl = `curl -fsS -u "${props.messaging.adminUser}:$ADMIN_PASSWORD" -H 'content-type: application/json' -X PUT`;
+    const api = `http://${shellWord(props.messaging.host, 'messaging.host')}:${shellWord(props.managementPort ?? 15672, 'managementPort')}/api`;
+    const curl = `curl -fsS -u "${shellWord(props.messaging.adminUser, 'messaging.adminUser')}:$ADMIN_PASSWORD" -H 'content-type: application/json' -X PUT`;
     this.init = new JobComponent(this, `${id}-init`, {
       operatorKey: props.operatorKey,
       image: cloud.toolboxImage,

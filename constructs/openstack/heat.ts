@@ -1,4 +1,5 @@
 import { Construct } from 'constructs';
+import { shellWord } from '../common/shell-word';
 import { COMMON_INPUT_RULES } from '../common/input-rules';
 import { Cloud, Component, Rules } from '../../lib/model';
 import { groupPlacement, SchedulingKey } from '../../lib/scheduling';
@@ -79,7 +80,7 @@ export class Heat extends OpenStackService {
   constructor(scope: Construct, id: string, props: HeatProps) {
     super(scope, id, props, HEAT);
     const { image, operatorKey } = this;
-    const domain = props.stackUserDomain ?? 'heat';
+    const domain = shellWord(props.stackUserDomain ?? 'heat', 'stackUserDomain');
     const engineWorkers = props.engineWorkers ?? 2;
 
     const deps = this.dependencies(props, {

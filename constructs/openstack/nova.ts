@@ -1,4 +1,5 @@
 import { k8s } from 'cdk8s-plus-33';
+import { shellWord } from '../common/shell-word';
 import { COMMON_INPUT_RULES, databaseRule, messagingRule, serviceRule } from '../common/input-rules';
 import { Construct } from 'constructs';
 import {
@@ -543,7 +544,8 @@ function cellProblems(cells: NovaProps['cells']): string[] {
  */
 function cellMappingScript(cells: readonly string[]): string {
   const lines = ['nova-manage cell_v2 map_cell0 --database_connection "$CELL0_DATABASE"'];
-  for (const cell of cells) {
+  for (const name of cells) {
+    const cell = shellWord(name, 'cell name');
     const upper = cell.toUpperCase();
     const urls = `--database_connection "$${upper}_DATABASE" --transport-url "$${upper}_TRANSPORT"`;
     lines.push(
