@@ -1,5 +1,14 @@
 import { Construct } from 'constructs';
-import { Cloud } from '../../lib/model';
+import {
+  Cloud,
+  propsProblems,
+  PropsSpec,
+  required,
+  Rules,
+  schedulingKeyRule,
+  ValidationError,
+} from '../../lib/model';
+import { shellWord } from './shell-word';
 import { SchedulingKey } from '../../lib/scheduling';
 import { JobComponent } from './job-component';
 import { SecretRef } from './secret-ref';
@@ -20,6 +29,23 @@ export interface GeneratedSecretProps {
   readonly secretName?: string;
 }
 
+/** A Secret key: what Kubernetes accepts in `data`. */
+const secretKey = Rules.given((value, name) =>
+  typeof value === 'string' && /^[-._a-zA-Z0-9]{1,253}$/.test(value)
+    ? []
+    : [`${name} ${JSON.stringify(value)} is not a Secret key; use letters, digits, '-', '_' and '.'`],
+);
+
+const GENERATED_SECRET_PROPS: PropsSpec<GeneratedSecretProps> = {
+  operatorKey: required(
+    schedulingKeyRule,
+    'the operator key of the service, e.g. SchedulingKey.OPERATOR_KEYSTONE',
+  ),
+  keys: required(Rules.list(secretKey, { min: 1, max: 64 }), "the keys to generate, e.g. ['password']"),
+  format: Rules.oneOf('hex', 'fernet'),
+  secretName: Rules.dnsSubdomain(),
+};
+
 /**
  * A Secret generated inside the cluster by a Job (random hex values), created only when it does not
  * exist yet, so re-deploys keep credentials stable and the synthesised YAML never carries them.
@@ -29,12 +55,16 @@ export class GeneratedSecret extends JobComponent {
   readonly secretName: string;
 
   constructor(scope: Construct, id: string, props: GeneratedSecretProps) {
+    const problems = propsProblems(props, GENERATED_SECRET_PROPS);
+    if (problems.length > 0) throw new ValidationError(`${scope.node.path}/${id}`, problems);
     const cloud = Cloud.of(scope);
     const writer = SecretWriter.of(cloud);
-    const secretName = props.secretName ?? `${scope.node.id}-${id}`;
+    const secretName = shellWord(props.secretName ?? `${scope.node.id}-${id}`, 'secretName');
     const generator =
       props.format === 'fernet' ? "openssl rand 32 | base64 | tr '+/' '-_'" : 'openssl rand -hex 24';
-    const literals = props.keys.map((key) => `--from-literal=${key}="$(${generator})"`).join(' ');
+    const literals = props.keys
+      .map((key) => `--from-literal=${shellWord(key, 'key')}="$(${generator})"`)
+      .join(' ');
     super(scope, id, {
       operatorKey: props.operatorKey,
       image: cloud.toolboxImage,

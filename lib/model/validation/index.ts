@@ -3,6 +3,7 @@ export * from './dns-name';
 export * from './image';
 export * from './known-keys';
 export * from './label';
+export * from './placement';
 export * from './port';
 export * from './props';
 export * from './quantity';

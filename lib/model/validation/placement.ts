@@ -2,7 +2,7 @@ import { isSchedulingKey, PodPlacement, reservedNodeLabelProblems } from '../../
 import { PropsSpec, required, Rule, Rules } from './props';
 
 /** A Yaook scheduling key (`SchedulingKey.IDENTITY_API`), not any string. */
-const schedulingKey: Rule = (value, name) =>
+export const schedulingKeyRule: Rule = (value, name) =>
   typeof value === 'string' && isSchedulingKey(value)
     ? []
     : [
@@ -17,7 +17,7 @@ const nodeLabels: Rule = Rules.given((value, name) => [
 
 const PLACEMENT: PropsSpec<PodPlacement> = {
   keys: required(
-    Rules.list(schedulingKey, { min: 1 }),
+    Rules.list(schedulingKeyRule, { min: 1 }),
     'at least one SchedulingKey: build it with placement(key, ...groups)',
   ),
   requiredLabels: required(nodeLabels, 'an object of label: value ({} for none)'),

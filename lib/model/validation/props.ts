@@ -120,6 +120,13 @@ export const Rules = {
         return [`${name} has ${value.length} items; give at least ${options.min}`];
       return value.flatMap((v, i) => item(v, `${name}[${i}]`));
     }),
+  /** An object used as a map (environment, Secret references): every key by `key`, every value by `value`. */
+  record: (value: Rule, key: Rule = () => []): Rule =>
+    optional((given, name) =>
+      typeof given !== 'object' || given === null || Array.isArray(given)
+        ? [`${name} must be an object, got ${JSON.stringify(given)}`]
+        : Object.entries(given).flatMap(([k, v]) => [...key(k, `${name} key`), ...value(v, `${name}.${k}`)]),
+    ),
   /** Either of two rules (a count or a list of cells): `pick` chooses by the value. */
   either: (pick: (value: unknown) => boolean, whenTrue: Rule, otherwise: Rule): Rule =>
     optional((value, name) => (pick(value) ? whenTrue(value, name) : otherwise(value, name))),
