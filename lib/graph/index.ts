@@ -6,3 +6,6 @@ export * from './component-graph';
 export * from './render';
 export * from './load-manifests';
 export * from './group-kind';
+export * from './dns-name';
+export * from './label';
+export * from './manifest-contract';

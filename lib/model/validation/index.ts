@@ -1,8 +1,9 @@
+// Kubernetes' own syntax rules for names and labels live with the manifest contract (lib/graph),
+// which checks loaded objects with them; they are part of this validation layer too.
+export { dnsLabelProblems, dnsSubdomainProblems, labelKeyProblems, labelValueProblems, labelsProblems } from '../../graph';
 export * from './check';
-export * from './dns-name';
 export * from './image';
 export * from './known-keys';
-export * from './label';
 export * from './placement';
 export * from './port';
 export * from './props';

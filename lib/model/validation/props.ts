@@ -1,7 +1,6 @@
-import { dnsLabelProblems, dnsSubdomainProblems } from './dns-name';
+import { dnsLabelProblems, dnsSubdomainProblems, labelsProblems } from '../../graph';
 import { imageProblems, imageTagProblems } from './image';
 import { unknownKeyProblems } from './known-keys';
-import { labelsProblems } from './label';
 import { portProblems } from './port';
 import { quantityProblems } from './quantity';
 import { NumberRange, rangeProblems } from './range';
