@@ -55,7 +55,7 @@ export function cephKeyringVolume(
 }
 
 /** Problems with a Ceph client's settings (empty when valid), phrased with the fix. */
-export function cephClientProblems(client: CephClient, where: string): string[] {
+export function cephClientProblems(client: CephClient | undefined, where: string): string[] {
   if (typeof client !== 'object' || client === null)
     return [`${where} must be { monitors, user, keyring }, got ${JSON.stringify(client)}`];
   const problems: string[] = [];
@@ -77,4 +77,22 @@ export function cephClientProblems(client: CephClient, where: string): string[] 
     );
   }
   return problems;
+}
+
+/**
+ * A Ceph pool and client, `{ pool, ceph }`, checked at the boundary of the construct that renders
+ * its `ceph.conf` (Gnocchi's storage, Cinder's backends and backup).
+ */
+export function cephPoolProblems(
+  value: { pool?: unknown; ceph?: CephClient } | undefined,
+  where: string,
+): string[] {
+  return [
+    ...(typeof value?.pool === 'string' && /^[A-Za-z0-9_.-]+$/.test(value.pool)
+      ? []
+      : [
+          `${where}.pool ${JSON.stringify(value?.pool)} is not a Ceph pool name; use letters, digits, '_', '.' and '-'`,
+        ]),
+    ...cephClientProblems(value?.ceph, `${where}.ceph`),
+  ];
 }

@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { addCheck, Component, IDependable, Rules } from '../../lib/model';
 import { placement, restrictedTo, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
-import { CephClient, cephClientProblems, cephKeyringVolume, renderCephConf } from '../common/ceph-client';
+import { CephClient, cephKeyringVolume, cephPoolProblems, renderCephConf } from '../common/ceph-client';
 import { MessagingEndpoint } from '../common/endpoints';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import { mergeOslo, OsloSchema, OsloValues, osloEnvName, renderOslo } from '../common/oslo-config';
@@ -87,15 +87,20 @@ const CINDER: OpenStackServiceDescriptor = {
   },
   props: {
     ...COMMON_INPUT_RULES,
-    // Each backend's fields are checked at synthesis (backendProblems), against the schema the backends widen.
+    // The Ceph clients here, before ceph.conf is rendered from them; the rest of each backend at
+    // synthesis (backendProblems), against the schema the backends widen.
     volumeBackends: Rules.list(
       Rules.given((value, name) =>
-        Rules.oneOf('rbd', 'lvm')((value as { type?: unknown } | null)?.type, `${name}.type`),
+        (value as { type?: unknown } | null)?.type === 'rbd'
+          ? cephPoolProblems(value as CinderRbdBackend, name)
+          : Rules.oneOf('rbd', 'lvm')((value as { type?: unknown } | null)?.type, `${name}.type`),
       ),
       { max: 32 },
     ),
     backup: Rules.given((value, name) =>
-      Rules.oneOf('ceph', 'swift')((value as { type?: unknown } | null)?.type, `${name}.type`),
+      (value as { type?: unknown } | null)?.type === 'ceph'
+        ? cephPoolProblems(value as CinderBackupTarget & { type: 'ceph' }, name)
+        : Rules.oneOf('ceph', 'swift')((value as { type?: unknown } | null)?.type, `${name}.type`),
     ),
     apiReplicas: Rules.count({ min: 1, max: 20 }),
     schedulerReplicas: Rules.count({ min: 1, max: 10 }),
@@ -138,10 +143,7 @@ export class Cinder extends OpenStackService {
       ),
     };
     this.schema = schema;
-    addCheck(this, () => [
-      ...backendProblems(backends, cinderSchema),
-      ...(props.backup?.type === 'ceph' ? cephClientProblems(props.backup.ceph, 'backup.ceph') : []),
-    ]);
+    addCheck(this, () => [...backendProblems(backends, cinderSchema)]);
 
     const deps = this.dependencies(props, {
       syncCommand: ['cinder-manage', 'db', 'sync'],
@@ -367,7 +369,6 @@ function backendProblems(backends: readonly CinderVolumeBackend[], cinderSchema:
     if (seen.has(backend.name))
       problems.push(`${where}.name "${backend.name}" is used twice; backend names must be unique`);
     seen.add(backend.name);
-    if (backend.type === 'rbd') problems.push(...cephClientProblems(backend.ceph, `${where}.ceph`));
     if (backend.type === 'lvm' && Object.keys(backend.nodeSelector ?? {}).length === 0) {
       problems.push(
         `${where}.nodeSelector is empty; LVM volumes live on one node's disks: select the node holding "${backend.volumeGroup}"`,

@@ -6,7 +6,7 @@ import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import {
   CephClient,
-  cephClientProblems,
+  cephPoolProblems,
   cephKeyringPath,
   cephKeyringVolume,
   renderCephConf,
@@ -59,10 +59,16 @@ const GNOCCHI: OpenStackServiceDescriptor = {
     keystone: COMMON_INPUT_RULES.keystone,
     database: COMMON_INPUT_RULES.database,
     cache: COMMON_INPUT_RULES.cache,
-    // The Ceph client's fields are checked at synthesis (cephClientProblems).
-    storage: Rules.given((value, name) =>
-      Rules.oneOf('file', 'ceph')((value as { type?: unknown }).type, `${name}.type`),
-    ),
+    storage: Rules.given((value, name) => {
+      const storage = value as { type?: unknown; size?: unknown; storageClassName?: unknown } | null;
+      const type = storage?.type;
+      if (type === 'ceph') return cephPoolProblems(value as GnocchiStorage & { type: 'ceph' }, name);
+      return [
+        ...Rules.oneOf('file', 'ceph')(type, `${name}.type`),
+        ...Rules.quantity()(storage?.size, `${name}.size`),
+        ...Rules.dnsSubdomain()(storage?.storageClassName, `${name}.storageClassName`),
+      ];
+    }),
     apiReplicas: Rules.count({ min: 1, max: 20 }),
     metricdReplicas: Rules.count({ min: 1, max: 20 }),
     metricdWorkers: Rules.count({ min: 1, max: 64 }),
@@ -91,7 +97,6 @@ export class Gnocchi extends OpenStackService {
     const storage: GnocchiStorage = props.storage ?? { type: 'file', size: '10Gi' };
     const metricdWorkers = props.metricdWorkers ?? 2;
     addCheck(this, () => [
-      ...(storage.type === 'ceph' ? cephClientProblems(storage.ceph, 'storage.ceph') : []),
       ...(props.cache.servers.length === 0
         ? ['cache has no servers; metricd needs one as its coordinator']
         : []),
