@@ -30,9 +30,18 @@
 import { createHash } from 'crypto';
 import { JsonPatch } from 'cdk8s';
 import { Construct } from 'constructs';
-import { addCheck, Component, IDependable, labelsProblems } from '../../lib/model';
+import {
+  addCheck,
+  Component,
+  IDependable,
+  propsProblems,
+  PropsSpec,
+  required,
+  Rule,
+  Rules,
+} from '../../lib/model';
 import { PodPlacement, podScheduling, reservedNodeLabelProblems, restrictedTo } from '../../lib/scheduling';
-import { mergeOslo, OsloSchema, OsloValue, OsloValues, osloProblems } from './oslo-config';
+import { mergeOslo, OsloSchema, OsloValue, OsloValues, osloProblems, osloValuesRule } from './oslo-config';
 
 /** Options for the nodes matching a selector. */
 export interface NodeConfigTemplate {
@@ -69,6 +78,27 @@ export interface NodeConfigClass {
   /** `''` when the templates add no label, else the 6-hex-digit hash of their merged selector. */
   readonly suffix: string;
 }
+
+/** Templates beyond which synthesis refuses: each pair is compared, and they multiply into classes. */
+export const MAX_NODE_CONFIG_TEMPLATES = 64;
+
+const TEMPLATE: PropsSpec<NodeConfigTemplate> = {
+  nodeSelector: required(Rules.labels(), "the labels of the nodes, e.g. { 'example.com/gpu': 'true' }"),
+  config: required(
+    osloValuesRule,
+    'the options for those nodes, e.g. { DEFAULT: { cpu_allocation_ratio: 4 } }',
+  ),
+};
+
+/**
+ * The rule of a list of templates at the boundary: each `{ nodeSelector, config }` with valid
+ * labels and options that render as written. The options against the schema, reserved labels and
+ * conflicts between templates are checked at synthesis ({@link nodeConfigTemplateProblems}).
+ */
+export const nodeConfigTemplatesRule: Rule = Rules.list(
+  Rules.given((value, name) => propsProblems(value, TEMPLATE, { what: name, prefix: `${name}.` })),
+  { max: MAX_NODE_CONFIG_TEMPLATES },
+);
 
 /** Classes beyond which synthesis refuses: more DaemonSets than anyone can operate. */
 export const MAX_NODE_CONFIG_CLASSES = 64;
@@ -145,8 +175,9 @@ export function nodeConfigClasses(
 
 /**
  * Problems with a list of templates (empty when valid), each naming the template by index and
- * selector: options unknown to `schema` or given as plain-text credentials, invalid or reserved
- * labels, and options two overlapping templates set to different values.
+ * selector: options unknown to `schema` or given as plain-text credentials, reserved labels, and
+ * options two overlapping templates set to different values (label syntax is checked at the
+ * boundary, by {@link nodeConfigTemplatesRule}).
  */
 export function nodeConfigTemplateProblems(
   templates: readonly NodeConfigTemplate[],
@@ -158,7 +189,6 @@ export function nodeConfigTemplateProblems(
     const name = describeTemplate(template, i);
     problems.push(...osloProblems(file, schema, template.config).map((p) => `${name}: ${p}`));
     problems.push(...reservedNodeLabelProblems(Object.keys(template.nodeSelector), `${name} nodeSelector`));
-    problems.push(...labelsProblems(template.nodeSelector, `${name} nodeSelector`));
   });
   for (let i = 0; i < templates.length; i++) {
     for (let j = i + 1; j < templates.length; j++) {

@@ -50,7 +50,7 @@ export type OsloValue = OsloScalar | readonly string[] | Readonly<Record<string,
 /** Option values by section and option name, e.g. `{ DEFAULT: { debug: true } }`. */
 export type OsloValues = Readonly<Record<string, Readonly<Record<string, OsloValue>>>>;
 
-import { isSingleLine } from '../../lib/model';
+import { isSingleLine, Rule, Rules } from '../../lib/model';
 
 /** Overlays `overrides` on `defaults`, option by option. */
 export function mergeOslo(defaults: OsloValues, overrides: OsloValues = {}): OsloValues {
@@ -162,9 +162,6 @@ function valueProblem(spec: OsloOptionSpec, value: OsloValue): string | undefine
     return `is deprecated for removal${why}; remove the override`;
   }
   if (!matchesType(value, spec.type)) return `must be ${describe(spec.type)}, got ${show(value)}`;
-  const broken = textsOf(value).find((text) => !isSingleLine(text));
-  if (broken !== undefined)
-    return `contains a line break or control character (${JSON.stringify(broken)}), which would start a new line or section of the file; put the value on one line`;
   const items: readonly OsloScalar[] = Array.isArray(value)
     ? (value as readonly string[])
     : typeof value === 'object'
@@ -175,7 +172,6 @@ function valueProblem(spec: OsloOptionSpec, value: OsloValue): string | undefine
       return `must be one of ${spec.choices.map((c) => JSON.stringify(c)).join(', ')}, got ${JSON.stringify(item)}`;
     }
     if (typeof item === 'number') {
-      if (!Number.isFinite(item)) return `must be a finite number, got ${item}`;
       if (spec.min !== undefined && item < spec.min) return `must be >= ${spec.min}, got ${item}`;
       if (spec.max !== undefined && item > spec.max) return `must be <= ${spec.max}, got ${item}`;
     }
@@ -221,28 +217,52 @@ export function renderOslo(values: OsloValues, schema: OsloSchema = {}): string 
 const OSLO_NAME = /^[A-Za-z0-9_.-]+$/;
 
 /**
- * Refuses what would not read back as written: a name that is not a plain word (`DEFAULT]`), a
- * line break in a value (a new line is a new option or section), a number that is not finite.
- * Validation reports these with the construct path first; this keeps the renderer itself safe.
+ * What would not read back as written (empty when all renders): sections that are not objects, a
+ * name that is not a plain word (`DEFAULT]`), a line break in a value (a new line is a new option
+ * or section), a number that is not finite. Independent of the schema, so it runs at the construct
+ * boundary, before a file is rendered; `renderOslo` refuses the same, whatever got past.
  */
-function assertRenderable(values: OsloValues): void {
+export function osloRenderProblems(values: unknown, what: string): string[] {
+  if (!isPlainObject(values))
+    return [`${what} must be an object of sections, e.g. { DEFAULT: { debug: true } }, got ${show(values)}`];
+  const problems: string[] = [];
   for (const [section, options] of Object.entries(values)) {
-    if (!OSLO_NAME.test(section))
-      throw new Error(`oslo.config: section name ${JSON.stringify(section)} cannot be rendered`);
+    if (!OSLO_NAME.test(section)) {
+      problems.push(
+        `${what}: section name ${JSON.stringify(section)} is not a plain word; use letters, digits, '_', '.' and '-'`,
+      );
+      continue;
+    }
+    if (!isPlainObject(options)) {
+      problems.push(`${what}: [${section}] must be an object of option: value, got ${show(options)}`);
+      continue;
+    }
     for (const [option, value] of Object.entries(options)) {
-      if (!OSLO_NAME.test(option))
-        throw new Error(
-          `oslo.config: option name ${JSON.stringify(option)} in [${section}] cannot be rendered`,
+      if (!OSLO_NAME.test(option)) {
+        problems.push(
+          `${what}: option name ${JSON.stringify(option)} in [${section}] is not a plain word; use letters, digits, '_', '.' and '-'`,
         );
-      const bad = textsOf(value).find((text) => !isSingleLine(text));
+        continue;
+      }
+      const bad = textsOf(value as OsloValue).find((text) => !isSingleLine(text));
       if (bad !== undefined)
-        throw new Error(
-          `oslo.config: [${section}] ${option} has a line break or control character: ${JSON.stringify(bad)}`,
+        problems.push(
+          `${what}: [${section}] ${option} ${JSON.stringify(bad)} contains a line break or control character, which would start a new line or section of the file; put the value on one line`,
         );
-      if (numbersOf(value).some((n) => !Number.isFinite(n)))
-        throw new Error(`oslo.config: [${section}] ${option} is not a finite number: ${show(value)}`);
+      if (numbersOf(value as OsloValue).some((n) => !Number.isFinite(n)))
+        problems.push(`${what}: [${section}] ${option} must be a finite number, got ${show(value)}`);
     }
   }
+  return problems;
+}
+
+/** The rule of a `config` prop: options that render as written (their schema is checked at synthesis). */
+export const osloValuesRule: Rule = Rules.given((value, name) => osloRenderProblems(value, name));
+
+/** Throws the problems of {@link osloRenderProblems}: a renderer no value can inject into. */
+function assertRenderable(values: OsloValues): void {
+  const problems = osloRenderProblems(values, 'oslo.config');
+  if (problems.length > 0) throw new Error(problems.join('\n'));
 }
 
 /** Every text a value renders from: strings, list items, dict keys and values. */

@@ -1,7 +1,7 @@
 import { k8s } from 'cdk8s-plus-33';
 import { COMMON_INPUT_RULES } from '../common/input-rules';
 import { Construct } from 'constructs';
-import { addCheck, Component, IDependable, Rules } from '../../lib/model';
+import { addCheck, Component, IDependable, required, Rules } from '../../lib/model';
 import { placement, restrictedTo, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { CephClient, cephKeyringVolume, cephPoolProblems, renderCephConf } from '../common/ceph-client';
@@ -93,14 +93,20 @@ const CINDER: OpenStackServiceDescriptor = {
       Rules.given((value, name) =>
         (value as { type?: unknown } | null)?.type === 'rbd'
           ? cephPoolProblems(value as CinderRbdBackend, name)
-          : Rules.oneOf('rbd', 'lvm')((value as { type?: unknown } | null)?.type, `${name}.type`),
+          : required(Rules.oneOf('rbd', 'lvm'), "'rbd' or 'lvm'")(
+              (value as { type?: unknown } | null)?.type,
+              `${name}.type`,
+            ),
       ),
       { max: 32 },
     ),
     backup: Rules.given((value, name) =>
       (value as { type?: unknown } | null)?.type === 'ceph'
         ? cephPoolProblems(value as CinderBackupTarget & { type: 'ceph' }, name)
-        : Rules.oneOf('ceph', 'swift')((value as { type?: unknown } | null)?.type, `${name}.type`),
+        : required(Rules.oneOf('ceph', 'swift'), "'ceph' or 'swift'")(
+            (value as { type?: unknown } | null)?.type,
+            `${name}.type`,
+          ),
     ),
     apiReplicas: Rules.count({ min: 1, max: 20 }),
     schedulerReplicas: Rules.count({ min: 1, max: 10 }),

@@ -1,7 +1,7 @@
 import { k8s } from 'cdk8s-plus-33';
 import { COMMON_INPUT_RULES } from '../common/input-rules';
 import { Construct } from 'constructs';
-import { addCheck, Component, Rules } from '../../lib/model';
+import { addCheck, Component, required, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import {
@@ -64,7 +64,7 @@ const GNOCCHI: OpenStackServiceDescriptor = {
       const type = storage?.type;
       if (type === 'ceph') return cephPoolProblems(value as GnocchiStorage & { type: 'ceph' }, name);
       return [
-        ...Rules.oneOf('file', 'ceph')(type, `${name}.type`),
+        ...required(Rules.oneOf('file', 'ceph'), "'file' or 'ceph'")(type, `${name}.type`),
         ...Rules.quantity()(storage?.size, `${name}.size`),
         ...Rules.dnsSubdomain()(storage?.storageClassName, `${name}.storageClassName`),
       ];

@@ -1,4 +1,6 @@
 import { Construct } from 'constructs';
+import { nodeConfigTemplatesRule } from '../common/node-config-templates';
+import { osloValuesRule } from '../common/oslo-config';
 import { COMMON_INPUT_RULES, serviceRule } from '../common/input-rules';
 import { addCheck, Cloud, Component, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
@@ -70,23 +72,23 @@ const NEUTRON: OpenStackServiceDescriptor = {
     northdReplicas: Rules.count({ min: 1, max: 5 }),
     ovnAgent: Rules.object<NeutronOvnAgentOptions>({
       dependantKeys: Rules.list(Rules.checkedElsewhere()),
-      config: Rules.checkedElsewhere(),
-      configTemplates: Rules.list(Rules.checkedElsewhere(), { max: 64 }),
+      config: osloValuesRule,
+      configTemplates: nodeConfigTemplatesRule,
       metadataAgent: Rules.bool(),
       novaMetadataHost: Rules.nonEmptyText(),
       image: Rules.image(),
     }),
     l3Agent: Rules.object<NeutronAgentOptions>({
-      config: Rules.checkedElsewhere(),
-      configTemplates: Rules.list(Rules.checkedElsewhere(), { max: 64 }),
+      config: osloValuesRule,
+      configTemplates: nodeConfigTemplatesRule,
     }),
     dhcpAgent: Rules.object<NeutronAgentOptions>({
-      config: Rules.checkedElsewhere(),
-      configTemplates: Rules.list(Rules.checkedElsewhere(), { max: 64 }),
+      config: osloValuesRule,
+      configTemplates: nodeConfigTemplatesRule,
     }),
     bgpAgent: Rules.object<NeutronAgentOptions>({
-      config: Rules.checkedElsewhere(),
-      configTemplates: Rules.list(Rules.checkedElsewhere(), { max: 64 }),
+      config: osloValuesRule,
+      configTemplates: nodeConfigTemplatesRule,
     }),
     ovnImage: Rules.image(),
     bgpAgentImage: Rules.image(),

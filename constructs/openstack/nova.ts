@@ -1,4 +1,6 @@
 import { k8s } from 'cdk8s-plus-33';
+import { nodeConfigTemplatesRule } from '../common/node-config-templates';
+import { osloValuesRule } from '../common/oslo-config';
 import { shellWord } from '../common/shell-word';
 import { COMMON_INPUT_RULES, databaseRule, messagingRule, serviceRule } from '../common/input-rules';
 import { Construct } from 'constructs';
@@ -125,8 +127,8 @@ const NOVA: OpenStackServiceDescriptor = {
     conductorReplicas: Rules.checkedElsewhere(),
     vncReplicas: Rules.count({ min: 1, max: 20 }),
     compute: Rules.object<NovaComputeOptions>({
-      config: Rules.checkedElsewhere(),
-      configTemplates: Rules.list(Rules.checkedElsewhere(), { max: 64 }),
+      config: osloValuesRule,
+      configTemplates: nodeConfigTemplatesRule,
       forcedDownscale: Rules.bool(),
       libvirtImage: Rules.image(),
     }),

@@ -11,7 +11,14 @@ import {
 } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
 import { openstackOptionSchema, OpenStackSchemaName } from '../common/openstack-option-schema';
-import { mergeOslo, OsloSchema, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
+import {
+  mergeOslo,
+  OsloSchema,
+  OsloValues,
+  osloProblems,
+  osloValuesRule,
+  renderOslo,
+} from '../common/oslo-config';
 import {
   OpenStackServiceDependencies,
   OpenStackServiceDependenciesProps,
@@ -109,14 +116,8 @@ export interface OpenStackServiceDescriptor {
 
 /** The rules of the props every service takes; a service's own go in its descriptor's `props`. */
 const OPTIONS: PropsSpec<OpenStackServiceOptions> = {
-  // The values are checked against the file's schema at synthesis; here only that it is an object.
-  config: Rules.given((value, name) =>
-    typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? []
-      : [
-          `${name} must be an object of sections, e.g. { DEFAULT: { debug: true } }, got ${JSON.stringify(value)}`,
-        ],
-  ),
+  // Here: that every option renders as written; against the file's schema: at synthesis.
+  config: osloValuesRule,
   image: Rules.image(),
 };
 
