@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { CORE_SCHEMA, loadAll, YAMLException } from 'js-yaml';
-import { KubeObject, objectRef } from './manifest';
+import { isKubeObject, KubeObject, objectRef } from './manifest';
 
 /**
  * The largest document read: the API server refuses requests over 3 MiB (and etcd stores at most
@@ -26,6 +26,10 @@ export function objectSource(object: KubeObject): string {
  * dependency order) or a single file, and returns the objects in file order.
  */
 export function loadManifests(fileOrDirectory: string): KubeObject[] {
+  if (!fs.existsSync(fileOrDirectory))
+    throw new Error(
+      `${fileOrDirectory} does not exist; run \`npx cdk8s synth\` first, or pass the manifests directory`,
+    );
   const stat = fs.statSync(fileOrDirectory);
   const files = stat.isDirectory()
     ? fs
@@ -101,11 +105,4 @@ function assertDocumentSizes(text: string, source: string): void {
 
 function mebibytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
-
-function isKubeObject(value: unknown): value is KubeObject {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Record<string, unknown>;
-  const metadata = v.metadata as Record<string, unknown> | undefined;
-  return typeof v.apiVersion === 'string' && typeof v.kind === 'string' && typeof metadata?.name === 'string';
 }

@@ -1,7 +1,7 @@
 import { Annotations } from './annotations';
 import { dnsLabelProblems, dnsSubdomainProblems } from './dns-name';
 import { labelsProblems } from './label';
-import { KubeObject, objectRef } from './manifest';
+import { isKubeObject, KubeObject, objectRef } from './manifest';
 
 /**
  * What a set of manifests must satisfy before anything touches a cluster: the contract that
@@ -44,7 +44,14 @@ export function manifestProblems(
 ): string[] {
   const problems: string[] = [];
   const seen = new Map<string, KubeObject>();
-  for (const object of objects) {
+  if (!Array.isArray(objects)) return [`the manifests must be a list of objects, got ${typeof objects}`];
+  for (const [index, object] of objects.entries()) {
+    if (!isKubeObject(object)) {
+      problems.push(
+        `object ${index + 1} is not a Kubernetes object (apiVersion, kind, metadata.name): ${JSON.stringify(object)?.slice(0, 80)}`,
+      );
+      continue;
+    }
     const at = where(object);
     const { name, namespace, labels, annotations } = object.metadata;
     const nameProblems = LABEL_NAMED_KINDS.has(object.kind)
