@@ -13,7 +13,14 @@
  */
 import { App } from 'cdk8s';
 import { Construct } from 'constructs';
-import { ApiService, commonInputHints, KEYSTONE_AUTHTOKEN_SCHEMA, OsloSchema } from '../constructs/common';
+import {
+  ApiService,
+  COMMON_INPUT_RULES,
+  commonInputHints,
+  KEYSTONE_AUTHTOKEN_SCHEMA,
+  OsloSchema,
+  serviceRule,
+} from '../constructs/common';
 import { MariaDB, Memcached } from '../constructs/infra';
 import {
   Gnocchi,
@@ -21,8 +28,9 @@ import {
   OpenStackService,
   OpenStackServiceDescriptor,
   OpenStackServiceProps,
+  OpenStackServicePropsSpec,
 } from '../constructs/openstack';
-import { addCheck, Cloud, Component, IDependable, rangeProblems } from '../lib/model';
+import { Cloud, Component, IDependable, Rules } from '../lib/model';
 import { groupPlacement, SchedulingKey } from '../lib/scheduling';
 
 /** `keystone`, `database`, `cache`, `config` and `image` come from {@link OpenStackServiceProps}. */
@@ -51,6 +59,14 @@ const USAGE_REPORTS: OpenStackServiceDescriptor = {
   schema: REPORTS_CONF_SCHEMA,
   configFile: 'reports.conf',
   inputs: commonInputHints('keystone', 'database', 'cache'),
+  // Every prop besides `config` and `image`, checked before anything is built; also the known keys.
+  props: {
+    keystone: COMMON_INPUT_RULES.keystone,
+    database: COMMON_INPUT_RULES.database,
+    cache: COMMON_INPUT_RULES.cache,
+    metrics: serviceRule('the service usage is read from'),
+    retentionDays: Rules.count({ min: 1, max: 3650 }),
+  } satisfies OpenStackServicePropsSpec<UsageReportsProps>,
 };
 
 const PORT = 9090;
@@ -62,7 +78,6 @@ export class UsageReports extends OpenStackService {
   constructor(scope: Construct, id: string, props: UsageReportsProps) {
     super(scope, id, props, USAGE_REPORTS);
     const retentionDays = props.retentionDays ?? 90;
-    addCheck(this, () => rangeProblems('retentionDays', retentionDays, { min: 1, max: 3650 }));
 
     // Database chain, Keystone user and catalogue entry, [keystone_authtoken], and their edges.
     const deps = this.dependencies(props, {

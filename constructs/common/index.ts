@@ -21,3 +21,6 @@ export * from './clustered-stateful-set';
 export * from './keystone-service-user';
 export * from './openstack-service-dependencies';
 export * from './oslo-cache';
+export * from './input-rules';
+export * from './shell-word';
+export * from './building-block-rules';
