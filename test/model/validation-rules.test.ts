@@ -43,6 +43,9 @@ describe('propsProblems', () => {
   test('not an object', () => {
     expect(propsProblems('replicas=3', SPEC)).toEqual(['props must be an object, got "replicas=3"']);
     expect(propsProblems([3], SPEC)).toEqual(['props must be an object, got [3]']);
+    expect(propsProblems(null, SPEC, { otherKeysAllowed: true })).toEqual([
+      'props must be an object, got null',
+    ]);
   });
 
   test('a base class checks its part and leaves other keys to the subclass', () => {

@@ -46,11 +46,11 @@ export function propsProblems<P>(
 ): string[] {
   const what = options.what ?? 'props';
   const given = props === undefined ? {} : props;
-  const known = options.otherKeysAllowed ? Object.keys(given as object) : Object.keys(spec);
-  const shape = unknownKeyProblems(given, [...new Set([...known, ...Object.keys(spec)])], what);
-  if (typeof given !== 'object' || given === null || Array.isArray(given)) return shape;
+  if (typeof given !== 'object' || given === null || Array.isArray(given))
+    return unknownKeyProblems(given, [], what);
   const values = given as Record<string, unknown>;
   const rules = spec as Readonly<Record<string, Rule>>;
+  const shape = options.otherKeysAllowed ? [] : unknownKeyProblems(values, Object.keys(rules), what);
   return [
     ...shape,
     ...Object.keys(rules).flatMap((key) => rules[key](values[key], `${options.prefix ?? ''}${key}`)),
