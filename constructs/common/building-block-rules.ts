@@ -1,4 +1,5 @@
 import { required, Rule, Rules } from '../../lib/model';
+import { dataKeyRule } from './input-rules';
 import { ResourceRequests } from './pod-template';
 
 /**
@@ -54,11 +55,7 @@ export const configFilesRule: Rule = Rules.given((value, name) => {
         ]),
     ...Rules.record(
       Rules.given((text, at) => (typeof text === 'string' ? [] : [`${at} must be the file's text`])),
-      Rules.given((file, at) =>
-        /^[-._a-zA-Z0-9]+$/.test(String(file))
-          ? []
-          : [`${at} ${JSON.stringify(file)} is not a file name for a ConfigMap`],
-      ),
+      dataKeyRule,
     )(config.files, `${name}.files`),
   ];
 });

@@ -8,6 +8,7 @@ import {
   schedulingKeyRule,
   ValidationError,
 } from '../../lib/model';
+import { dataKeyRule } from './input-rules';
 import { shellWord } from './shell-word';
 import { SchedulingKey } from '../../lib/scheduling';
 import { JobComponent } from './job-component';
@@ -29,19 +30,12 @@ export interface GeneratedSecretProps {
   readonly secretName?: string;
 }
 
-/** A Secret key: what Kubernetes accepts in `data`. */
-const secretKey = Rules.given((value, name) =>
-  typeof value === 'string' && /^[-._a-zA-Z0-9]{1,253}$/.test(value)
-    ? []
-    : [`${name} ${JSON.stringify(value)} is not a Secret key; use letters, digits, '-', '_' and '.'`],
-);
-
 const GENERATED_SECRET_PROPS: PropsSpec<GeneratedSecretProps> = {
   operatorKey: required(
     schedulingKeyRule,
     'the operator key of the service, e.g. SchedulingKey.OPERATOR_KEYSTONE',
   ),
-  keys: required(Rules.list(secretKey, { min: 1, max: 64 }), "the keys to generate, e.g. ['password']"),
+  keys: required(Rules.list(dataKeyRule, { min: 1, max: 64 }), "the keys to generate, e.g. ['password']"),
   format: Rules.oneOf('hex', 'fernet'),
   secretName: Rules.dnsSubdomain(),
 };

@@ -29,16 +29,18 @@ const userName: Rule = Rules.given((value, name) =>
       ],
 );
 
+/** A key of a Secret's or ConfigMap's data (a file name when mounted), as Kubernetes accepts it. */
+export const dataKeyRule: Rule = Rules.given((value, name) =>
+  typeof value === 'string' && /^[-._a-zA-Z0-9]{1,253}$/.test(value)
+    ? []
+    : [
+        `${name} ${JSON.stringify(value)} is not a key of a Secret or ConfigMap; use letters, digits, '-', '_' and '.'`,
+      ],
+);
+
 const SECRET_REF: PropsSpec<SecretRef> = {
   secretName: required(Rules.dnsSubdomain(), "the Secret's name"),
-  key: required(
-    Rules.given((value, name) =>
-      typeof value === 'string' && /^[-._a-zA-Z0-9]{1,253}$/.test(value)
-        ? []
-        : [`${name} ${JSON.stringify(value)} is not a Secret key; use letters, digits, '-', '_' and '.'`],
-    ),
-    'the key inside the Secret',
-  ),
+  key: required(dataKeyRule, 'the key inside the Secret'),
 };
 
 /** A reference to one key of a Secret, `{ secretName, key }`. */
