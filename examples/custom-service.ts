@@ -14,9 +14,9 @@
 import { App } from 'cdk8s';
 import { Construct } from 'constructs';
 import {
-  addCheck,
   ApiService,
   Cloud,
+  COMMON_INPUT_RULES,
   commonInputHints,
   Component,
   Gnocchi,
@@ -29,9 +29,11 @@ import {
   OpenStackService,
   OpenStackServiceDescriptor,
   OpenStackServiceProps,
+  OpenStackServicePropsSpec,
   OsloSchema,
-  rangeProblems,
+  Rules,
   SchedulingKey,
+  serviceRule,
 } from 'stackwright';
 
 /** `keystone`, `database`, `cache`, `config` and `image` come from {@link OpenStackServiceProps}. */
@@ -60,6 +62,14 @@ const USAGE_REPORTS: OpenStackServiceDescriptor = {
   schema: REPORTS_CONF_SCHEMA,
   configFile: 'reports.conf',
   inputs: commonInputHints('keystone', 'database', 'cache'),
+  // Every prop besides `config` and `image`, checked before anything is built; also the known keys.
+  props: {
+    keystone: COMMON_INPUT_RULES.keystone,
+    database: COMMON_INPUT_RULES.database,
+    cache: COMMON_INPUT_RULES.cache,
+    metrics: serviceRule('the service usage is read from'),
+    retentionDays: Rules.count({ min: 1, max: 3650 }),
+  } satisfies OpenStackServicePropsSpec<UsageReportsProps>,
 };
 
 const PORT = 9090;
@@ -71,7 +81,6 @@ export class UsageReports extends OpenStackService {
   constructor(scope: Construct, id: string, props: UsageReportsProps) {
     super(scope, id, props, USAGE_REPORTS);
     const retentionDays = props.retentionDays ?? 90;
-    addCheck(this, () => rangeProblems('retentionDays', retentionDays, { min: 1, max: 3650 }));
 
     // Database chain, Keystone user and catalogue entry, [keystone_authtoken], and their edges.
     const deps = this.dependencies(props, {

@@ -1,4 +1,5 @@
 import { ReferenceCloudProps } from './reference-cloud';
+import { imageProblems } from '../lib/model';
 import {
   OptionalServiceOptions,
   ReferenceCloudServices,
@@ -157,7 +158,7 @@ function parseServiceOptions(
         );
       else parsed.replicas = replicas;
     } else if (option === 'image') {
-      if (typeof value !== 'string' || value === '' || /\s/.test(value))
+      if (typeof value !== 'string' || imageProblems(value).length > 0)
         problems.push(
           `${key} must be an image reference such as registry.example.org/${service}:2025.1, got ${JSON.stringify(value)}; fix: pulumi config set --path '${key}' <registry>/<name>:<tag>`,
         );

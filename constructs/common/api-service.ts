@@ -1,6 +1,7 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
-import { addCheck, Component, rangeProblems } from '../../lib/model';
+import { assertNoProblems, Component, propsProblems, PropsSpec, required, Rules } from '../../lib/model';
+import { commandRule, configFilesRule, healthPathRule, requestsRule } from './building-block-rules';
 import { PodPlacement } from '../../lib/scheduling';
 import { CONFIG_CHECKSUM_ANNOTATION, ConfigFiles, configFiles } from './config-files';
 import { disruptionBudget } from './disruption-budget';
@@ -36,6 +37,20 @@ export interface ApiServiceProps {
   readonly requests?: ResourceRequests;
 }
 
+const API_SERVICE_PROPS: PropsSpec<ApiServiceProps> = {
+  placement: Rules.checkedElsewhere(), // by Component
+  image: required(Rules.image(), 'the container image'),
+  command: commandRule,
+  port: required(Rules.port(), 'the port the API listens on'),
+  healthPath: healthPathRule,
+  replicas: Rules.count({ min: 1, max: 50 }),
+  env: Rules.checkedElsewhere(), // Kubernetes EnvVar objects, typed by the caller
+  config: configFilesRule,
+  volumes: Rules.checkedElsewhere(),
+  volumeMounts: Rules.checkedElsewhere(),
+  requests: requestsRule,
+};
+
 /**
  * An OpenStack API as a component: Deployment with probes, ClusterIP Service, and for two or more
  * replicas a PodDisruptionBudget and preferred anti-affinity so a node drain never takes the API down.
@@ -48,9 +63,9 @@ export class ApiService extends Component {
   readonly config?: ConfigFiles;
 
   constructor(scope: Construct, id: string, props: ApiServiceProps) {
-    super(scope, id, { placement: props.placement });
+    super(scope, id, { placement: props?.placement });
+    assertNoProblems(this, propsProblems(props, API_SERVICE_PROPS));
     const replicas = props.replicas ?? 2;
-    addCheck(this, () => rangeProblems('replicas', replicas, { min: 1, max: 50 }));
     this.port = props.port;
     this.config = props.config ? configFiles(this, props.config.mountPath, props.config.files) : undefined;
     const config = this.config;

@@ -1,4 +1,5 @@
 import { k8s } from 'cdk8s-plus-33';
+import { shellWord } from './shell-word';
 import { SecretRef } from './secret-ref';
 
 /**
@@ -24,8 +25,8 @@ export const CEPH_CONFIG_DIR = '/etc/ceph';
 export function renderCephConf(client: CephClient): string {
   return [
     '[global]',
-    `mon_host = ${client.monitors.join(',')}`,
-    `keyring = ${cephKeyringPath(client)}`,
+    `mon_host = ${client.monitors.map((m) => shellWord(m, 'Ceph monitor')).join(',')}`,
+    `keyring = ${shellWord(cephKeyringPath(client), 'keyring path')}`,
     '',
   ].join('\n');
 }
@@ -54,14 +55,44 @@ export function cephKeyringVolume(
 }
 
 /** Problems with a Ceph client's settings (empty when valid), phrased with the fix. */
-export function cephClientProblems(client: CephClient, where: string): string[] {
+export function cephClientProblems(client: CephClient | undefined, where: string): string[] {
+  if (typeof client !== 'object' || client === null)
+    return [`${where} must be { monitors, user, keyring }, got ${JSON.stringify(client)}`];
   const problems: string[] = [];
-  if (client.monitors.length === 0)
+  if (!Array.isArray(client.monitors) || client.monitors.length === 0)
     problems.push(`${where}.monitors is empty; list the Ceph monitors, e.g. ['10.0.0.1:6789']`);
-  if (!/^[A-Za-z0-9_.-]+$/.test(client.user) || client.user.startsWith('client.')) {
+  for (const monitor of Array.isArray(client.monitors) ? client.monitors : []) {
+    if (typeof monitor !== 'string' || !/^[A-Za-z0-9.:[\]-]+$/.test(monitor))
+      problems.push(
+        `${where}.monitors: ${JSON.stringify(monitor)} is not a monitor address; write host or host:port, e.g. '10.0.0.1:6789'`,
+      );
+  }
+  if (
+    typeof client.user !== 'string' ||
+    !/^[A-Za-z0-9_.-]+$/.test(client.user) ||
+    client.user.startsWith('client.')
+  ) {
     problems.push(
       `${where}.user "${client.user}" is not a cephx user name; give it without the "client." prefix, e.g. 'cinder'`,
     );
   }
   return problems;
+}
+
+/**
+ * A Ceph pool and client, `{ pool, ceph }`, checked at the boundary of the construct that renders
+ * its `ceph.conf` (Gnocchi's storage, Cinder's backends and backup).
+ */
+export function cephPoolProblems(
+  value: { pool?: unknown; ceph?: CephClient } | undefined,
+  where: string,
+): string[] {
+  return [
+    ...(typeof value?.pool === 'string' && /^[A-Za-z0-9_.-]+$/.test(value.pool)
+      ? []
+      : [
+          `${where}.pool ${JSON.stringify(value?.pool)} is not a Ceph pool name; use letters, digits, '_', '.' and '-'`,
+        ]),
+    ...cephClientProblems(value?.ceph, `${where}.ceph`),
+  ];
 }

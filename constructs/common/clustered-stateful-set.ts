@@ -1,5 +1,5 @@
 import { k8s } from 'cdk8s-plus-33';
-import { Component, rangeProblems } from '../../lib/model';
+import { assertNoProblems, Component, dnsLabelProblems, rangeProblems, Rule, Rules } from '../../lib/model';
 import { disruptionBudget } from './disruption-budget';
 import { allowFromConsumers } from './network-policies';
 import { podTemplate, PodSpread, PodTemplateOptions } from './pod-template';
@@ -46,17 +46,25 @@ export interface ClusteredStatefulSetProps extends ClusterServices {
 }
 
 /**
- * Problems with the size of a cluster that needs a majority (Galera, quorum queues, raft): between 1
- * and `max`, and odd, since an even size tolerates no more failures than the odd size below it and a
- * partition into halves leaves no side with a majority.
+ * The size of a cluster that needs a majority (Galera, quorum queues, raft): a whole number between
+ * 1 and `max`, and odd, since an even size tolerates no more failures than the odd size below it and
+ * a partition into halves leaves no side with a majority.
  * @param why what the majority is for, completing "replicas must be odd …"
  */
-export function quorumReplicasProblems(replicas: number, max: number, why: string): string[] {
-  return [
-    ...rangeProblems('replicas', replicas, { min: 1, max }),
-    ...(replicas % 2 === 0 ? [`replicas must be odd ${why}, got ${replicas}; use ${replicas + 1}`] : []),
-  ];
+export function quorumReplicas(max: number, why: string): Rule {
+  return Rules.given((value, name) => {
+    const range = rangeProblems(name, value, { min: 1, max });
+    if (range.length > 0) return range;
+    const replicas = value as number;
+    return replicas % 2 === 0 ? [`${name} must be odd ${why}, got ${replicas}; use ${replicas + 1}`] : [];
+  });
 }
+
+/**
+ * The longest StatefulSet name whose pods can be created: the pods' `controller-revision-hash`
+ * label is `<name>-<10 characters>` and must fit the 63 of a label value.
+ */
+const MAX_STATEFUL_SET_NAME = 52;
 
 /** The StatefulSet's governing Service, through which each member has its DNS name. */
 export function clusterServiceName(
@@ -96,6 +104,10 @@ export function clusteredStatefulSet(
   props: ClusteredStatefulSetProps,
 ): k8s.KubeStatefulSet {
   const name = component.componentName;
+  assertNoProblems(
+    component,
+    dnsLabelProblems(name, 'the StatefulSet name (the component name)', MAX_STATEFUL_SET_NAME),
+  );
   const selector = component.selectorLabels;
   if (props.peerPorts) {
     new k8s.KubeService(component, 'peers', {

@@ -1,5 +1,14 @@
 import { Construct } from 'constructs';
-import { Cloud } from '../../lib/model';
+import {
+  Cloud,
+  propsProblems,
+  PropsSpec,
+  required,
+  Rules,
+  schedulingKeyRule,
+  ValidationError,
+} from '../../lib/model';
+import { dataKeyRule } from './input-rules';
 import { SchedulingKey } from '../../lib/scheduling';
 import { JobComponent } from './job-component';
 import { SecretRef } from './secret-ref';
@@ -24,6 +33,16 @@ const GENERATORS: Readonly<Record<NonNullable<GeneratedSecretProps['format']>, s
   fernet: "openssl rand 32 | base64 | tr '+/' '-_'",
 };
 
+const GENERATED_SECRET_PROPS: PropsSpec<GeneratedSecretProps> = {
+  operatorKey: required(
+    schedulingKeyRule,
+    'the operator key of the service, e.g. SchedulingKey.OPERATOR_KEYSTONE',
+  ),
+  keys: required(Rules.list(dataKeyRule, { min: 1, max: 64 }), "the keys to generate, e.g. ['password']"),
+  format: Rules.oneOf('hex', 'fernet'),
+  secretName: Rules.dnsSubdomain(),
+};
+
 /**
  * A Secret generated inside the cluster by a Job (random hex values), created only when it does not
  * exist yet, so re-deploys keep credentials stable and the synthesised YAML never carries them.
@@ -41,6 +60,8 @@ export class GeneratedSecret extends JobComponent {
   readonly keys: readonly string[];
 
   constructor(scope: Construct, id: string, props: GeneratedSecretProps) {
+    const problems = propsProblems(props, GENERATED_SECRET_PROPS);
+    if (problems.length > 0) throw new ValidationError(`${scope.node.path}/${id}`, problems);
     const cloud = Cloud.of(scope);
     const secretName = props.secretName ?? `${scope.node.id}-${id}`;
     const generator = GENERATORS[props.format ?? 'hex'];

@@ -22,3 +22,6 @@ export * from './keystone-service-user';
 export * from './openstack-service-dependencies';
 export * from './oslo-cache';
 export * from './host-agent-daemon-set';
+export * from './input-rules';
+export * from './shell-word';
+export * from './building-block-rules';

@@ -1,6 +1,18 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
-import { Cloud, Component, ComponentProps, rangeProblems, addCheck } from '../../lib/model';
+import {
+  Cloud,
+  Component,
+  ComponentProps,
+  propsProblems,
+  PropsSpec,
+  required,
+  Rules,
+  schedulingKeyRule,
+  ValidationError,
+} from '../../lib/model';
+import { commandRule, envNameRule } from './building-block-rules';
+import { secretRefRule } from './input-rules';
 import { operatorJobPlacement, PodPlacement, SchedulingKey } from '../../lib/scheduling';
 import { jobIdentity } from './job-identity';
 import { podTemplate } from './pod-template';
@@ -49,6 +61,31 @@ export interface JobComponentProps extends Omit<ComponentProps, 'placement'> {
   readonly ttlSecondsAfterFinished?: number;
 }
 
+const JOB_COMPONENT_PROPS: PropsSpec<JobComponentProps> = {
+  name: Rules.checkedElsewhere(), // by Component
+  enabled: Rules.checkedElsewhere(),
+  operatorKey: required(
+    schedulingKeyRule,
+    'the operator key of the service, e.g. SchedulingKey.OPERATOR_KEYSTONE',
+  ),
+  image: required(Rules.image(), 'the container image'),
+  command: commandRule,
+  env: Rules.record(
+    Rules.given((value, name) =>
+      typeof value === 'string' ? [] : [`${name} must be a string, got ${JSON.stringify(value)}`],
+    ),
+    envNameRule,
+  ),
+  secretEnv: Rules.record(secretRefRule, envNameRule),
+  extraEnv: Rules.checkedElsewhere(), // Kubernetes EnvVar objects, typed by the caller
+  volumes: Rules.checkedElsewhere(),
+  volumeMounts: Rules.checkedElsewhere(),
+  kubernetesAccess: Rules.checkedElsewhere(), // Kubernetes PolicyRule objects, typed by the caller
+  backoffLimit: Rules.count({ min: 0, max: 100 }),
+  deadlineSeconds: Rules.count({ min: 60, max: 86400 }),
+  ttlSecondsAfterFinished: Rules.count({ min: 0, max: 2592000 }),
+};
+
 /**
  * A one-shot task of a service (db-sync, bootstrap, keystone registration, credential generation)
  * as its own component: dependants use a `completed` edge on it. Scheduled the way Yaook schedules
@@ -58,16 +95,14 @@ export class JobComponent extends Component {
   readonly job: k8s.KubeJob;
 
   constructor(scope: Construct, id: string, props: JobComponentProps) {
+    // Checked before Component's own check, which would see only the placement built from operatorKey.
+    const problems = propsProblems(props, JOB_COMPONENT_PROPS);
+    if (problems.length > 0) throw new ValidationError(`${scope.node.path}/${id}`, problems);
     const placement: PodPlacement = operatorJobPlacement(props.operatorKey);
     super(scope, id, { ...props, placement });
     const backoffLimit = props.backoffLimit ?? 3;
     const deadlineSeconds = props.deadlineSeconds ?? 3600;
     const ttlSecondsAfterFinished = props.ttlSecondsAfterFinished ?? 86400;
-    addCheck(this, () => [
-      ...rangeProblems('backoffLimit', backoffLimit, { min: 0, max: 100 }),
-      ...rangeProblems('deadlineSeconds', deadlineSeconds, { min: 60, max: 86400 }),
-      ...rangeProblems('ttlSecondsAfterFinished', ttlSecondsAfterFinished, { min: 0, max: 2592000 }),
-    ]);
     const env: k8s.EnvVar[] = [
       ...Object.entries(props.secretEnv ?? {}).map(([name, ref]) => envFromSecret(name, ref)),
       ...Object.entries(props.env ?? {}).map(([name, value]) => ({ name, value })),

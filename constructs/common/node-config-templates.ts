@@ -30,9 +30,18 @@
 import { createHash } from 'crypto';
 import { JsonPatch } from 'cdk8s';
 import { Construct } from 'constructs';
-import { addCheck, Component, IDependable } from '../../lib/model';
+import {
+  addCheck,
+  Component,
+  IDependable,
+  propsProblems,
+  PropsSpec,
+  required,
+  Rule,
+  Rules,
+} from '../../lib/model';
 import { PodPlacement, podScheduling, reservedNodeLabelProblems, restrictedTo } from '../../lib/scheduling';
-import { mergeOslo, OsloSchema, OsloValue, OsloValues, osloProblems } from './oslo-config';
+import { mergeOslo, OsloSchema, OsloValue, OsloValues, osloProblems, osloValuesRule } from './oslo-config';
 
 /** Options for the nodes matching a selector. */
 export interface NodeConfigTemplate {
@@ -69,6 +78,27 @@ export interface NodeConfigClass {
   /** `''` when the templates add no label, else the 6-hex-digit hash of their merged selector. */
   readonly suffix: string;
 }
+
+/** Templates beyond which synthesis refuses: each pair is compared, and they multiply into classes. */
+export const MAX_NODE_CONFIG_TEMPLATES = 64;
+
+const TEMPLATE: PropsSpec<NodeConfigTemplate> = {
+  nodeSelector: required(Rules.labels(), "the labels of the nodes, e.g. { 'example.com/gpu': 'true' }"),
+  config: required(
+    osloValuesRule,
+    'the options for those nodes, e.g. { DEFAULT: { cpu_allocation_ratio: 4 } }',
+  ),
+};
+
+/**
+ * The rule of a list of templates at the boundary: each `{ nodeSelector, config }` with valid
+ * labels and options that render as written. The options against the schema, reserved labels and
+ * conflicts between templates are checked at synthesis ({@link nodeConfigTemplateProblems}).
+ */
+export const nodeConfigTemplatesRule: Rule = Rules.list(
+  Rules.given((value, name) => propsProblems(value, TEMPLATE, { what: name, prefix: `${name}.` })),
+  { max: MAX_NODE_CONFIG_TEMPLATES },
+);
 
 /** Classes beyond which synthesis refuses: more DaemonSets than anyone can operate. */
 export const MAX_NODE_CONFIG_CLASSES = 64;
@@ -145,8 +175,9 @@ export function nodeConfigClasses(
 
 /**
  * Problems with a list of templates (empty when valid), each naming the template by index and
- * selector: options unknown to `schema` or given as plain-text credentials, invalid or reserved
- * labels, and options two overlapping templates set to different values.
+ * selector: options unknown to `schema` or given as plain-text credentials, reserved labels, and
+ * options two overlapping templates set to different values (label syntax is checked at the
+ * boundary, by {@link nodeConfigTemplatesRule}).
  */
 export function nodeConfigTemplateProblems(
   templates: readonly NodeConfigTemplate[],
@@ -158,7 +189,6 @@ export function nodeConfigTemplateProblems(
     const name = describeTemplate(template, i);
     problems.push(...osloProblems(file, schema, template.config).map((p) => `${name}: ${p}`));
     problems.push(...reservedNodeLabelProblems(Object.keys(template.nodeSelector), `${name} nodeSelector`));
-    problems.push(...labelProblems(template.nodeSelector).map((p) => `${name}: ${p}`));
   });
   for (let i = 0; i < templates.length; i++) {
     for (let j = i + 1; j < templates.length; j++) {
@@ -327,34 +357,6 @@ function excludeNodes(
 
 function describeTemplate(template: NodeConfigTemplate, index: number): string {
   return `configTemplates[${index}] (nodeSelector ${JSON.stringify(sortedRecord(template.nodeSelector))})`;
-}
-
-/** Kubernetes label syntax: an optional DNS-subdomain prefix and a name of at most 63 characters. */
-const LABEL_NAME = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)$/;
-const LABEL_PREFIX = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-function labelProblems(selector: Selector): string[] {
-  const problems: string[] = [];
-  for (const [key, value] of Object.entries(selector)) {
-    const slash = key.lastIndexOf('/');
-    const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
-    const name = slash >= 0 ? key.slice(slash + 1) : key;
-    if (
-      (prefix !== undefined && (!LABEL_PREFIX.test(prefix) || prefix.length > 253)) ||
-      !LABEL_NAME.test(name) ||
-      name.length > 63
-    ) {
-      problems.push(
-        `"${key}" is not a valid label key: an optional DNS prefix and '/', then at most 63 letters, digits, '-', '_' or '.'`,
-      );
-    }
-    if (value !== '' && (!LABEL_NAME.test(value) || value.length > 63)) {
-      problems.push(
-        `label value "${value}" of ${key} is not valid: at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric`,
-      );
-    }
-  }
-  return problems;
 }
 
 function sameValue(a: OsloValue, b: OsloValue): boolean {

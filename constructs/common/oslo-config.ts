@@ -50,6 +50,8 @@ export type OsloValue = OsloScalar | readonly string[] | Readonly<Record<string,
 /** Option values by section and option name, e.g. `{ DEFAULT: { debug: true } }`. */
 export type OsloValues = Readonly<Record<string, Readonly<Record<string, OsloValue>>>>;
 
+import { isSingleLine, Rule, Rules } from '../../lib/model';
+
 /** Overlays `overrides` on `defaults`, option by option. */
 export function mergeOslo(defaults: OsloValues, overrides: OsloValues = {}): OsloValues {
   const merged: Record<string, Record<string, OsloValue>> = {};
@@ -71,8 +73,16 @@ export function optionSpec(entry: OsloOptionType | OsloOptionSpec): OsloOptionSp
  * what oslo.config expects (its type and help text) and the fix.
  */
 export function osloProblems(file: string, schema: OsloSchema, values: OsloValues): string[] {
+  if (!isPlainObject(values))
+    return [
+      `${file}: the options must be an object of sections, e.g. { DEFAULT: { debug: true } }, got ${show(values)}`,
+    ];
   const problems: string[] = [];
   for (const [section, options] of Object.entries(values)) {
+    if (!isPlainObject(options)) {
+      problems.push(`${file}: [${section}] must be an object of option: value, got ${show(options)}`);
+      continue;
+    }
     for (const [option, value] of Object.entries(options)) {
       const entry = schema[section]?.[option];
       if (entry === undefined) {
@@ -151,7 +161,7 @@ function valueProblem(spec: OsloOptionSpec, value: OsloValue): string | undefine
     const why = spec.deprecatedForRemoval === true ? '' : ` (${spec.deprecatedForRemoval})`;
     return `is deprecated for removal${why}; remove the override`;
   }
-  if (!matchesType(value, spec.type)) return `must be ${describe(spec.type)}, got ${JSON.stringify(value)}`;
+  if (!matchesType(value, spec.type)) return `must be ${describe(spec.type)}, got ${show(value)}`;
   const items: readonly OsloScalar[] = Array.isArray(value)
     ? (value as readonly string[])
     : typeof value === 'object'
@@ -183,6 +193,7 @@ function explain(spec: OsloOptionSpec): string {
  * are comma-joined and objects written as dicts.
  */
 export function renderOslo(values: OsloValues, schema: OsloSchema = {}): string {
+  assertRenderable(values);
   const sections = Object.keys(values).sort((a, b) =>
     a === 'DEFAULT' ? -1 : b === 'DEFAULT' ? 1 : a.localeCompare(b),
   );
@@ -200,6 +211,80 @@ export function renderOslo(values: OsloValues, schema: OsloSchema = {}): string 
       return [`[${section}]`, ...lines].join('\n');
     });
   return blocks.join('\n\n') + '\n';
+}
+
+/** A section or option name oslo.config reads back as that same name. */
+const OSLO_NAME = /^[A-Za-z0-9_.-]+$/;
+
+/**
+ * What would not read back as written (empty when all renders): sections that are not objects, a
+ * name that is not a plain word (`DEFAULT]`), a line break in a value (a new line is a new option
+ * or section), a number that is not finite. Independent of the schema, so it runs at the construct
+ * boundary, before a file is rendered; `renderOslo` refuses the same, whatever got past.
+ */
+export function osloRenderProblems(values: unknown, what: string): string[] {
+  if (!isPlainObject(values))
+    return [`${what} must be an object of sections, e.g. { DEFAULT: { debug: true } }, got ${show(values)}`];
+  const problems: string[] = [];
+  for (const [section, options] of Object.entries(values)) {
+    if (!OSLO_NAME.test(section)) {
+      problems.push(
+        `${what}: section name ${JSON.stringify(section)} is not a plain word; use letters, digits, '_', '.' and '-'`,
+      );
+      continue;
+    }
+    if (!isPlainObject(options)) {
+      problems.push(`${what}: [${section}] must be an object of option: value, got ${show(options)}`);
+      continue;
+    }
+    for (const [option, value] of Object.entries(options)) {
+      if (!OSLO_NAME.test(option)) {
+        problems.push(
+          `${what}: option name ${JSON.stringify(option)} in [${section}] is not a plain word; use letters, digits, '_', '.' and '-'`,
+        );
+        continue;
+      }
+      const bad = textsOf(value as OsloValue).find((text) => !isSingleLine(text));
+      if (bad !== undefined)
+        problems.push(
+          `${what}: [${section}] ${option} ${JSON.stringify(bad)} contains a line break or control character, which would start a new line or section of the file; put the value on one line`,
+        );
+      if (numbersOf(value as OsloValue).some((n) => !Number.isFinite(n)))
+        problems.push(`${what}: [${section}] ${option} must be a finite number, got ${show(value)}`);
+    }
+  }
+  return problems;
+}
+
+/** The rule of a `config` prop: options that render as written (their schema is checked at synthesis). */
+export const osloValuesRule: Rule = Rules.given((value, name) => osloRenderProblems(value, name));
+
+/** Throws the problems of {@link osloRenderProblems}: a renderer no value can inject into. */
+function assertRenderable(values: OsloValues): void {
+  const problems = osloRenderProblems(values, 'oslo.config');
+  if (problems.length > 0) throw new Error(problems.join('\n'));
+}
+
+/** Every text a value renders from: strings, list items, dict keys and values. */
+function textsOf(value: OsloValue): string[] {
+  if (Array.isArray(value)) return (value as readonly unknown[]).map(String);
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).flatMap(([k, v]) => [k, String(v)]);
+  return [String(value)];
+}
+
+function numbersOf(value: OsloValue): number[] {
+  const all = typeof value === 'object' && value !== null ? Object.values(value as object) : [value];
+  return all.filter((v): v is number => typeof v === 'number');
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A value in a message: `NaN` and `Infinity` as such (JSON would say `null`). */
+function show(value: unknown): string {
+  return typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
 }
 
 /**
@@ -241,7 +326,7 @@ function matchesType(value: OsloValue, type: OsloOptionType): boolean {
     case 'int':
       return typeof value === 'number' && Number.isInteger(value);
     case 'float':
-      return typeof value === 'number';
+      return typeof value === 'number' && !Number.isNaN(value);
     case 'bool':
       return typeof value === 'boolean';
     case 'list':

@@ -1,4 +1,5 @@
 import { k8s } from 'cdk8s-plus-33';
+import { shellWord } from './shell-word';
 import { Construct } from 'constructs';
 import { Cloud } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
@@ -49,7 +50,7 @@ export class ServiceMessaging extends Construct {
     super(scope, id);
     const cloud = Cloud.of(this);
     this.endpoint = props.messaging;
-    this.vhost = props.vhost ?? scope.node.id;
+    this.vhost = shellWord(props.vhost ?? scope.node.id, 'vhost');
     this.credentials = new GeneratedSecret(this, `${id}-credentials`, {
       operatorKey: props.operatorKey,
       keys: ['password'],

@@ -1,6 +1,15 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
-import { addCheck, Component, rangeProblems } from '../../lib/model';
+import {
+  addCheck,
+  assertNoProblems,
+  Component,
+  propsProblems,
+  PropsSpec,
+  required,
+  Rules,
+} from '../../lib/model';
+import { commandRule, configFilesRule, requestsRule } from './building-block-rules';
 import { PodPlacement } from '../../lib/scheduling';
 import { CONFIG_CHECKSUM_ANNOTATION, ConfigFiles, configFiles } from './config-files';
 import { disruptionBudget } from './disruption-budget';
@@ -59,20 +68,36 @@ export interface WorkerServiceProps {
  * StatefulSet (with its headless Service) or DaemonSet with resource requests, probes on its
  * connections, and its configuration mounted from a ConfigMap whose checksum rolls the pods.
  */
+const WORKER_SERVICE_PROPS: PropsSpec<WorkerServiceProps> = {
+  placement: Rules.checkedElsewhere(), // by Component
+  image: required(Rules.image(), 'the container image'),
+  command: commandRule,
+  workload: Rules.oneOf('Deployment', 'StatefulSet', 'DaemonSet'),
+  replicas: Rules.count({ min: 1, max: 50 }),
+  connectedTo: required(
+    Rules.list(Rules.port(), { min: 1 }),
+    'the ports the worker connects to (at least one), which its readiness check tries',
+  ),
+  env: Rules.checkedElsewhere(), // Kubernetes EnvVar objects, typed by the caller
+  config: configFilesRule,
+  volumes: Rules.checkedElsewhere(),
+  volumeMounts: Rules.checkedElsewhere(),
+  requests: requestsRule,
+  hostAgent: Rules.bool(),
+  forcedDownscale: Rules.bool(),
+};
+
 export class WorkerService extends Component {
   /** The Deployment, StatefulSet or DaemonSet. */
   readonly workload: k8s.KubeDeployment | k8s.KubeStatefulSet | k8s.KubeDaemonSet;
   readonly config?: ConfigFiles;
 
   constructor(scope: Construct, id: string, props: WorkerServiceProps) {
-    super(scope, id, { placement: props.placement });
+    super(scope, id, { placement: props?.placement });
+    assertNoProblems(this, propsProblems(props, WORKER_SERVICE_PROPS));
     const kind = props.workload ?? 'Deployment';
     const replicas = props.replicas ?? 1;
     addCheck(this, () => [
-      ...rangeProblems('replicas', replicas, { min: 1, max: 50 }),
-      ...(props.connectedTo.length === 0
-        ? ['connectedTo must name at least one port, or the worker has no readiness check']
-        : []),
       ...(props.forcedDownscale && kind !== 'DaemonSet'
         ? ['forcedDownscale applies to DaemonSets only; scale a Deployment or StatefulSet with `replicas`']
         : []),

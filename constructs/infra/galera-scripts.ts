@@ -7,6 +7,8 @@
  * Debian-built test image and from a production image.
  */
 
+import { shellWord } from '../common/shell-word';
+
 /** Where the ConfigMap with `my.cnf` and `start.sh` is mounted (a path no image ships). */
 export const MARIADB_CONFIG_DIR = '/etc/stackwright';
 /** The member's volume. The datadir is a directory below it, away from a filesystem's `lost+found`. */
@@ -36,8 +38,8 @@ export function mariadbConfig(member: GaleraMember): string {
   const galera = [
     'wsrep_on = ON',
     `wsrep_provider = ${GALERA_PROVIDER}`,
-    `wsrep_cluster_address = gcomm://${member.hosts.join(',')}`,
-    `wsrep_cluster_name = ${member.clusterName}`,
+    `wsrep_cluster_address = gcomm://${member.hosts.map((h) => shellWord(h, 'member host')).join(',')}`,
+    `wsrep_cluster_name = ${shellWord(member.clusterName, 'Galera cluster name')}`,
     'wsrep_sst_method = mariabackup',
     // Written by start.sh from the SST Secret: the credential is in no ConfigMap and on no argv.
     `!include ${MARIADB_RUN_DIR}/sst.cnf`,
@@ -128,7 +130,7 @@ export function mariadbStartScript(member: GaleraMember): string {
   }
   return [
     ...prelude,
-    `peers="${member.hosts.join(' ')}"`,
+    `peers="${member.hosts.map((h) => shellWord(h, 'member host')).join(' ')}"`,
     'self_host() { [ "${1%%.*}" = "$HOSTNAME" ]; }',
     '',
     '# Some other member accepts connections on the Galera port (it runs, primary or not).',

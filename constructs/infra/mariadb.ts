@@ -1,12 +1,20 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
-import { addCheck, Cloud, Component, Service } from '../../lib/model';
+import {
+  assertNoProblems,
+  Cloud,
+  Component,
+  propsProblems,
+  PropsSpec,
+  Rules,
+  Service,
+} from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import {
   ClusterServices,
   clusteredStatefulSet,
   clusterMemberHosts,
-  quorumReplicasProblems,
+  quorumReplicas,
 } from '../common/clustered-stateful-set';
 import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../common/config-files';
 import {
@@ -40,6 +48,13 @@ export interface MariaDBProps {
 
 const PORT = 3306;
 
+const MARIADB_PROPS: PropsSpec<MariaDBProps> = {
+  replicas: quorumReplicas(9, 'so Galera keeps a quorum'),
+  storageSize: Rules.quantity(),
+  storageClassName: Rules.dnsSubdomain(),
+  image: Rules.image(),
+};
+
 /**
  * MariaDB with Galera replication: a StatefulSet of `replicas` members with a headless Service for
  * peer discovery, a client Service that sends every client to member 0 (one writer, so no
@@ -61,9 +76,9 @@ export class MariaDB extends Service implements DatabaseEndpoint {
 
   constructor(scope: Construct, id: string, props: MariaDBProps = {}) {
     super(scope, id, { appName: 'mariadb' });
+    assertNoProblems(this, propsProblems(props, MARIADB_PROPS));
     const cloud = Cloud.of(this);
     const replicas = props.replicas ?? 3;
-    addCheck(this, () => quorumReplicasProblems(replicas, 9, 'so Galera keeps a quorum'));
     this.credentials = new GeneratedSecret(this, 'credentials', {
       operatorKey: SchedulingKey.OPERATOR_ANY,
       keys: ['password'],

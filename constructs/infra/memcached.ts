@@ -1,6 +1,6 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
-import { addCheck, Component, rangeProblems, Service } from '../../lib/model';
+import { assertNoProblems, Component, propsProblems, PropsSpec, Rules, Service } from '../../lib/model';
 import { groupPlacement, SchedulingKey } from '../../lib/scheduling';
 import { CacheEndpoint } from '../common/endpoints';
 import { ClusterServices, clusteredStatefulSet, clusterMemberHosts } from '../common/clustered-stateful-set';
@@ -16,6 +16,12 @@ export interface MemcachedProps {
 
 const PORT = 11211;
 
+const MEMCACHED_PROPS: PropsSpec<MemcachedProps> = {
+  replicas: Rules.count({ min: 1, max: 16 }),
+  memoryMiB: Rules.count({ min: 64, max: 65536 }),
+  image: Rules.image(),
+};
+
 /**
  * Memcached for oslo.cache: a StatefulSet behind a headless Service, so clients list every server
  * by its stable name. Yaook has no dedicated caching key in its SchedulingKey set, so it schedules
@@ -27,12 +33,9 @@ export class Memcached extends Service implements CacheEndpoint {
 
   constructor(scope: Construct, id: string, props: MemcachedProps = {}) {
     super(scope, id, { appName: 'memcached' });
+    assertNoProblems(this, propsProblems(props, MEMCACHED_PROPS));
     const replicas = props.replicas ?? 2;
     const memoryMiB = props.memoryMiB ?? 512;
-    addCheck(this, () => [
-      ...rangeProblems('replicas', replicas, { min: 1, max: 16 }),
-      ...rangeProblems('memoryMiB', memoryMiB, { min: 64, max: 65536 }),
-    ]);
     this.server = new Component(this, 'default', { placement: groupPlacement(SchedulingKey.ANY_INFRA) });
     const services: ClusterServices = {
       replicas,

@@ -1,13 +1,21 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
-import { addCheck, Cloud, Component, Service } from '../../lib/model';
+import {
+  assertNoProblems,
+  Cloud,
+  Component,
+  propsProblems,
+  PropsSpec,
+  Rules,
+  Service,
+} from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import {
   ClusterServices,
   clusteredStatefulSet,
   clusterMemberHosts,
   clusterServiceName,
-  quorumReplicasProblems,
+  quorumReplicas,
 } from '../common/clustered-stateful-set';
 
 /** The OVN release whose images the OVSDB clusters, northd and the OVN agent use by default. */
@@ -27,6 +35,13 @@ export interface OvsdbClusterProps {
   /** @default the cloud's registry `ovn:24.03` */
   readonly image?: string;
 }
+
+const OVSDB_PROPS: PropsSpec<OvsdbClusterProps> = {
+  replicas: quorumReplicas(7, 'so a raft majority survives a partition'),
+  storageSize: Rules.quantity(),
+  storageClassName: Rules.dnsSubdomain(),
+  image: Rules.image(),
+};
 
 /** What distinguishes the northbound from the southbound database. */
 interface OvsdbSchema {
@@ -194,9 +209,9 @@ export class OvsdbCluster extends Service {
 
   constructor(scope: Construct, id: string, props: OvsdbClusterProps = {}) {
     super(scope, id, { appName: 'ovsdbcluster' });
+    assertNoProblems(this, propsProblems(props, OVSDB_PROPS));
     const cloud = Cloud.of(this);
     const replicas = props.replicas ?? 3;
-    addCheck(this, () => quorumReplicasProblems(replicas, 7, 'so a raft majority survives a partition'));
     const options = {
       replicas,
       image: props.image ?? cloud.image('ovn', OVN_IMAGE_TAG),

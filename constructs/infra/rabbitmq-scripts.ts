@@ -5,6 +5,8 @@
  * stay read-only and the image's own configuration is not read.
  */
 
+import { shellWord } from '../common/shell-word';
+
 /** Where the ConfigMap with `rabbitmq.conf`, `enabled_plugins` and `start.sh` is mounted. */
 export const RABBITMQ_CONFIG_DIR = '/etc/stackwright';
 /** The Erlang cookie Secret (one file, mode 0400). */
@@ -26,11 +28,14 @@ export interface RabbitMQMember {
 export function rabbitmqConfig(member: RabbitMQMember): string {
   return [
     'cluster_formation.peer_discovery_backend = classic_config',
-    ...member.hosts.map((host, i) => `cluster_formation.classic_config.nodes.${i + 1} = rabbit@${host}`),
+    ...member.hosts.map(
+      (host, i) =>
+        `cluster_formation.classic_config.nodes.${i + 1} = rabbit@${shellWord(host, 'member host')}`,
+    ),
     // Only the majority side of a partition keeps serving, so no queue diverges.
     'cluster_partition_handling = pause_minority',
     'queue_master_locator = min-masters',
-    `default_user = ${member.adminUser}`,
+    `default_user = ${shellWord(member.adminUser, 'adminUser')}`,
     'log.console = true',
     'log.file = false',
     '',
@@ -70,7 +75,7 @@ export function rabbitmqStartScript(member: RabbitMQMember): string {
     'rm -f "$HOME/.erlang.cookie"',
     `cat ${RABBITMQ_COOKIE_DIR}/erlang-cookie >"$HOME/.erlang.cookie"`,
     'chmod 0400 "$HOME/.erlang.cookie"',
-    `peers="${member.hosts.join(' ')}"`,
+    `peers="${member.hosts.map((h) => shellWord(h, 'member host')).join(' ')}"`,
     'peer_running() {',
     '  for peer in $peers; do',
     '    [ "${peer%%.*}" = "$HOSTNAME" ] && continue',

@@ -1,13 +1,21 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
-import { addCheck, Cloud, Component, Service } from '../../lib/model';
+import {
+  assertNoProblems,
+  Cloud,
+  Component,
+  propsProblems,
+  PropsSpec,
+  Rules,
+  Service,
+} from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import {
   ClusterServices,
   clusteredStatefulSet,
   clusterMemberHosts,
   clusterServiceName,
-  quorumReplicasProblems,
+  quorumReplicas,
 } from '../common/clustered-stateful-set';
 import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../common/config-files';
 import {
@@ -36,6 +44,12 @@ export interface RabbitMQProps {
   readonly image?: string;
 }
 
+const RABBITMQ_PROPS: PropsSpec<RabbitMQProps> = {
+  replicas: quorumReplicas(9, 'for quorum queues'),
+  storageSize: Rules.quantity(),
+  image: Rules.image(),
+};
+
 const AMQP_PORT = 5672;
 const MANAGEMENT_PORT = 15672;
 
@@ -57,9 +71,9 @@ export class RabbitMQ extends Service implements MessagingEndpoint {
 
   constructor(scope: Construct, id: string, props: RabbitMQProps = {}) {
     super(scope, id, { appName: 'rabbitmq' });
+    assertNoProblems(this, propsProblems(props, RABBITMQ_PROPS));
     const cloud = Cloud.of(this);
     const replicas = props.replicas ?? 3;
-    addCheck(this, () => quorumReplicasProblems(replicas, 9, 'for quorum queues'));
     this.credentials = new GeneratedSecret(this, 'credentials', {
       operatorKey: SchedulingKey.OPERATOR_ANY,
       keys: ['password', 'erlang-cookie'],

@@ -1,5 +1,6 @@
 import { Construct } from 'constructs';
-import { addCheck, Component, rangeProblems } from '../../lib/model';
+import { COMMON_INPUT_RULES } from '../common/input-rules';
+import { addCheck, Component, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { MessagingEndpoint } from '../common/endpoints';
@@ -16,6 +17,7 @@ import {
   OpenStackService,
   OpenStackServiceDescriptor,
   OpenStackServiceProps,
+  OpenStackServicePropsSpec,
 } from './openstack-service';
 
 export interface BarbicanProps extends OpenStackServiceProps {
@@ -37,6 +39,11 @@ const BARBICAN: OpenStackServiceDescriptor = {
   image: 'barbican',
   operatorKey: SchedulingKey.OPERATOR_BARBICAN,
   inputs: commonInputHints('keystone', 'database', 'messaging', 'cache'),
+  props: {
+    ...COMMON_INPUT_RULES,
+    apiReplicas: Rules.count({ min: 1, max: 20 }),
+    keystoneListener: Rules.bool(),
+  } satisfies OpenStackServicePropsSpec<BarbicanProps>,
 };
 
 /**
@@ -66,7 +73,6 @@ export class Barbican extends OpenStackService {
               'pass `messaging` to Keystone, or set keystoneListener: false',
           ]
         : []),
-      ...rangeProblems('apiReplicas', props.apiReplicas, { min: 1, max: 20 }),
     ]);
 
     // The simple crypto plugin wraps every project key with this one; Fernet format is what it expects.

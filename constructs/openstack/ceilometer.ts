@@ -1,6 +1,7 @@
 import { Construct } from 'constructs';
+import { COMMON_INPUT_RULES, serviceRule } from '../common/input-rules';
 import { stringify } from 'yaml';
-import { addCheck, Component, IDependable, rangeProblems } from '../../lib/model';
+import { addCheck, Component, IDependable, Rules } from '../../lib/model';
 import { placement, requiringNoOvnMaintenance, SchedulingKey } from '../../lib/scheduling';
 import { CacheEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { JobComponent } from '../common/job-component';
@@ -11,7 +12,12 @@ import { commonInputHints } from '../common/required-inputs';
 import { ServiceMessaging } from '../common/service-messaging';
 import { WorkerService } from '../common/worker-service';
 import { Keystone } from './keystone';
-import { OpenStackService, OpenStackServiceDescriptor, OpenStackServiceOptions } from './openstack-service';
+import {
+  OpenStackService,
+  OpenStackServiceDescriptor,
+  OpenStackServiceOptions,
+  OpenStackServicePropsSpec,
+} from './openstack-service';
 
 /**
  * What the compute agent needs from Nova: the nova-compute component(s) it must share a node with.
@@ -62,6 +68,22 @@ const CEILOMETER: OpenStackServiceDescriptor = {
     ...commonInputHints('keystone', 'messaging'),
     gnocchi: 'the Gnocchi service (where samples are published)',
   },
+  props: {
+    keystone: COMMON_INPUT_RULES.keystone,
+    messaging: COMMON_INPUT_RULES.messaging,
+    cache: COMMON_INPUT_RULES.cache,
+    gnocchi: serviceRule('the Gnocchi service'),
+    // The Nova service: only its `compute` is read.
+    nova: Rules.given((value, name) =>
+      typeof value === 'object' && value !== null && 'compute' in value
+        ? []
+        : [`${name} is not the Nova service; pass the Nova service (its compute agents are polled)`],
+    ),
+    centralReplicas: Rules.count({ min: 1, max: 10 }),
+    notificationReplicas: Rules.count({ min: 1, max: 10 }),
+    pollingInterval: Rules.count({ min: 10, max: 86400 }),
+    archivePolicy: Rules.nonEmptyText(),
+  } satisfies OpenStackServicePropsSpec<CeilometerProps>,
 };
 
 /**
@@ -88,9 +110,6 @@ export class Ceilometer extends OpenStackService {
     const centralReplicas = props.centralReplicas ?? 1;
     const pollingInterval = props.pollingInterval ?? 300;
     addCheck(this, () => [
-      ...rangeProblems('centralReplicas', centralReplicas, { min: 1, max: 10 }),
-      ...rangeProblems('notificationReplicas', props.notificationReplicas, { min: 1, max: 10 }),
-      ...rangeProblems('pollingInterval', pollingInterval, { min: 10, max: 86400 }),
       ...(centralReplicas > 1 && !props.cache
         ? [
             `centralReplicas is ${centralReplicas} but there is no coordination backend; pass \`cache\` (a Memcached) or use one central agent`,

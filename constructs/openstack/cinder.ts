@@ -1,9 +1,10 @@
 import { k8s } from 'cdk8s-plus-33';
+import { COMMON_INPUT_RULES } from '../common/input-rules';
 import { Construct } from 'constructs';
-import { addCheck, Component, IDependable, rangeProblems } from '../../lib/model';
+import { addCheck, Component, IDependable, required, Rules } from '../../lib/model';
 import { placement, restrictedTo, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
-import { CephClient, cephClientProblems, cephKeyringVolume, renderCephConf } from '../common/ceph-client';
+import { CephClient, cephKeyringVolume, cephPoolProblems, renderCephConf } from '../common/ceph-client';
 import { MessagingEndpoint } from '../common/endpoints';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import { mergeOslo, OsloSchema, OsloValues, osloEnvName, renderOslo } from '../common/oslo-config';
@@ -15,6 +16,7 @@ import {
   OpenStackService,
   OpenStackServiceDescriptor,
   OpenStackServiceProps,
+  OpenStackServicePropsSpec,
 } from './openstack-service';
 
 /** A Ceph RBD pool as a volume backend: cinder-volume talks to Ceph over the network, unprivileged. */
@@ -83,6 +85,32 @@ const CINDER: OpenStackServiceDescriptor = {
     ...commonInputHints('keystone', 'database', 'messaging', 'cache'),
     volumeBackends: "a list of volume backends, e.g. [{ type: 'rbd', name: 'ceph', pool: 'volumes', ceph }]",
   },
+  props: {
+    ...COMMON_INPUT_RULES,
+    // The Ceph clients here, before ceph.conf is rendered from them; the rest of each backend at
+    // synthesis (backendProblems), against the schema the backends widen.
+    volumeBackends: Rules.list(
+      Rules.given((value, name) =>
+        (value as { type?: unknown } | null)?.type === 'rbd'
+          ? cephPoolProblems(value as CinderRbdBackend, name)
+          : required(Rules.oneOf('rbd', 'lvm'), "'rbd' or 'lvm'")(
+              (value as { type?: unknown } | null)?.type,
+              `${name}.type`,
+            ),
+      ),
+      { max: 32 },
+    ),
+    backup: Rules.given((value, name) =>
+      (value as { type?: unknown } | null)?.type === 'ceph'
+        ? cephPoolProblems(value as CinderBackupTarget & { type: 'ceph' }, name)
+        : required(Rules.oneOf('ceph', 'swift'), "'ceph' or 'swift'")(
+            (value as { type?: unknown } | null)?.type,
+            `${name}.type`,
+          ),
+    ),
+    apiReplicas: Rules.count({ min: 1, max: 20 }),
+    schedulerReplicas: Rules.count({ min: 1, max: 10 }),
+  } satisfies OpenStackServicePropsSpec<CinderProps>,
 };
 
 /**
@@ -121,11 +149,7 @@ export class Cinder extends OpenStackService {
       ),
     };
     this.schema = schema;
-    addCheck(this, () => [
-      ...backendProblems(backends, cinderSchema),
-      ...(props.backup?.type === 'ceph' ? cephClientProblems(props.backup.ceph, 'backup.ceph') : []),
-      ...rangeProblems('schedulerReplicas', props.schedulerReplicas, { min: 1, max: 10 }),
-    ]);
+    addCheck(this, () => [...backendProblems(backends, cinderSchema)]);
 
     const deps = this.dependencies(props, {
       syncCommand: ['cinder-manage', 'db', 'sync'],
@@ -351,7 +375,6 @@ function backendProblems(backends: readonly CinderVolumeBackend[], cinderSchema:
     if (seen.has(backend.name))
       problems.push(`${where}.name "${backend.name}" is used twice; backend names must be unique`);
     seen.add(backend.name);
-    if (backend.type === 'rbd') problems.push(...cephClientProblems(backend.ceph, `${where}.ceph`));
     if (backend.type === 'lvm' && Object.keys(backend.nodeSelector ?? {}).length === 0) {
       problems.push(
         `${where}.nodeSelector is empty; LVM volumes live on one node's disks: select the node holding "${backend.volumeGroup}"`,

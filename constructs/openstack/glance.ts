@@ -1,6 +1,7 @@
 import { k8s } from 'cdk8s-plus-33';
+import { COMMON_INPUT_RULES } from '../common/input-rules';
 import { Construct } from 'constructs';
-import { addCheck, Component, rangeProblems } from '../../lib/model';
+import { addCheck, Component, required, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { JobComponent } from '../common/job-component';
@@ -12,6 +13,7 @@ import {
   OpenStackService,
   OpenStackServiceDescriptor,
   OpenStackServiceProps,
+  OpenStackServicePropsSpec,
 } from './openstack-service';
 
 /** Glance's file store on a PersistentVolumeClaim that Glance creates (`<svc>-images`). */
@@ -58,6 +60,28 @@ const GLANCE: OpenStackServiceDescriptor = {
   operatorKey: SchedulingKey.OPERATOR_GLANCE,
   schema: 'glance-api',
   inputs: commonInputHints('keystone', 'database', 'cache'),
+  props: {
+    keystone: COMMON_INPUT_RULES.keystone,
+    database: COMMON_INPUT_RULES.database,
+    cache: COMMON_INPUT_RULES.cache,
+    replicas: Rules.count({ min: 1, max: 20 }),
+    storage: Rules.either(
+      (value) => (value as { type?: unknown }).type === 'file',
+      Rules.object<GlanceFileStorage>({
+        type: Rules.oneOf('file'),
+        volume: required(
+          Rules.checkedElsewhere(),
+          'a Kubernetes volume, e.g. { name: "images", nfs: {...} }',
+        ),
+      }),
+      Rules.object<GlancePvcStorage>({
+        type: required(Rules.oneOf('pvc', 'file'), "'pvc' or 'file'"),
+        size: Rules.quantity(),
+        storageClassName: Rules.dnsSubdomain(),
+        accessMode: Rules.oneOf('ReadWriteOnce', 'ReadWriteMany'),
+      }),
+    ),
+  } satisfies OpenStackServicePropsSpec<GlanceProps>,
 };
 
 /**
@@ -81,7 +105,6 @@ export class Glance extends OpenStackService {
     const storage: GlanceStorage = props.storage ?? { type: 'pvc' };
     const replicas = props.replicas ?? 2;
     addCheck(this, () => [
-      ...rangeProblems('replicas', replicas, { min: 1, max: 20 }),
       ...(storage.type === 'pvc' && storage.accessMode === 'ReadWriteOnce' && replicas > 1
         ? [
             `storage.accessMode ReadWriteOnce allows one API pod, got replicas ${replicas}; use accessMode 'ReadWriteMany' or replicas 1`,

@@ -1,11 +1,12 @@
 import { k8s } from 'cdk8s-plus-33';
+import { COMMON_INPUT_RULES } from '../common/input-rules';
 import { Construct } from 'constructs';
-import { addCheck, Component, rangeProblems } from '../../lib/model';
+import { addCheck, Component, required, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import {
   CephClient,
-  cephClientProblems,
+  cephPoolProblems,
   cephKeyringPath,
   cephKeyringVolume,
   renderCephConf,
@@ -16,7 +17,12 @@ import { osloEnvName } from '../common/oslo-config';
 import { commonInputHints } from '../common/required-inputs';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
-import { OpenStackService, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
+import {
+  OpenStackService,
+  OpenStackServiceDescriptor,
+  OpenStackServiceProps,
+  OpenStackServicePropsSpec,
+} from './openstack-service';
 
 /** Where Gnocchi keeps measures and aggregates. */
 export type GnocchiStorage =
@@ -49,6 +55,24 @@ const GNOCCHI: OpenStackServiceDescriptor = {
   image: 'gnocchi',
   operatorKey: SchedulingKey.OPERATOR_GNOCCHI,
   inputs: commonInputHints('keystone', 'database', 'cache'),
+  props: {
+    keystone: COMMON_INPUT_RULES.keystone,
+    database: COMMON_INPUT_RULES.database,
+    cache: COMMON_INPUT_RULES.cache,
+    storage: Rules.given((value, name) => {
+      const storage = value as { type?: unknown; size?: unknown; storageClassName?: unknown } | null;
+      const type = storage?.type;
+      if (type === 'ceph') return cephPoolProblems(value as GnocchiStorage & { type: 'ceph' }, name);
+      return [
+        ...required(Rules.oneOf('file', 'ceph'), "'file' or 'ceph'")(type, `${name}.type`),
+        ...Rules.quantity()(storage?.size, `${name}.size`),
+        ...Rules.dnsSubdomain()(storage?.storageClassName, `${name}.storageClassName`),
+      ];
+    }),
+    apiReplicas: Rules.count({ min: 1, max: 20 }),
+    metricdReplicas: Rules.count({ min: 1, max: 20 }),
+    metricdWorkers: Rules.count({ min: 1, max: 64 }),
+  } satisfies OpenStackServicePropsSpec<GnocchiProps>,
 };
 
 /**
@@ -73,9 +97,6 @@ export class Gnocchi extends OpenStackService {
     const storage: GnocchiStorage = props.storage ?? { type: 'file', size: '10Gi' };
     const metricdWorkers = props.metricdWorkers ?? 2;
     addCheck(this, () => [
-      ...rangeProblems('metricdReplicas', props.metricdReplicas, { min: 1, max: 20 }),
-      ...rangeProblems('metricdWorkers', metricdWorkers, { min: 1, max: 64 }),
-      ...(storage.type === 'ceph' ? cephClientProblems(storage.ceph, 'storage.ceph') : []),
       ...(props.cache.servers.length === 0
         ? ['cache has no servers; metricd needs one as its coordinator']
         : []),

@@ -1,5 +1,6 @@
 import { Construct } from 'constructs';
-import { addCheck, Component, rangeProblems } from '../../lib/model';
+import { Component, Rules } from '../../lib/model';
+import { COMMON_INPUT_RULES } from '../common/input-rules';
 import { groupPlacement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { MessagingEndpoint } from '../common/endpoints';
@@ -18,6 +19,7 @@ import {
   OpenStackService,
   OpenStackServiceDescriptor,
   OpenStackServiceProps,
+  OpenStackServicePropsSpec,
 } from './openstack-service';
 
 export interface HeatProps extends OpenStackServiceProps {
@@ -53,6 +55,18 @@ const HEAT: OpenStackServiceDescriptor = {
   image: 'heat',
   operatorKey: SchedulingKey.OPERATOR_HEAT,
   inputs: commonInputHints('keystone', 'database', 'messaging', 'cache'),
+  props: {
+    ...COMMON_INPUT_RULES,
+    apiReplicas: Rules.count({ min: 1, max: 20 }),
+    engineReplicas: Rules.count({ min: 1, max: 20 }),
+    engineWorkers: Rules.count({ min: 1, max: 64 }),
+    // A Keystone domain name on the domain-setup Job's command line and in heat.conf.
+    stackUserDomain: Rules.given((value, name) =>
+      typeof value === 'string' && /^[A-Za-z0-9_-]+$/.test(value)
+        ? []
+        : [`${name} ${JSON.stringify(value)} must be letters, digits, '_' or '-'`],
+    ),
+  } satisfies OpenStackServicePropsSpec<HeatProps>,
 };
 
 /**
@@ -78,13 +92,6 @@ export class Heat extends OpenStackService {
     const { image, operatorKey } = this;
     const domain = props.stackUserDomain ?? 'heat';
     const engineWorkers = props.engineWorkers ?? 2;
-    addCheck(this, () => [
-      ...rangeProblems('engineReplicas', props.engineReplicas, { min: 1, max: 20 }),
-      ...rangeProblems('engineWorkers', engineWorkers, { min: 1, max: 64 }),
-      ...(/^[A-Za-z0-9_-]+$/.test(domain)
-        ? []
-        : [`stackUserDomain "${domain}" must be letters, digits, '_' or '-'`]),
-    ]);
 
     const deps = this.dependencies(props, {
       syncCommand: ['heat-manage', 'db_sync'],

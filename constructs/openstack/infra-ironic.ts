@@ -1,6 +1,7 @@
 import { k8s } from 'cdk8s-plus-33';
+import { COMMON_INPUT_RULES, serviceRule } from '../common/input-rules';
 import { Construct } from 'constructs';
-import { addCheck, Cloud, Component, IDependable, rangeProblems } from '../../lib/model';
+import { addCheck, Cloud, Component, IDependable, rangeProblems, required, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { MessagingEndpoint } from '../common/endpoints';
@@ -18,6 +19,7 @@ import {
   OpenStackService,
   OpenStackServiceDescriptor,
   OpenStackServiceProps,
+  OpenStackServicePropsSpec,
 } from './openstack-service';
 
 /** How often the conductor's periodic tasks run, in seconds; 0 turns a task off. */
@@ -91,6 +93,40 @@ const IRONIC: OpenStackServiceDescriptor = {
   appName: 'infraironic',
   operatorKey: SchedulingKey.OPERATOR_INFRA_IRONIC,
   inputs: commonInputHints('keystone', 'database', 'messaging', 'cache'),
+  props: {
+    ...COMMON_INPUT_RULES,
+    glance: serviceRule('the Glance service'),
+    neutron: serviceRule('the Neutron service'),
+    swift: serviceRule('the object store'),
+    networks: Rules.object<NonNullable<InfraIronicProps['networks']>>({
+      provisioning: required(
+        Rules.object<IronicNetwork>({
+          name: required(Rules.nonEmptyText(), "the Neutron network's name"),
+          physicalNetwork: Rules.nonEmptyText(),
+          cidr: Rules.nonEmptyText(),
+        }),
+        '{ name } of the provisioning network',
+      ),
+      cleaning: Rules.object<IronicNetwork>({
+        name: required(Rules.nonEmptyText(), "the Neutron network's name"),
+        physicalNetwork: Rules.nonEmptyText(),
+        cidr: Rules.nonEmptyText(),
+      }),
+    }),
+    apiReplicas: Rules.count({ min: 1, max: 20 }),
+    // The ranges, which depend on each other and on config, are checked at synthesis (conductorProblems).
+    conductor: Rules.object<IronicConductorOptions>({
+      replicas: Rules.checkedElsewhere(),
+      workersPoolSize: Rules.checkedElsewhere(),
+      periodicMaxWorkers: Rules.checkedElsewhere(),
+      periodicTaskSpacing: Rules.object<IronicPeriodicTaskSpacing>({
+        syncPowerState: Rules.checkedElsewhere(),
+        checkProvisionState: Rules.checkedElsewhere(),
+        syncLocalState: Rules.checkedElsewhere(),
+      }),
+    }),
+    enabledHardwareTypes: Rules.list(Rules.nonEmptyText()),
+  } satisfies OpenStackServicePropsSpec<InfraIronicProps>,
 };
 
 /**

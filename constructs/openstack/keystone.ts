@@ -1,4 +1,6 @@
 import { Construct } from 'constructs';
+import { Rules } from '../../lib/model';
+import { COMMON_INPUT_RULES } from '../common/input-rules';
 import { addCheck, Component } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
@@ -13,7 +15,12 @@ import { envFromSecret } from '../common/secret-ref';
 import { ServiceDatabase } from '../common/service-database';
 import { ServiceMessaging } from '../common/service-messaging';
 import { uwsgiCommand } from '../common/uwsgi';
-import { OpenStackService, OpenStackServiceDescriptor, OpenStackServiceOptions } from './openstack-service';
+import {
+  OpenStackService,
+  OpenStackServiceDescriptor,
+  OpenStackServiceOptions,
+  OpenStackServicePropsSpec,
+} from './openstack-service';
 
 /** Keystone takes the inputs of every other service but itself. */
 export interface KeystoneProps extends OpenStackServiceOptions {
@@ -41,6 +48,20 @@ const KEYSTONE: OpenStackServiceDescriptor = {
   image: 'keystone',
   operatorKey: SchedulingKey.OPERATOR_KEYSTONE,
   inputs: commonInputHints('database', 'cache'),
+  props: {
+    database: COMMON_INPUT_RULES.database,
+    cache: COMMON_INPUT_RULES.cache,
+    messaging: COMMON_INPUT_RULES.messaging,
+    replicas: Rules.count({ min: 1, max: 50 }),
+    // Rendered into other services' configuration and the bootstrap command line.
+    region: Rules.given((value, name) =>
+      typeof value === 'string' && /^[A-Za-z0-9_.-]{1,255}$/.test(value)
+        ? []
+        : [
+            `${name} ${JSON.stringify(value)} is not a region id; use letters, digits, '_', '.' and '-', e.g. 'RegionOne'`,
+          ],
+    ),
+  } satisfies OpenStackServicePropsSpec<KeystoneProps>,
 };
 
 /**

@@ -1,5 +1,8 @@
 import { Construct } from 'constructs';
-import { addCheck, Cloud, Component, rangeProblems } from '../../lib/model';
+import { nodeConfigTemplatesRule } from '../common/node-config-templates';
+import { osloValuesRule } from '../common/oslo-config';
+import { COMMON_INPUT_RULES, serviceRule } from '../common/input-rules';
+import { addCheck, Cloud, Component, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { MessagingEndpoint } from '../common/endpoints';
@@ -25,6 +28,7 @@ import {
   OpenStackService,
   OpenStackServiceDescriptor,
   OpenStackServiceProps,
+  OpenStackServicePropsSpec,
 } from './openstack-service';
 
 /** `config` holds neutron.conf's ML2 and OVN sections too: Stackwright keeps them in one file. */
@@ -60,6 +64,35 @@ const NEUTRON: OpenStackServiceDescriptor = {
     ...commonInputHints('keystone', 'database', 'messaging', 'cache'),
     ovsdb: "the OVN databases (new OvsdbCluster(cloud, 'ovsdb'))",
   },
+  // Agent configuration and templates are checked against their schemas at synthesis.
+  props: {
+    ...COMMON_INPUT_RULES,
+    ovsdb: serviceRule("the OVN databases (new OvsdbCluster(cloud, 'ovsdb'))"),
+    apiReplicas: Rules.count({ min: 1, max: 20 }),
+    northdReplicas: Rules.count({ min: 1, max: 5 }),
+    ovnAgent: Rules.object<NeutronOvnAgentOptions>({
+      dependantKeys: Rules.list(Rules.checkedElsewhere()),
+      config: osloValuesRule,
+      configTemplates: nodeConfigTemplatesRule,
+      metadataAgent: Rules.bool(),
+      novaMetadataHost: Rules.nonEmptyText(),
+      image: Rules.image(),
+    }),
+    l3Agent: Rules.object<NeutronAgentOptions>({
+      config: osloValuesRule,
+      configTemplates: nodeConfigTemplatesRule,
+    }),
+    dhcpAgent: Rules.object<NeutronAgentOptions>({
+      config: osloValuesRule,
+      configTemplates: nodeConfigTemplatesRule,
+    }),
+    bgpAgent: Rules.object<NeutronAgentOptions>({
+      config: osloValuesRule,
+      configTemplates: nodeConfigTemplatesRule,
+    }),
+    ovnImage: Rules.image(),
+    bgpAgentImage: Rules.image(),
+  } satisfies OpenStackServicePropsSpec<NeutronProps>,
 };
 
 /**
@@ -115,7 +148,6 @@ export class Neutron extends OpenStackService {
       nbConnection: ovsdb.nb.connection,
     });
     addCheck(this, () => [
-      ...rangeProblems('northdReplicas', props.northdReplicas, { min: 1, max: 5 }),
       ...(props.l3Agent ? neutronAgentConfigProblems(agentWiring('l3', props.l3Agent)) : []),
       ...(props.dhcpAgent ? neutronAgentConfigProblems(agentWiring('dhcp', props.dhcpAgent)) : []),
       ...(props.bgpAgent ? neutronAgentConfigProblems(agentWiring('bgp', props.bgpAgent)) : []),

@@ -1,6 +1,18 @@
 import { k8s } from 'cdk8s-plus-33';
+import { nodeConfigTemplatesRule } from '../common/node-config-templates';
+import { osloValuesRule } from '../common/oslo-config';
+import { shellWord } from '../common/shell-word';
+import { COMMON_INPUT_RULES, databaseRule, messagingRule, serviceRule } from '../common/input-rules';
 import { Construct } from 'constructs';
-import { addCheck, Cloud, Component, IDependable, rangeProblems } from '../../lib/model';
+import {
+  addCheck,
+  Cloud,
+  Component,
+  IDependable,
+  labelKeyProblems,
+  rangeProblems,
+  Rules,
+} from '../../lib/model';
 import { placement, reservedNodeLabelProblems, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
@@ -20,7 +32,12 @@ import { WorkerService } from '../common/worker-service';
 import { Glance } from './glance';
 import { Neutron } from './neutron';
 import { libvirtDaemon, novaCompute, NovaComputeOptions } from './nova-compute';
-import { OpenStackService, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
+import {
+  OpenStackService,
+  OpenStackServiceDescriptor,
+  OpenStackServiceProps,
+  OpenStackServicePropsSpec,
+} from './openstack-service';
 import { PlacementService } from './placement';
 
 /** Infrastructure of one cell beyond the first. */
@@ -85,6 +102,37 @@ const NOVA: OpenStackServiceDescriptor = {
     glance: 'the Glance service',
     neutron: 'the Neutron service',
   },
+  props: {
+    ...COMMON_INPUT_RULES,
+    placement: serviceRule('the Placement service'),
+    glance: serviceRule('the Glance service'),
+    neutron: serviceRule('the Neutron service'),
+    cinder: serviceRule('the Cinder service'),
+    // A count or a list; its range is checked at synthesis (cellProblems), the count before any cell is built.
+    cells: Rules.either(
+      Array.isArray,
+      Rules.list(
+        Rules.object<NovaCellOptions>({
+          database: databaseRule,
+          messaging: messagingRule,
+          conductorReplicas: Rules.checkedElsewhere(),
+        }),
+      ),
+      Rules.checkedElsewhere(),
+    ),
+    cellNodeLabel: Rules.given((value, name) => labelKeyProblems(String(value), name)),
+    apiReplicas: Rules.count({ min: 1, max: 20 }),
+    metadataReplicas: Rules.count({ min: 1, max: 20 }),
+    schedulerReplicas: Rules.checkedElsewhere(),
+    conductorReplicas: Rules.checkedElsewhere(),
+    vncReplicas: Rules.count({ min: 1, max: 20 }),
+    compute: Rules.object<NovaComputeOptions>({
+      config: osloValuesRule,
+      configTemplates: nodeConfigTemplatesRule,
+      forcedDownscale: Rules.bool(),
+      libvirtImage: Rules.image(),
+    }),
+  } satisfies OpenStackServicePropsSpec<NovaProps>,
 };
 
 /** One cell as built: its database chain, its vhost, its conductor, console proxy and compute. */
@@ -498,7 +546,8 @@ function cellProblems(cells: NovaProps['cells']): string[] {
  */
 function cellMappingScript(cells: readonly string[]): string {
   const lines = ['nova-manage cell_v2 map_cell0 --database_connection "$CELL0_DATABASE"'];
-  for (const cell of cells) {
+  for (const name of cells) {
+    const cell = shellWord(name, 'cell name');
     const upper = cell.toUpperCase();
     const urls = `--database_connection "$${upper}_DATABASE" --transport-url "$${upper}_TRANSPORT"`;
     lines.push(

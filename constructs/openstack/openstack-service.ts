@@ -1,8 +1,24 @@
 import { Construct } from 'constructs';
-import { addCheck, Cloud, Service } from '../../lib/model';
+import {
+  addCheck,
+  assertNoProblems,
+  Cloud,
+  propsProblems,
+  PropsSpec,
+  Rule,
+  Rules,
+  Service,
+} from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
 import { openstackOptionSchema, OpenStackSchemaName } from '../common/openstack-option-schema';
-import { mergeOslo, OsloSchema, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
+import {
+  mergeOslo,
+  OsloSchema,
+  OsloValues,
+  osloProblems,
+  osloValuesRule,
+  renderOslo,
+} from '../common/oslo-config';
 import {
   OpenStackServiceDependencies,
   OpenStackServiceDependenciesProps,
@@ -90,7 +106,25 @@ export interface OpenStackServiceDescriptor {
    * the common ones); a missing one fails construction with the construct path.
    */
   readonly inputs: { readonly [input: string]: string };
+  /**
+   * The rule of every prop besides `config` and `image` (inputs included), checked at the
+   * boundary before anything is built; together they are the known keys.
+   * @default - the service's own props are not checked, and unknown keys are allowed
+   */
+  readonly props?: Readonly<Record<string, Rule>>;
 }
+
+/** The rules of the props every service takes; a service's own go in its descriptor's `props`. */
+const OPTIONS: PropsSpec<OpenStackServiceOptions> = {
+  // Here: that every option renders as written; against the file's schema: at synthesis.
+  config: osloValuesRule,
+  image: Rules.image(),
+};
+
+/** The spec a service's own props are declared with: every key but the shared options. */
+export type OpenStackServicePropsSpec<P extends OpenStackServiceOptions> = PropsSpec<
+  Omit<P, keyof OpenStackServiceOptions>
+>;
 
 /**
  * The base of every OpenStack service construct. Its constructor runs what they all share: the
@@ -136,6 +170,14 @@ export abstract class OpenStackService extends Service {
   ) {
     super(scope, id, { appName: descriptor.appName ?? descriptor.image });
     requireInputs(this, props, descriptor.inputs);
+    assertNoProblems(
+      this,
+      propsProblems(
+        props,
+        { ...OPTIONS, ...descriptor.props },
+        { otherKeysAllowed: descriptor.props === undefined },
+      ),
+    );
     this.image = props.image ?? descriptor.defaultImage ?? Cloud.of(this).image(descriptor.image);
     this.operatorKey = descriptor.operatorKey;
     const schema = descriptor.schema ?? (descriptor.image as OpenStackSchemaName);

@@ -1,12 +1,18 @@
 import { Construct } from 'constructs';
-import { Component } from '../../lib/model';
+import { COMMON_INPUT_RULES } from '../common/input-rules';
+import { Component, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import { commonInputHints } from '../common/required-inputs';
 import { ServiceDatabase } from '../common/service-database';
 import { uwsgiCommand } from '../common/uwsgi';
-import { OpenStackService, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
+import {
+  OpenStackService,
+  OpenStackServiceDescriptor,
+  OpenStackServiceProps,
+  OpenStackServicePropsSpec,
+} from './openstack-service';
 
 export interface PlacementServiceProps extends Omit<OpenStackServiceProps, 'messaging'> {
   /** @default 2 */
@@ -22,6 +28,12 @@ const PLACEMENT: OpenStackServiceDescriptor = {
   // Yaook runs Placement as part of Nova: there is no placement operator key.
   operatorKey: SchedulingKey.OPERATOR_NOVA,
   inputs: commonInputHints('keystone', 'database', 'cache'),
+  props: {
+    keystone: COMMON_INPUT_RULES.keystone,
+    database: COMMON_INPUT_RULES.database,
+    cache: COMMON_INPUT_RULES.cache,
+    replicas: Rules.count({ min: 1, max: 50 }),
+  } satisfies OpenStackServicePropsSpec<PlacementServiceProps>,
 };
 
 /**

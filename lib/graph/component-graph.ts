@@ -1,6 +1,8 @@
 import { Annotations, decodeDependsOn, Edge } from './annotations';
 import { KubeObject, objectRef } from './manifest';
 import { findCycle, topologicalLevels } from './topology';
+import { objectSource } from './load-manifests';
+import { manifestProblems } from './manifest-contract';
 
 /** One deployable unit as seen from its manifests. */
 export interface GraphComponent {
@@ -18,8 +20,9 @@ export interface GraphComponent {
 
 /**
  * The component graph rebuilt from manifests alone: what `stackwright deploy dist/`, the Pulumi
- * adapter and the exporters work from. Objects without a component annotation (namespaces, shared
- * RBAC) are `bootstrap` objects, applied before any component.
+ * adapter and the exporters work from. Objects without a component annotation are `bootstrap`
+ * objects (only the kinds the kinds table marks `bootstrap`: namespaces, CRDs, shared RBAC and
+ * configuration), applied before any component.
  */
 export interface ComponentGraph {
   readonly components: readonly GraphComponent[];
@@ -27,8 +30,13 @@ export interface ComponentGraph {
   readonly edges: readonly Edge[];
 }
 
-/** Builds the graph from synthesised objects; throws when the annotations are inconsistent. */
+/**
+ * Builds the graph from synthesised objects; throws, listing every problem, when they break the
+ * manifest contract (see `manifest-contract.ts`) or the annotations are inconsistent.
+ */
 export function graphFromManifests(objects: readonly KubeObject[]): ComponentGraph {
+  const problems = manifestProblems(objects, objectSource);
+  if (problems.length > 0) throw new Error(`invalid manifests:\n  ${problems.join('\n  ')}`);
   const byName = new Map<string, { first: KubeObject; objects: KubeObject[] }>();
   const bootstrap: KubeObject[] = [];
   for (const object of objects) {

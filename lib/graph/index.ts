@@ -8,3 +8,6 @@ export * from './load-manifests';
 export * from './group-kind';
 export * from './kinds';
 export * from './forced-downscale';
+export * from './dns-name';
+export * from './label';
+export * from './manifest-contract';

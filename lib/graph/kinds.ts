@@ -27,6 +27,12 @@ export interface KindFacts {
   readonly role?: 'definition' | 'pod-prerequisite' | 'workload' | 'late';
   /** For workloads: `selector` (pods carry its `spec.selector`), `itself` (a Pod), `via-jobs` (a CronJob). */
   readonly pods?: 'selector' | 'itself' | 'via-jobs';
+  /**
+   * May stand outside every component as a bootstrap object shared by the cloud (namespaces,
+   * classes, RBAC, shared Secrets and ConfigMaps, namespace-wide policy). Anything that runs or
+   * serves belongs to a component.
+   */
+  readonly bootstrap?: true;
 }
 
 const RBAC = 'rbac.authorization.k8s.io';
@@ -34,19 +40,24 @@ const ADMISSION = 'admissionregistration.k8s.io';
 
 /** The known kinds, in apply order. */
 const KINDS: Readonly<Record<GroupKind, KindFacts>> = {
-  Namespace: { scope: 'Cluster', rank: 0, role: 'definition' },
-  'apiextensions.k8s.io/CustomResourceDefinition': { scope: 'Cluster', rank: 1, role: 'definition' },
-  'scheduling.k8s.io/PriorityClass': { scope: 'Cluster', rank: 2, role: 'pod-prerequisite' },
-  'storage.k8s.io/StorageClass': { scope: 'Cluster', rank: 2 },
-  'networking.k8s.io/IngressClass': { scope: 'Cluster', rank: 2 },
-  'node.k8s.io/RuntimeClass': { scope: 'Cluster', rank: 2, role: 'pod-prerequisite' },
-  ServiceAccount: { scope: 'Namespaced', rank: 3, role: 'pod-prerequisite' },
-  [`${RBAC}/ClusterRole`]: { scope: 'Cluster', rank: 4, role: 'pod-prerequisite' },
-  [`${RBAC}/ClusterRoleBinding`]: { scope: 'Cluster', rank: 5, role: 'pod-prerequisite' },
-  [`${RBAC}/Role`]: { scope: 'Namespaced', rank: 6, role: 'pod-prerequisite' },
-  [`${RBAC}/RoleBinding`]: { scope: 'Namespaced', rank: 7, role: 'pod-prerequisite' },
-  Secret: { scope: 'Namespaced', rank: 8, role: 'pod-prerequisite' },
-  ConfigMap: { scope: 'Namespaced', rank: 9, role: 'pod-prerequisite' },
+  Namespace: { scope: 'Cluster', rank: 0, role: 'definition', bootstrap: true },
+  'apiextensions.k8s.io/CustomResourceDefinition': {
+    scope: 'Cluster',
+    rank: 1,
+    role: 'definition',
+    bootstrap: true,
+  },
+  'scheduling.k8s.io/PriorityClass': { scope: 'Cluster', rank: 2, role: 'pod-prerequisite', bootstrap: true },
+  'storage.k8s.io/StorageClass': { scope: 'Cluster', rank: 2, bootstrap: true },
+  'networking.k8s.io/IngressClass': { scope: 'Cluster', rank: 2, bootstrap: true },
+  'node.k8s.io/RuntimeClass': { scope: 'Cluster', rank: 2, role: 'pod-prerequisite', bootstrap: true },
+  ServiceAccount: { scope: 'Namespaced', rank: 3, role: 'pod-prerequisite', bootstrap: true },
+  [`${RBAC}/ClusterRole`]: { scope: 'Cluster', rank: 4, role: 'pod-prerequisite', bootstrap: true },
+  [`${RBAC}/ClusterRoleBinding`]: { scope: 'Cluster', rank: 5, role: 'pod-prerequisite', bootstrap: true },
+  [`${RBAC}/Role`]: { scope: 'Namespaced', rank: 6, role: 'pod-prerequisite', bootstrap: true },
+  [`${RBAC}/RoleBinding`]: { scope: 'Namespaced', rank: 7, role: 'pod-prerequisite', bootstrap: true },
+  Secret: { scope: 'Namespaced', rank: 8, role: 'pod-prerequisite', bootstrap: true },
+  ConfigMap: { scope: 'Namespaced', rank: 9, role: 'pod-prerequisite', bootstrap: true },
   PersistentVolumeClaim: { scope: 'Namespaced', rank: 10 },
   Service: { scope: 'Namespaced', rank: 11 },
   'apps/StatefulSet': { scope: 'Namespaced', rank: 12, role: 'workload', pods: 'selector' },
@@ -57,6 +68,7 @@ const KINDS: Readonly<Record<GroupKind, KindFacts>> = {
   'batch/CronJob': { scope: 'Namespaced', rank: 16, role: 'workload', pods: 'via-jobs' },
   Pod: { scope: 'Namespaced', rank: 16, role: 'workload', pods: 'itself' },
   'policy/PodDisruptionBudget': { scope: 'Namespaced', rank: 17 },
+  'networking.k8s.io/NetworkPolicy': { scope: 'Namespaced', rank: 18, bootstrap: true },
   [`${ADMISSION}/ValidatingWebhookConfiguration`]: { scope: 'Cluster', rank: 100, role: 'late' },
   [`${ADMISSION}/MutatingWebhookConfiguration`]: { scope: 'Cluster', rank: 100, role: 'late' },
   'apiregistration.k8s.io/APIService': { scope: 'Cluster', rank: 100, role: 'late' },
@@ -69,6 +81,11 @@ const UNKNOWN_KIND: KindFacts = { scope: 'Namespaced', rank: 50 };
 export function kindFacts(type: { readonly apiVersion: string; readonly kind: string }): KindFacts {
   return KINDS[groupKindOf(type)] ?? UNKNOWN_KIND;
 }
+
+/** The kinds that may be bootstrap objects (outside every component), as `Kind` names for messages. */
+export const BOOTSTRAP_KIND_NAMES: readonly string[] = Object.entries(KINDS)
+  .filter(([, facts]) => facts.bootstrap)
+  .map(([groupKind]) => groupKind.slice(groupKind.indexOf('/') + 1));
 
 /** True for the kinds the table knows to live outside namespaces. */
 export function isClusterScoped(type: { readonly apiVersion: string; readonly kind: string }): boolean {

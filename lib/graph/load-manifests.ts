@@ -1,13 +1,35 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { CORE_SCHEMA, loadAll, YAMLException } from 'js-yaml';
-import { KubeObject } from './manifest';
+import { isKubeObject, KubeObject, objectRef } from './manifest';
+
+/**
+ * The largest document read: the API server refuses requests over 3 MiB (and etcd stores at most
+ * 1.5 MiB per object), so a bigger one could never be applied. Checked before parsing, which
+ * would take many times its size in memory.
+ */
+export const MAX_DOCUMENT_BYTES = 3 * 1024 * 1024;
+
+/** The largest manifest file read: over a thousand objects of the largest size apply can take. */
+export const MAX_FILE_BYTES = 256 * 1024 * 1024;
+
+/** Where each loaded object came from (`dist/cloud.k8s.yaml: document 3`), for messages. */
+const sources = new WeakMap<object, string>();
+
+/** Where a loaded object came from, or its `Kind/namespace/name` for objects not read from a file. */
+export function objectSource(object: KubeObject): string {
+  return sources.get(object) ?? objectRef(object);
+}
 
 /**
  * Reads every `*.yaml`/`*.yml` file of a directory (sorted by name, as cdk8s numbers its files in
  * dependency order) or a single file, and returns the objects in file order.
  */
 export function loadManifests(fileOrDirectory: string): KubeObject[] {
+  if (!fs.existsSync(fileOrDirectory))
+    throw new Error(
+      `${fileOrDirectory} does not exist; run \`npx cdk8s synth\` first, or pass the manifests directory`,
+    );
   const stat = fs.statSync(fileOrDirectory);
   const files = stat.isDirectory()
     ? fs
@@ -18,6 +40,13 @@ export function loadManifests(fileOrDirectory: string): KubeObject[] {
     : [fileOrDirectory];
   if (files.length === 0)
     throw new Error(`no *.yaml files in ${fileOrDirectory}; run \`npx cdk8s synth\` first`);
+  for (const file of files) {
+    const size = fs.statSync(file).size;
+    if (size > MAX_FILE_BYTES)
+      throw new Error(
+        `${file} is ${mebibytes(size)}, more than the ${mebibytes(MAX_FILE_BYTES)} a manifest file may have; split it into several files`,
+      );
+  }
   return files.flatMap((file) => parseManifestText(fs.readFileSync(file, 'utf8'), file));
 }
 
@@ -29,6 +58,7 @@ export function loadManifests(fileOrDirectory: string): KubeObject[] {
  * node's source range; `deploy` pays for the parse before its first request.
  */
 export function parseManifestText(text: string, source: string): KubeObject[] {
+  assertDocumentSizes(text, source);
   let documents: unknown[];
   try {
     documents = loadAll(text, undefined, { schema: CORE_SCHEMA, filename: source });
@@ -44,14 +74,35 @@ export function parseManifestText(text: string, source: string): KubeObject[] {
         `${source}: document ${index + 1} is not a Kubernetes object (apiVersion, kind, metadata.name)`,
       );
     }
+    sources.set(value, `${source}: document ${index + 1} (${objectRef(value)})`);
     objects.push(value);
   });
   return objects;
 }
 
-function isKubeObject(value: unknown): value is KubeObject {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Record<string, unknown>;
-  const metadata = v.metadata as Record<string, unknown> | undefined;
-  return typeof v.apiVersion === 'string' && typeof v.kind === 'string' && typeof metadata?.name === 'string';
+/**
+ * Refuses a document over {@link MAX_DOCUMENT_BYTES} before parsing it. Documents are found by
+ * their `---` lines, as YAML separates them; the count is in UTF-16 units, close enough to bytes
+ * for a limit this far above any real object.
+ */
+function assertDocumentSizes(text: string, source: string): void {
+  const separator = /^---[ \t]*(?:#.*)?$/gm;
+  let start = 0;
+  let index = 0;
+  for (let match = separator.exec(text); ; match = separator.exec(text)) {
+    const end = match ? match.index : text.length;
+    if (end - start > MAX_DOCUMENT_BYTES) {
+      throw new Error(
+        `${source}: document ${index + 1} is ${mebibytes(end - start)}, more than the ${mebibytes(MAX_DOCUMENT_BYTES)} ` +
+          'the API server accepts for one object; keep large data out of manifests (a volume, an image, or several objects)',
+      );
+    }
+    if (!match) return;
+    if (end > 0 || index > 0) index++;
+    start = match.index + match[0].length;
+  }
+}
+
+function mebibytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }

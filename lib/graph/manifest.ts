@@ -17,3 +17,17 @@ export function objectRef(object: KubeObject): string {
   const ns = object.metadata.namespace;
   return ns ? `${object.kind}/${ns}/${object.metadata.name}` : `${object.kind}/${object.metadata.name}`;
 }
+
+/** True for a value with the fields every object needs: `apiVersion`, `kind`, `metadata.name`. */
+export function isKubeObject(value: unknown): value is KubeObject {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  const metadata = v.metadata as Record<string, unknown> | undefined;
+  return (
+    typeof v.apiVersion === 'string' &&
+    typeof v.kind === 'string' &&
+    typeof metadata === 'object' &&
+    metadata !== null &&
+    typeof metadata.name === 'string'
+  );
+}

@@ -10,9 +10,17 @@ import {
   topologicalOrder,
 } from '../graph';
 import { Component } from './component';
-import { CLOUD_MARKER, closest, COMPONENT_MARKER, mark } from './markers';
-import { dnsLabelProblems } from './names';
-import { addCheck } from './validation';
+import { CLOUD_MARKER, closest, COMPONENT_MARKER, hasMarker, mark } from './markers';
+import {
+  addCheck,
+  assertNoProblems,
+  dnsLabelProblems,
+  propsProblems,
+  PropsSpec,
+  required,
+  reservedNamespaceProblems,
+  Rules,
+} from './validation';
 
 export interface CloudProps {
   /** The namespace every namespaced object of the cloud goes to. */
@@ -42,7 +50,23 @@ export interface CloudProps {
    * @default true
    */
   readonly createNamespace?: boolean;
+  /**
+   * Puts the cloud in a namespace Kubernetes uses itself (`default`, `kube-system`, …), where its
+   * objects mix with the cluster's own; without it such a namespace is rejected.
+   * @default false
+   */
+  readonly allowReservedNamespace?: boolean;
 }
+
+const CLOUD_PROPS: PropsSpec<CloudProps> = {
+  namespace: required(Rules.dnsLabel(), "the namespace of the cloud's objects, e.g. 'openstack'"),
+  release: Rules.imageTag(),
+  imageRegistry: Rules.image(),
+  toolboxImage: Rules.image(),
+  labels: Rules.labels(),
+  createNamespace: Rules.bool(),
+  allowReservedNamespace: Rules.bool(),
+};
 
 const MANAGED_BY = 'stackwright';
 
@@ -76,8 +100,14 @@ export class Cloud extends Chart {
   readonly toolboxImage: string;
 
   constructor(scope: Construct, id: string, props: CloudProps) {
-    super(scope, id, { namespace: props.namespace, labels: props.labels, disableResourceNameHashes: true });
+    super(scope, id, { namespace: props?.namespace, labels: props?.labels, disableResourceNameHashes: true });
     mark(this, CLOUD_MARKER);
+    // The id names the inventory (`stackwright-inventory-<id>`) and is its label's value.
+    assertNoProblems(this, [
+      ...dnsLabelProblems(id, 'cloud id'),
+      ...propsProblems(props, CLOUD_PROPS),
+      ...reservedNamespaceProblems(props?.namespace, props?.allowReservedNamespace ?? false),
+    ]);
     this.cloudName = id;
     this.namespace = props.namespace;
     this.release = props.release ?? '2025.1';
@@ -171,7 +201,7 @@ export class Cloud extends Chart {
   }
 
   private problems(): string[] {
-    const problems = dnsLabelProblems(this.namespace, 'namespace');
+    const problems: string[] = [];
     const components = this.components;
     const byName = new Map<string, Component[]>();
     for (const c of components) byName.set(c.componentName, [...(byName.get(c.componentName) ?? []), c]);
@@ -202,17 +232,31 @@ export class Cloud extends Chart {
         `dependency cycle: ${cycle.join(' -> ')} (${paths.join(' -> ')}); remove one of these dependencies or make it a 'runtime' edge`,
       );
     }
-    problems.push(...this.duplicateObjectProblems());
+    problems.push(...this.duplicateObjectProblems(), ...this.sharedObjectProblems());
     return problems;
+  }
+
+  /** The enabled objects of this cloud, each with the key that identifies it in a cluster. */
+  private renderedObjects(): { key: string; object: ApiObject }[] {
+    return this.node
+      .findAll()
+      .filter((c): c is ApiObject => c instanceof ApiObject)
+      .filter((o) => (closest(o, COMPONENT_MARKER) as Component | undefined)?.enabled ?? true)
+      .map((object) => ({
+        object,
+        key: [
+          object.apiVersion.split('/')[0],
+          object.kind,
+          isClusterScoped(object) ? '' : this.namespace,
+          object.name,
+        ].join('/'),
+      }));
   }
 
   private duplicateObjectProblems(): string[] {
     const seen = new Map<string, string>();
     const problems: string[] = [];
-    for (const object of this.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject)) {
-      const owner = closest(object, COMPONENT_MARKER) as Component | undefined;
-      if (owner && !owner.enabled) continue;
-      const key = `${object.apiVersion.split('/')[0]}/${object.kind}/${object.name}`;
+    for (const { key, object } of this.renderedObjects()) {
       const previous = seen.get(key);
       if (previous) {
         problems.push(
@@ -221,6 +265,34 @@ export class Cloud extends Chart {
       } else seen.set(key, object.node.path);
     }
     return problems;
+  }
+
+  /**
+   * Objects another cloud of the same App renders too (same namespace, or cluster-scoped): the
+   * two deploys would overwrite each other. Reported by the later cloud only.
+   */
+  private sharedObjectProblems(): string[] {
+    const siblings = this.node.scope?.node.children ?? [];
+    const earlier = siblings
+      .slice(0, siblings.indexOf(this))
+      .filter((c): c is Cloud => hasMarker(c, CLOUD_MARKER));
+    if (earlier.length === 0) return [];
+    const mine = new Map(this.renderedObjects().map(({ key, object }) => [key, object]));
+    return earlier.flatMap((other) =>
+      other
+        .renderedObjects()
+        .filter(({ key }) => mine.has(key))
+        .map(({ key, object }) => {
+          const where = isClusterScoped(object) ? '(cluster-scoped)' : `in namespace "${this.namespace}"`;
+          return (
+            `${object.kind} "${object.name}" ${where} is rendered by cloud ${other.cloudName} (${object.node.path}) and by this cloud ` +
+            `(${mine.get(key)?.node.path}); the deploys would overwrite each other: give each cloud its own namespace` +
+            (object.kind === 'Namespace'
+              ? ', or pass createNamespace: false to the cloud that shares it'
+              : '')
+          );
+        }),
+    );
   }
 }
 

@@ -1,10 +1,18 @@
 import { ApiObject } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
-import { EdgeKind } from '../graph';
-import { PodPlacement, reservedNodeLabelProblems } from '../scheduling';
+import { EDGE_KINDS, EdgeKind, isEdgeKind } from '../graph';
+import { PodPlacement } from '../scheduling';
 import { closest, COMPONENT_MARKER, hasMarker, mark, SERVICE_MARKER } from './markers';
-import { dnsLabelProblems } from './names';
-import { addCheck } from './validation';
+import {
+  addCheck,
+  assertNoProblems,
+  dnsLabelProblems,
+  propsProblems,
+  PropsSpec,
+  Rules,
+  ValidationError,
+} from './validation';
+import { placementRule } from './validation/placement';
 
 export interface ComponentProps {
   /**
@@ -25,6 +33,12 @@ export interface ComponentProps {
   readonly enabled?: boolean;
 }
 
+const COMPONENT_PROPS: PropsSpec<ComponentProps> = {
+  placement: placementRule,
+  name: Rules.dnsLabel(),
+  enabled: Rules.bool(),
+};
+
 /** One edge as declared: resolved to components at synthesis. */
 interface DeclaredEdge {
   readonly target: IDependable;
@@ -44,6 +58,11 @@ export interface ComponentEdge {
 export interface IDependable {
   /** The components that must satisfy the edge. Empty for external infrastructure. */
   readonly dependencyTargets: readonly Component[];
+}
+
+/** True for anything with `dependencyTargets` (a component, a service, an external endpoint). */
+export function isDependable(x: unknown): x is IDependable {
+  return typeof x === 'object' && x !== null && Array.isArray((x as Partial<IDependable>).dependencyTargets);
 }
 
 /**
@@ -88,10 +107,16 @@ export class Component extends Construct implements IDependable {
 
   constructor(scope: Construct, id: string, props: ComponentProps = {}) {
     super(scope, id);
+    // A subclass (JobComponent) checks its whole props, and these among them.
+    assertNoProblems(
+      this,
+      propsProblems(props, COMPONENT_PROPS, { otherKeysAllowed: new.target !== Component }),
+    );
     mark(this, COMPONENT_MARKER);
     this.service = closest(scope, SERVICE_MARKER) as ServiceScope | undefined;
     const prefix = this.service?.serviceName;
     this.componentName = props.name ?? (prefix ? (id === 'default' ? prefix : `${prefix}-${id}`) : id);
+    assertNoProblems(this, dnsLabelProblems(this.componentName, 'component name'));
     this.placement = props.placement;
     this._enabled = props.enabled ?? true;
     addCheck(this, () => this.problems());
@@ -125,8 +150,29 @@ export class Component extends Construct implements IDependable {
    * @param kind `ready` (default), `completed` (a Job that must succeed), `same-node`, or `runtime` (soft).
    */
   dependsOn(target: IDependable, kind: EdgeKind = 'ready'): this {
+    const problems = this.edgeProblems(target, kind);
+    if (problems.length > 0) throw new ValidationError(this.node.path, problems);
     this.declaredEdges.push({ target, kind });
     return this;
+  }
+
+  /** Why `dependsOn(target, kind)` cannot be declared: not a dependable, an unknown kind, itself. */
+  private edgeProblems(target: unknown, kind: unknown): string[] {
+    if (!isDependable(target)) {
+      return [
+        `dependsOn(${describe(target)}): the target is not a component, a service or an external endpoint; pass one of those`,
+      ];
+    }
+    const problems: string[] = [];
+    if (typeof kind !== 'string' || !isEdgeKind(kind))
+      problems.push(
+        `dependsOn: unknown edge kind ${JSON.stringify(kind)}; use one of ${EDGE_KINDS.join(', ')}`,
+      );
+    if (target.dependencyTargets.includes(this))
+      problems.push(
+        `dependsOn: ${this.componentName} cannot depend on itself${target === this ? '' : ` (through ${(target as Partial<IConstruct>).node?.path ?? 'its target'})`}; remove the dependency`,
+      );
+    return problems;
   }
 
   /** The edges, resolved to components, without duplicates (the strongest declaration wins). */
@@ -165,7 +211,7 @@ export class Component extends Construct implements IDependable {
   }
 
   private problems(): string[] {
-    const problems = dnsLabelProblems(this.componentName, 'component name');
+    const problems: string[] = [];
     for (const edge of this.edges) {
       if (!edge.target.enabled && edge.kind !== 'runtime') {
         problems.push(
@@ -173,14 +219,11 @@ export class Component extends Construct implements IDependable {
         );
       }
     }
-    if (this.placement) {
-      problems.push(
-        ...reservedNodeLabelProblems(
-          [...Object.keys(this.placement.nodeSelector), ...Object.keys(this.placement.requiredLabels)],
-          'the placement',
-        ),
-      );
-    }
     return problems;
   }
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'object' && value !== null) return value.constructor?.name ?? 'object';
+  return JSON.stringify(value) ?? String(value);
 }

@@ -1,5 +1,4 @@
 export * from './cloud';
 export * from './component';
 export * from './service';
-export * from './names';
 export * from './validation';

@@ -1,8 +1,7 @@
 import { Construct } from 'constructs';
 import { Component, IDependable, ServiceScope } from './component';
 import { mark, SERVICE_MARKER, hasMarker } from './markers';
-import { dnsLabelProblems } from './names';
-import { addCheck } from './validation';
+import { assertNoProblems, dnsLabelProblems, propsProblems, PropsSpec, Rules } from './validation';
 
 export interface ServiceProps {
   /**
@@ -18,6 +17,11 @@ export interface ServiceProps {
    */
   readonly appName?: string;
 }
+
+const SERVICE_PROPS: PropsSpec<ServiceProps> = {
+  enabled: Rules.bool(),
+  appName: Rules.dnsLabel(),
+};
 
 /**
  * An OpenStack service (Keystone, Nova, …) or an infra service (MariaDB, RabbitMQ, …): a group of
@@ -38,10 +42,14 @@ export abstract class Service extends Construct implements IDependable, ServiceS
   constructor(scope: Construct, id: string, props: ServiceProps = {}) {
     super(scope, id);
     mark(this, SERVICE_MARKER);
+    // Component names are `<service>-<role>`: 40 leaves room for the longest role and suffixes.
+    assertNoProblems(this, [
+      ...dnsLabelProblems(id, 'service name', 40),
+      ...propsProblems(props, SERVICE_PROPS),
+    ]);
     this.serviceName = id;
     this.appName = props.appName ?? id;
     this._enabled = props.enabled ?? true;
-    addCheck(this, () => dnsLabelProblems(this.serviceName, 'service name', 40));
   }
 
   get enabled(): boolean {

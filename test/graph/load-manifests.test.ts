@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { loadManifests, parseManifestText } from '../../lib/graph';
+import { loadManifests, MAX_DOCUMENT_BYTES, parseManifestText } from '../../lib/graph';
 
 describe('parseManifestText', () => {
   it('reads YAML 1.2 core scalars as cdk8s wrote them (dates and yes/no stay strings, 0755 is a decimal int)', () => {
@@ -65,5 +65,30 @@ describe('loadManifests', () => {
     // WHEN / THEN
     expect(loadManifests(dir).map((o) => o.metadata.name)).toEqual(['a', 'b']);
     expect(() => loadManifests(empty)).toThrow(`no *.yaml files in ${empty}; run \`npx cdk8s synth\` first`);
+  });
+});
+
+describe('the loader refuses oversized documents before parsing them', () => {
+  const big = (name: string) =>
+    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  blob: ${'x'.repeat(MAX_DOCUMENT_BYTES)}\n`;
+
+  test.each([
+    ['the only document', big('a'), 'document 1 is 3.0 MiB'],
+    ['after a leading separator', `---\n${big('a')}`, 'document 1 is 3.0 MiB'],
+    [
+      'the third document',
+      `${'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n---\n'.repeat(2)}${big('c')}`,
+      'document 3 is 3.0 MiB',
+    ],
+  ])('%s', (_title, text, expected) => {
+    expect(() => parseManifestText(text, 'cloud.k8s.yaml')).toThrow(`cloud.k8s.yaml: ${expected}`);
+  });
+
+  test('many small documents adding up to more than the limit are fine', () => {
+    const small =
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  blob: ' +
+      'x'.repeat(1024 * 1024) +
+      '\n';
+    expect(parseManifestText([small, small, small, small].join('---\n'), 'cloud.k8s.yaml')).toHaveLength(4);
   });
 });

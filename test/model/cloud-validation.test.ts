@@ -7,13 +7,16 @@ import { Cloud, Component } from '../../lib/model';
 import { placement, restrictedTo, SchedulingKey } from '../../lib/scheduling';
 import { TinyService } from '../support/tiny-service';
 
-/** Synthesises into a fresh directory and returns the thrown message and the files written. */
+/**
+ * Builds and synthesises into a fresh directory; returns the thrown message (from the construct
+ * boundary or from synthesis) and the files written.
+ */
 function synthFailure(build: (cloud: Cloud) => void): { message: string; files: string[] } {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'stackwright-'));
   const app = new App({ outdir });
-  build(new Cloud(app, 'prod', { namespace: 'openstack' }));
   let message = '';
   try {
+    build(new Cloud(app, 'prod', { namespace: 'openstack' }));
     app.synth();
   } catch (error) {
     message = error instanceof Error ? error.message : String(error);
@@ -21,7 +24,7 @@ function synthFailure(build: (cloud: Cloud) => void): { message: string; files: 
   return { message, files: fs.readdirSync(outdir) };
 }
 
-describe('Cloud validation at synthesis', () => {
+describe('Cloud validation at the construct boundary and at synthesis', () => {
   test('a dependency cycle fails with the cycle path and no file is written', () => {
     // GIVEN a -> b -> c -> a
     const { message, files } = synthFailure((cloud) => {
@@ -80,7 +83,7 @@ describe('Cloud validation at synthesis', () => {
       new TinyService(cloud, 'compute', ['agent'], where);
     });
     expect(message).toContain(
-      '[prod/compute/agent] the placement uses the reserved label state.yaook.cloud/forced-downscale',
+      '[prod/compute/agent] placement.nodeSelector uses the reserved label state.yaook.cloud/forced-downscale',
     );
     expect(files).toEqual([]);
   });

@@ -246,7 +246,7 @@ describe('dependencyPlan', () => {
     ];
 
     // THEN
-    expect(() => planOf(objects)).toThrow('ConfigMap/x/shared is owned by both component a and component b');
+    expect(() => planOf(objects)).toThrow('owned by both component a and component b');
   });
 
   test('a core kind without a typed class is rejected rather than registered under a wrong token', () => {

@@ -39,13 +39,15 @@ export async function destroyCommand(
         'from 0.3 on --timeout will limit the whole run, as in deploy\n',
     );
   const location = locate(graph);
+  // Usage errors before connecting: off a terminal there is nobody to ask.
+  const confirmByPrompt = !options.yes;
+  if (confirmByPrompt && (global.json || io.stdout.isTTY !== true))
+    throw new UsageError('destroy deletes the whole cloud: pass --yes to confirm when not on a terminal');
   return withCluster(io, global, async (cluster) => {
     const inventory = await readInventory(cluster.port, location);
     const { units, orphans } = destroyUnits(graph, inventory);
     const objects = units.reduce((n, u) => n + u.objects.length, 0);
-    if (!options.yes) {
-      if (global.json || io.stdout.isTTY !== true)
-        throw new UsageError('destroy deletes the whole cloud: pass --yes to confirm when not on a terminal');
+    if (confirmByPrompt) {
       const question = `Destroy cloud ${location.cloud} (${graph.components.length} components, ${objects} objects${orphans.length ? `, ${orphans.length} only in the inventory` : ''}) on context ${cluster.context}?`;
       if (!(await io.confirm(question))) {
         io.stderr.write('stackwright: destroy cancelled\n');

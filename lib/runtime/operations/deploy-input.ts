@@ -20,7 +20,11 @@ export function toGraph(input: ManifestInput): ComponentGraph {
   if (typeof input === 'string') return graphFromManifests(loadManifests(input));
   if (Array.isArray(input)) return graphFromManifests(input as readonly KubeObject[]);
   if (isSynthesizable(input)) return graphFromManifests(input.toJson() as KubeObject[]);
-  return input as ComponentGraph;
+  if (!isGraph(input))
+    throw new Error(
+      `cannot read manifests from ${JSON.stringify(input) ?? String(input)}: pass a manifests directory or file, a list of objects, a component graph or a chart`,
+    );
+  return input;
 }
 
 function isSynthesizable(input: unknown): input is Synthesizable {
@@ -28,5 +32,16 @@ function isSynthesizable(input: unknown): input is Synthesizable {
     typeof input === 'object' &&
     input !== null &&
     typeof (input as { toJson?: unknown }).toJson === 'function'
+  );
+}
+
+function isGraph(input: unknown): input is ComponentGraph {
+  const graph = input as Partial<ComponentGraph> | null;
+  return (
+    typeof graph === 'object' &&
+    graph !== null &&
+    Array.isArray(graph.components) &&
+    Array.isArray(graph.bootstrap) &&
+    Array.isArray(graph.edges)
   );
 }

@@ -4,7 +4,7 @@ import {
   clusteredStatefulSet,
   clusterMemberHosts,
   clusterServiceName,
-  quorumReplicasProblems,
+  quorumReplicas,
 } from '../../../constructs/common';
 import { Cloud, Component, Service } from '../../../lib/model';
 import { groupPlacement, SchedulingKey } from '../../../lib/scheduling';
@@ -168,22 +168,19 @@ describe('clusteredStatefulSet without peers (Memcached)', () => {
   });
 });
 
-describe('quorumReplicasProblems', () => {
-  test.each([
+describe('quorumReplicas', () => {
+  test.each<[unknown, string[]]>([
     [3, []],
     [1, []],
+    [undefined, []],
     [4, ['replicas must be odd so the test keeps a majority, got 4; use 5']],
-    [
-      0,
-      [
-        'replicas must be between 1 and 7, got 0',
-        'replicas must be odd so the test keeps a majority, got 0; use 1',
-      ],
-    ],
+    [0, ['replicas must be between 1 and 7, got 0']],
     [9, ['replicas must be between 1 and 7, got 9']],
+    [Infinity, ['replicas must be a finite number between 1 and 7, got Infinity']],
+    ['3', ['replicas must be a number between 1 and 7, got "3"']],
   ])('%p replicas', (replicas, expected) => {
     // WHEN
-    const problems = quorumReplicasProblems(replicas, 7, 'so the test keeps a majority');
+    const problems = quorumReplicas(7, 'so the test keeps a majority')(replicas, 'replicas');
     // THEN
     expect(problems).toEqual(expected);
   });

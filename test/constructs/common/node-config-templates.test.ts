@@ -5,6 +5,7 @@ import {
   nodeConfigClasses,
   NodeConfiguredAgent,
   nodeConfigTemplateProblems,
+  nodeConfigTemplatesRule,
   OsloSchema,
   renderOslo,
   mergeOslo,
@@ -179,32 +180,38 @@ describe('nodeConfigTemplateProblems', () => {
     expect(nodeConfigTemplateProblems([zoneA, same], SCHEMA, 'nova.conf')).toEqual([]);
   });
 
-  test('the forced-downscale label, bad labels and unknown options name the template', () => {
+  test('the forced-downscale label and unknown options name the template', () => {
     // GIVEN
     const reserved: NodeConfigTemplate = {
       nodeSelector: { 'state.yaook.cloud/forced-downscale': 'true' },
       config: {},
     };
-    const badLabel: NodeConfigTemplate = {
-      nodeSelector: { 'bad key!': 'x' },
+    const unknownOption: NodeConfigTemplate = {
+      nodeSelector: { 'example.com/gpu': 'true' },
       config: { DEFAULT: { cpu_ratio: 2 } },
     };
     // WHEN
-    const problems = nodeConfigTemplateProblems([reserved, badLabel], SCHEMA, 'nova.conf');
+    const problems = nodeConfigTemplateProblems([reserved, unknownOption], SCHEMA, 'nova.conf');
     // THEN
     expect(problems[0]).toContain(
       'configTemplates[0] (nodeSelector {"state.yaook.cloud/forced-downscale":"true"}) nodeSelector uses the reserved label state.yaook.cloud/forced-downscale',
     );
     expect(problems).toContain(
-      'configTemplates[1] (nodeSelector {"bad key!":"x"}): nova.conf: unknown option "cpu_ratio" in [DEFAULT] (not defined by the service, or removed); [DEFAULT] has cpu_allocation_ratio, reserved_host_memory_mb',
+      'configTemplates[1] (nodeSelector {"example.com/gpu":"true"}): nova.conf: unknown option "cpu_ratio" in [DEFAULT] (not defined by the service, or removed); [DEFAULT] has cpu_allocation_ratio, reserved_host_memory_mb',
     );
-    expect(
-      problems.some((p) =>
-        p.startsWith(
-          'configTemplates[1] (nodeSelector {"bad key!":"x"}): "bad key!" is not a valid label key',
-        ),
-      ),
-    ).toBe(true);
+  });
+
+  test('at the boundary, a bad label key and a line break in an option name the template by index', () => {
+    // WHEN
+    const problems = nodeConfigTemplatesRule(
+      [{ nodeSelector: { 'bad key!': 'x' }, config: { DEFAULT: { my_ip: '10.0.0.1\n[libvirt]' } } }],
+      'configTemplates',
+    );
+    // THEN
+    expect(problems).toEqual([
+      expect.stringContaining('configTemplates[0].nodeSelector: "bad key!" is not a valid label key'),
+      expect.stringContaining('configTemplates[0].config: [DEFAULT] my_ip'),
+    ]);
   });
 });
 

@@ -74,13 +74,10 @@ describe('Memcached', () => {
     expect(findObject(objects, 'PodDisruptionBudget', 'memcached').spec).toMatchObject({ maxUnavailable: 1 });
   });
 
-  test('out-of-range replicas and memory are reported with the construct path', () => {
-    // GIVEN
-    const { cloud } = memcachedCloud({ replicas: 0, memoryMiB: 32 });
+  test('out-of-range replicas and memory are reported together, at the construct boundary, with the construct path', () => {
     // WHEN / THEN
-    expect(() => synthObjects(cloud)).toThrow(/\[prod\/memcached\] replicas must be between 1 and 16, got 0/);
-    expect(() => synthObjects(cloud)).toThrow(
-      /\[prod\/memcached\] memoryMiB must be between 64 and 65536, got 32/,
-    );
+    const build = () => memcachedCloud({ replicas: 0, memoryMiB: 32 });
+    expect(build).toThrow(/\[prod\/memcached\] replicas must be between 1 and 16, got 0/);
+    expect(build).toThrow(/\[prod\/memcached\] memoryMiB must be between 64 and 65536, got 32/);
   });
 });

@@ -227,15 +227,27 @@ describe('Cinder', () => {
         cinderCloud({
           volumeBackends: [
             { type: 'lvm', name: 'lvm', volumeGroup: 'vg', nodeSelector: {} },
-            { type: 'rbd', name: 'lvm', pool: 'volumes', ceph: { ...ceph, user: 'client.cinder' } },
+            { type: 'rbd', name: 'lvm', pool: 'volumes', ceph },
           ],
         }),
       ),
     ).toThrow(
-      /\[prod\/cinder\] volumeBackends\[0\].nodeSelector is empty; LVM volumes live on one node's disks[\s\S]*\[prod\/cinder\] volumeBackends\[1\].name "lvm" is used twice[\s\S]*volumeBackends\[1\].ceph.user "client.cinder" is not a cephx user name; give it without the "client." prefix/,
+      /\[prod\/cinder\] volumeBackends\[0\].nodeSelector is empty; LVM volumes live on one node's disks[\s\S]*\[prod\/cinder\] volumeBackends\[1\].name "lvm" is used twice/,
     );
     expect(() => synthObjects(cinderCloud({ volumeBackends: [] }))).toThrow(
       /\[prod\/cinder\] volumeBackends is empty; add at least one/,
+    );
+  });
+
+  test('a Ceph client is checked at the boundary, before its ceph.conf is rendered', () => {
+    expect(() =>
+      cinderCloud({
+        volumeBackends: [
+          { type: 'rbd', name: 'ceph', pool: 'volumes', ceph: { ...ceph, user: 'client.cinder' } },
+        ],
+      }),
+    ).toThrow(
+      /\[prod\/cinder\] volumeBackends\[0\].ceph.user "client.cinder" is not a cephx user name; give it without the "client." prefix/,
     );
   });
 

@@ -445,8 +445,8 @@ describe('Nova wiring and validation', () => {
 
   test.each([
     [0, '[prod/nova] cells must be between 1 and 100, got 0'],
-    [1.5, '[prod/nova] cells must be a whole number, got 1.5'],
-    [Number.NaN, '[prod/nova] cells must be a whole number, got NaN'],
+    [1.5, '[prod/nova] cells must be a whole number between 1 and 100, got 1.5'],
+    [Number.NaN, '[prod/nova] cells must be a finite number between 1 and 100, got NaN'],
     [[], '[prod/nova] cells must list between 1 and 100 cells, got 0'],
   ])('cells: %s fails with the path', (cells, message) => {
     // GIVEN

@@ -1,0 +1,71 @@
+import { required, Rule, Rules } from '../../lib/model';
+import { dataKeyRule } from './input-rules';
+import { ResourceRequests } from './pod-template';
+
+/**
+ * Rules shared by the building blocks services are made of (ApiService, WorkerService,
+ * JobComponent): what a service of one's own passes them.
+ */
+
+/** A container command: a non-empty list of strings (they go into a YAML list, line breaks allowed). */
+export const commandRule: Rule = required(
+  Rules.list(
+    Rules.given((value, name) =>
+      typeof value === 'string' ? [] : [`${name} must be a string, got ${JSON.stringify(value)}`],
+    ),
+    { min: 1 },
+  ),
+  "the command as a list of strings, e.g. ['keystone-manage', 'db_sync']",
+);
+
+/** An environment variable name as Kubernetes accepts it. */
+export const envNameRule: Rule = Rules.given((value, name) =>
+  typeof value === 'string' && /^[-._a-zA-Z][-._a-zA-Z0-9]*$/.test(value)
+    ? []
+    : [
+        `${name} ${JSON.stringify(value)} is not an environment variable name; use letters, digits, '_', '-' and '.', not starting with a digit`,
+      ],
+);
+
+/** CPU and memory requests as Kubernetes quantities. */
+export const requestsRule: Rule = Rules.object<ResourceRequests>({
+  cpu: required(Rules.quantity(), "a CPU quantity, e.g. '100m'"),
+  memory: required(
+    Rules.given((value, name) =>
+      typeof value === 'string' && /^\d+(Ki|Mi|Gi|Ti)?$/.test(value)
+        ? []
+        : [
+            `${name} ${JSON.stringify(value)} must be a whole number with an optional binary suffix (the limit is four times it), e.g. '256Mi'`,
+          ],
+    ),
+    "a memory quantity, e.g. '256Mi'",
+  ),
+});
+
+/** Configuration files: a mount path and file names with their text. */
+export const configFilesRule: Rule = Rules.given((value, name) => {
+  const config = value as { mountPath?: unknown; files?: unknown } | null;
+  if (typeof config !== 'object' || config === null)
+    return [`${name} must be { mountPath, files }, got ${JSON.stringify(value)}`];
+  return [
+    ...(typeof config.mountPath === 'string' && config.mountPath.startsWith('/')
+      ? []
+      : [
+          `${name}.mountPath ${JSON.stringify(config.mountPath)} must be an absolute path, e.g. '/etc/keystone'`,
+        ]),
+    ...Rules.record(
+      Rules.given((text, at) => (typeof text === 'string' ? [] : [`${at} must be the file's text`])),
+      dataKeyRule,
+    )(config.files, `${name}.files`),
+  ];
+});
+
+/** An HTTP path for the probes: starts with '/'. */
+export const healthPathRule: Rule = required(
+  Rules.given((value, name) =>
+    typeof value === 'string' && /^\/\S*$/.test(value)
+      ? []
+      : [`${name} ${JSON.stringify(value)} must be an HTTP path such as '/healthcheck'`],
+  ),
+  "the health check's HTTP path, e.g. '/healthcheck'",
+);
