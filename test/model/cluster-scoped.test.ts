@@ -29,6 +29,12 @@ describe('cluster-scoped objects in a namespaced cloud', () => {
     const first = Testing.synth(cloud);
     const second = Testing.synth(cloud);
     expect(second).toEqual(first);
-    expect(first.map((o) => o.kind)).toEqual(['Namespace', 'PriorityClass', 'ClusterRole', 'Role', 'Deployment']);
+    expect(first.map((o) => o.kind)).toEqual([
+      'Namespace',
+      'PriorityClass',
+      'ClusterRole',
+      'Role',
+      'Deployment',
+    ]);
   });
 });
