@@ -94,8 +94,9 @@ export abstract class ComponentUnit implements UnitAction {
 
   /**
    * Diagnoses off the hot path and reports it while `stillMatters()`: a `component-diagnosis`
-   * event when what the cluster says changed. With `failWhenStuck`, a blocking finding that the
-   * previous round saw too, with nothing changed in between, fails the unit with its cause.
+   * event when what the cluster says changed. When `context` lends `fail` (a running unit), a
+   * blocking finding that the previous round saw too, with nothing changed in between, fails the
+   * unit with its cause (see `StuckDetector`).
    */
   diagnoseInBackground(
     context: Pick<UnitContext, 'track' | 'clock'> & Partial<Pick<UnitContext, 'fail'>>,

@@ -133,7 +133,7 @@ export class KubeTransport {
       if (this.availability.current.state === 'lost') await this.availability.whenAvailable(req.signal);
       try {
         const response = await this.once(req);
-        this.answered();
+        this.answered(response.status);
         if (response.status === 401 && attempt === 1) {
           this.headers = undefined; // a token may have expired: resolve the credentials again
           continue;
@@ -229,7 +229,7 @@ export class KubeTransport {
               .catch(reject);
             return;
           }
-          this.answered();
+          this.answered(200);
           let buffered = '';
           response.setEncoding('utf8');
           response.on('data', (chunk: string) => {
@@ -299,10 +299,13 @@ export class KubeTransport {
     this.probeAgent.destroy();
   }
 
-  /** The API server answered: it is reachable, and no longer lost if it was. */
-  private answered(): void {
+  /**
+   * The API server answered: it is reachable, and no longer lost if it was — unless it answered
+   * with a server error (a restarting API server does until it is ready; the probe decides then).
+   */
+  private answered(status: number): void {
     this.reachedOnce = true;
-    if (this.availability.current.state !== 'available') this.availability.restored();
+    if (status < 500 && this.availability.current.state !== 'available') this.availability.restored();
   }
 
   private track(request: http.ClientRequest): void {
