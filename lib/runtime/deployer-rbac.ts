@@ -132,3 +132,37 @@ class RuleSet {
     return [...merged.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, rule]) => rule);
   }
 }
+
+/** The subject the deployer's permissions are bound to. */
+export interface DeployerSubject {
+  readonly namespace: string;
+  readonly serviceAccount: string;
+}
+
+/**
+ * The ClusterRoleBinding and one RoleBinding per Role that give {@link deployerRbac}'s permissions,
+ * all named `name`, to a ServiceAccount.
+ */
+export function deployerBindings(rbac: DeployerRbac, name: string, subject: DeployerSubject): KubeObject[] {
+  const subjects = [{ kind: 'ServiceAccount', namespace: subject.namespace, name: subject.serviceAccount }];
+  const roleRef = (kind: string) => ({ apiGroup: 'rbac.authorization.k8s.io', kind, name });
+  return [
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name },
+      roleRef: roleRef('ClusterRole'),
+      subjects,
+    } as KubeObject,
+    ...rbac.roles.map(
+      (role) =>
+        ({
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'RoleBinding',
+          metadata: { name, namespace: role.metadata.namespace },
+          roleRef: roleRef('Role'),
+          subjects,
+        }) as KubeObject,
+    ),
+  ];
+}

@@ -2,7 +2,7 @@
 # Helpers for builds of wrapper Go modules (scripts/pulumi/build.sh, scripts/gitops/build.sh):
 # copying a wrapper module out of the repository, checking a binary's build info and recording
 # build times. Sourced, never executed. The caller sets HERE (its script dir, holding modules/),
-# WORK_DIR (scratch copies of the modules) and TIMES_FILE.
+# WORK_DIR (scratch copies of the modules), TIMES_FILE, FORCE and a binary_ok NAME function.
 
 now() { date +%s; }
 # CPU seconds (user + system) of the calling script's finished children, the go commands included:
@@ -30,4 +30,18 @@ prepare_module() {
 built_from() {
   go version -m "$1" 2>/dev/null |
     awk -v m="$2" -v v="$3" '($1 == "mod" || $1 == "dep") && $2 == m && $3 == v { found = 1 } END { exit !found }'
+}
+
+# ensure NAME BUILD_FN: runs BUILD_FN unless NAME is already built at its pinned version (the
+# caller's binary_ok NAME says), then checks the result. FORCE=1 rebuilds.
+ensure() {
+  local name="$1" fn="$2"
+  if ((FORCE == 0)) && binary_ok "$name"; then
+    bg_log "ok: $name"
+    return 0
+  fi
+  bg_log "building $name (cold: minutes to tens of minutes on 2 cores) ..."
+  "$fn"
+  binary_ok "$name" || bg_die "$name was built but does not report the pinned version"
+  bg_log "built $name"
 }

@@ -103,17 +103,6 @@ build_provider() {
   record_time pulumi-resource-kubernetes "$s" "$c"
 }
 
-ensure() {
-  local name="$1" fn="$2"
-  if ((FORCE == 0)) && binary_ok "$name"; then
-    bg_log "ok: $name"
-    return 0
-  fi
-  bg_log "building $name (cold: tens of minutes on 2 cores) ..."
-  "$fn"
-  binary_ok "$name" || bg_die "$name was built but does not report the pinned version"
-  bg_log "built $name"
-}
 
 do_build() {
   command -v go >/dev/null || bg_die "go not found: install Go >= 1.26"

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { App } from 'cdk8s';
 import { stringify } from 'yaml';
 import { graphFromManifests, KubeObject } from '../../lib/graph';
-import { deployerRbac } from '../../lib/runtime/deployer-rbac';
+import { deployerBindings, deployerRbac } from '../../lib/runtime/deployer-rbac';
 import { KubeCluster } from '../../lib/runtime/kube/kube-cluster';
 import { deploy } from '../../lib/runtime/operations/deploy';
 import { destroy } from '../../lib/runtime/operations/destroy';
@@ -77,35 +77,17 @@ test('a ServiceAccount bound only to the generated Role and ClusterRole deploys,
   // GIVEN the reference cloud, and the deployer's permissions derived from its manifests
   const objects = referenceCloud(new App(), 'e2e', { namespace }).toJson() as KubeObject[];
   const graph = graphFromManifests(objects);
-  const { roles, clusterRole } = deployerRbac(graph, name);
+  const rbac = deployerRbac(graph, name);
   // AND a ServiceAccount (in a namespace of its own) bound to them, nothing else. The Role lives in
   // the cloud's namespace, so an administrator creates that namespace first (the deployer then
   // applies its Namespace object over it).
-  const subjects = [{ kind: 'ServiceAccount', name: 'deployer', namespace: home }];
-  const roleRef = (kind: string) => ({ apiGroup: 'rbac.authorization.k8s.io', kind, name });
   const setup: KubeObject[] = [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: home } },
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } },
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'deployer', namespace: home } },
-    clusterRole,
-    ...roles,
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRoleBinding',
-      metadata: { name },
-      roleRef: roleRef('ClusterRole'),
-      subjects,
-    } as KubeObject,
-    ...roles.map(
-      (role) =>
-        ({
-          apiVersion: 'rbac.authorization.k8s.io/v1',
-          kind: 'RoleBinding',
-          metadata: { name, namespace: role.metadata.namespace },
-          roleRef: roleRef('Role'),
-          subjects,
-        }) as KubeObject,
-    ),
+    rbac.clusterRole,
+    ...rbac.roles,
+    ...deployerBindings(rbac, name, { namespace: home, serviceAccount: 'deployer' }),
   ];
   for (const object of setup)
     await admin.apply(object, { fieldManager: 'e2e-admin', force: true, dryRun: false });

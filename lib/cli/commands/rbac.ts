@@ -1,6 +1,5 @@
 import { stringify } from 'yaml';
-import { KubeObject } from '../../graph';
-import { deployerRbac } from '../../runtime/deployer-rbac';
+import { deployerBindings, deployerRbac, DeployerSubject } from '../../runtime/deployer-rbac';
 import { inventoryLocation } from '../../runtime/inventory/inventory';
 import { ExitCode } from '../exit-codes';
 import { CliIo } from '../io';
@@ -16,38 +15,18 @@ export function rbacCommand(
   dir: string | undefined,
   options: { name?: string; serviceAccount?: string },
 ): number {
+  const subject = options.serviceAccount ? subjectOf(options.serviceAccount) : undefined;
   const { graph } = loadGraph(io, dir);
   const name = options.name ?? `stackwright-deployer-${inventoryLocation(graph).cloud}`;
-  const { roles, clusterRole } = deployerRbac(graph, name);
-  const bindings = options.serviceAccount ? bindingsFor(options.serviceAccount, roles, name) : [];
-  io.stdout.write([clusterRole, ...roles, ...bindings].map((o) => stringify(o)).join('---\n'));
+  const rbac = deployerRbac(graph, name);
+  const bindings = subject ? deployerBindings(rbac, name, subject) : [];
+  io.stdout.write([rbac.clusterRole, ...rbac.roles, ...bindings].map((o) => stringify(o)).join('---\n'));
   return ExitCode.OK;
 }
 
-function bindingsFor(serviceAccount: string, roles: readonly KubeObject[], name: string): KubeObject[] {
+/** `--service-account NAMESPACE/NAME` as the subject of the bindings. */
+function subjectOf(serviceAccount: string): DeployerSubject {
   const match = /^([a-z0-9-]+)\/([a-z0-9.-]+)$/.exec(serviceAccount);
-  if (!match) {
-    throw new UsageError(`--service-account must be NAMESPACE/NAME, got "${serviceAccount}"`);
-  }
-  const subjects = [{ kind: 'ServiceAccount', namespace: match[1], name: match[2] }];
-  const roleRef = (kind: string) => ({ apiGroup: 'rbac.authorization.k8s.io', kind, name });
-  return [
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRoleBinding',
-      metadata: { name },
-      roleRef: roleRef('ClusterRole'),
-      subjects,
-    } as KubeObject,
-    ...roles.map(
-      (role) =>
-        ({
-          apiVersion: 'rbac.authorization.k8s.io/v1',
-          kind: 'RoleBinding',
-          metadata: { name, namespace: role.metadata.namespace },
-          roleRef: roleRef('Role'),
-          subjects,
-        }) as KubeObject,
-    ),
-  ];
+  if (!match) throw new UsageError(`--service-account must be NAMESPACE/NAME, got "${serviceAccount}"`);
+  return { namespace: match[1], serviceAccount: match[2] };
 }
