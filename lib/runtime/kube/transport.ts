@@ -3,38 +3,12 @@ import * as https from 'https';
 import { ApiAvailability } from '../availability/api-availability';
 import { ApiLiveness, LivenessOptions } from './api-liveness';
 import { KubeConnection } from './connection';
-import { ClusterUnreachableError, KubeApiError, KubeStatus } from './errors';
-import { RequestCounter, RequestVerb } from './request-counter';
+import { ClusterUnreachableError, KubeApiError } from './errors';
+import { answerWithin, apiError, collect, errorText, isAbort, parseJson, sleep } from './http-exchange';
+import { KubeRequest, KubeResponse, RetryPolicy } from './kube-request';
+import { RequestCounter } from './request-counter';
 
-/** One HTTP request to the API server. */
-export interface KubeRequest {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Absolute path, e.g. `/apis/apps/v1/namespaces/x/deployments/y`. */
-  readonly path: string;
-  readonly query?: Readonly<Record<string, string | undefined>>;
-  /** Serialised as JSON unless `contentType` says YAML (server-side apply accepts JSON as YAML). */
-  readonly body?: unknown;
-  readonly contentType?: string;
-  readonly accept?: string;
-  /** How the request is counted; retries count again. */
-  readonly verb: RequestVerb;
-  readonly signal?: AbortSignal;
-  /** Give up on an answer after this long. @default 30000 */
-  readonly timeoutMs?: number;
-}
-
-export interface KubeResponse {
-  readonly status: number;
-  readonly body: unknown;
-}
-
-/** Retry policy for transient failures (429, 5xx, resets). Deterministic in tests via `random`. */
-export interface RetryPolicy {
-  readonly attempts: number;
-  readonly baseMs: number;
-  readonly maxMs: number;
-  readonly random: () => number;
-}
+export type { KubeRequest, KubeResponse, RetryPolicy } from './kube-request';
 
 /** How the transport watches over the API server's availability. */
 export interface TransportHealthOptions {
@@ -381,74 +355,4 @@ export class KubeTransport {
     const exponential = Math.min(this.retry.maxMs, this.retry.baseMs * 2 ** (attempt - 1));
     return exponential * (0.5 + this.retry.random() / 2);
   }
-}
-
-/**
- * Destroys `request` with `error()` unless the whole answer (headers and body) arrived within `ms`.
- * (The `timeout` option of `http.request` is a socket idle timeout, and on a keep-alive agent
- * fires only after twice its value: not a deadline.)
- */
-function answerWithin(request: http.ClientRequest, ms: number, error: () => Error): void {
-  const timer = setTimeout(() => request.destroy(error()), ms);
-  const clear = () => clearTimeout(timer);
-  request.on('response', (response) => response.on('end', clear).on('close', clear));
-  request.on('close', clear);
-  request.on('error', clear);
-}
-
-function apiError(response: KubeResponse, req: Pick<KubeRequest, 'method' | 'path'>): KubeApiError {
-  const status = isStatus(response.body) ? response.body : undefined;
-  const message = status?.message ?? `${req.method} ${req.path}: HTTP ${response.status}`;
-  return new KubeApiError(response.status, status?.reason ?? `HTTP${response.status}`, message, status);
-}
-
-function isStatus(body: unknown): body is KubeStatus {
-  return typeof body === 'object' && body !== null && (body as { kind?: unknown }).kind === 'Status';
-}
-
-function collect(response: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    response.on('data', (chunk: Buffer) => chunks.push(chunk));
-    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    response.on('error', reject);
-  });
-}
-
-function parseJson(text: string): unknown {
-  if (text.length === 0) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
-  return signal?.aborted === true || (error instanceof Error && error.name === 'AbortError');
-}
-
-function errorText(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const code = (error as NodeJS.ErrnoException).code;
-  return code && !error.message.includes(code) ? `${code} ${error.message}` : error.message;
-}
-
-/** Sleeps `ms`, rejecting early with the signal's reason when it aborts. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-      return;
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
