@@ -66,4 +66,5 @@ export type { Clock } from './timing/clock';
 export { systemClock } from './timing/clock';
 
 // The deployer's own permissions (`stackwright rbac`)
-export * from './deployer-rbac';
+export { deployerBindings, deployerRbac } from './deployer-rbac';
+export type { DeployerRbac, DeployerSubject, PolicyRule } from './deployer-rbac';
