@@ -35,11 +35,13 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     )
     .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)')
     .option('--context <name>', 'kubeconfig context (default: the current context)')
-    .option(
-      '--api-loss-timeout <duration>',
-      'how long to wait for an API server that stopped answering, component timers paused (e.g. 5m)',
-      duration,
-      DEFAULT_API_LOSS_TIMEOUT_MS,
+    .addOption(
+      new Option(
+        '--api-loss-timeout <duration>',
+        'how long to wait for an API server that stopped answering, component timers paused (e.g. 5m)',
+      )
+        .argParser(duration)
+        .default(DEFAULT_API_LOSS_TIMEOUT_MS, `${DEFAULT_API_LOSS_TIMEOUT_MS / 60_000}m`),
     )
     .option('--json', 'machine output: one JSON object per line', false)
     .option('--no-color', 'plain output without ANSI colours')
