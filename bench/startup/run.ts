@@ -95,7 +95,11 @@ function measure(command: string, options: RunOptions = {}): Promise<Sample> {
   });
 }
 
-/** A stand-in API server: records when each request arrives, answers `/version`, then 503. */
+/**
+ * A stand-in API server: records when each request arrives, answers `/version`, then 403 (credentials
+ * refused), which ends the CLI at once with exit 3. (A 503 would now be waited out as a lost API
+ * server, `--api-loss-timeout`.)
+ */
 class StandInApiServer {
   private readonly server = http.createServer((req, res) => {
     const now = performance.now();
@@ -105,7 +109,7 @@ class StandInApiServer {
     }
     if (req.url === '/version') {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"gitVersion":"v0.0.0-bench"}');
-    } else res.writeHead(503).end();
+    } else res.writeHead(403).end();
   });
   private waiting?: (at: number) => void;
   kubeconfig = '';
