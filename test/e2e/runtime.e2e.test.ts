@@ -19,32 +19,18 @@ import { verify } from '../../lib/runtime/operations/rollout';
 import { referenceCloud } from '../../stacks/reference-cloud';
 import { auditedWrites, auditLogFile, auditLogOffset } from './support/audit-log';
 import { kubeconfigFromEnv } from './support/cluster';
-import { uniqueSuffix } from './support/kube';
+import { scratchNamespaces } from './support/scratch-namespaces';
 import { deletionOrderViolations, orderViolations, overlapping } from './runtime/events';
 import { fixtureCloud, FixtureComponent } from './runtime/fixtures';
 
 jest.setTimeout(180_000);
 
+const scratch = scratchNamespaces('sw-rt');
+const freshNamespace = scratch.fresh;
 let cluster: KubeCluster;
-const namespaces: string[] = [];
-
-beforeAll(async () => {
-  cluster = await KubeCluster.connect({ kubeconfig: kubeconfigFromEnv() });
-  await cluster.serverVersion();
+beforeAll(() => {
+  cluster = scratch.cluster();
 });
-
-afterAll(async () => {
-  // Leftovers of failed tests: delete without waiting (the namespace controller finishes it).
-  for (const name of namespaces)
-    await cluster.delete({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-  cluster.close();
-});
-
-function freshNamespace(prefix: string): string {
-  const name = `sw-rt-${prefix}-${uniqueSuffix()}`;
-  namespaces.push(name);
-  return name;
-}
 
 function record<T>(): { events: T[]; onEvent: (e: T) => void } {
   const events: T[] = [];

@@ -10,31 +10,18 @@ import { RolloutEvent } from '../../lib/runtime/events';
 import { deploy } from '../../lib/runtime/operations/deploy';
 import { destroy } from '../../lib/runtime/operations/destroy';
 import { KubeCluster } from '../../lib/runtime/kube/kube-cluster';
-import { kubeconfigFromEnv } from './support/cluster';
-import { uniqueSuffix, waitFor } from './support/kube';
+import { waitFor } from './support/kube';
+import { scratchNamespaces } from './support/scratch-namespaces';
 import { fixtureCloud } from './runtime/fixtures';
 
 jest.setTimeout(120_000);
 
+const scratch = scratchNamespaces('sw-stuck');
+const freshNamespace = scratch.fresh;
 let cluster: KubeCluster;
-const namespaces: string[] = [];
-
-beforeAll(async () => {
-  cluster = await KubeCluster.connect({ kubeconfig: kubeconfigFromEnv() });
-  await cluster.serverVersion();
+beforeAll(() => {
+  cluster = scratch.cluster();
 });
-
-afterAll(async () => {
-  for (const name of namespaces)
-    await cluster.delete({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-  cluster.close();
-});
-
-function freshNamespace(prefix: string): string {
-  const name = `sw-stuck-${prefix}-${uniqueSuffix()}`;
-  namespaces.push(name);
-  return name;
-}
 
 const ROUND_MS = 3_000;
 const COMPONENT_TIMEOUT_MS = 90_000;
