@@ -32,7 +32,7 @@ import { deleteFluxObjects, waitForKustomizations } from '../../bench/support/gi
 import { GitOpsBinaries, gitOpsBinaries } from '../../bench/support/gitops/gitops-binaries';
 import { Kubectl, kubectlFor } from '../../bench/support/gitops/kubectl';
 import { LoopbackGitSource } from '../../bench/support/gitops/loopback-git-source';
-import { auditedWrites, auditLogFile, auditLogOffset } from './support/audit-log';
+import { auditedWrites, auditLogOffset, requiredAuditLogFile } from './support/audit-log';
 import { kubeconfigFromEnv } from './support/cluster';
 import {
   connect,
@@ -157,9 +157,7 @@ describe('Flux applies the exported reference cloud', () => {
     "a new revision changing one service's image is rolled out by the controller alone",
     async () => {
       // GIVEN
-      const audit = auditLogFile();
-      if (!audit)
-        throw new Error('this test reads the audit log of the cluster scripts/cluster/up.sh starts');
+      const audit = requiredAuditLogFile();
       const changed = cloud({ memcached: { image: MEMCACHED_IMAGE } });
       synthAndExport(changed, 'dist-changed');
       const offset = auditLogOffset(audit);

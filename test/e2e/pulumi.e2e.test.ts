@@ -20,7 +20,7 @@ import { App } from 'cdk8s';
 import { graphFromManifests, KubeObject } from '../../lib/graph';
 import { KubeCluster } from '../../lib/runtime/kube/kube-cluster';
 import { referenceCloud } from '../../stacks/reference-cloud';
-import { auditedWrites, auditLogFile, auditLogOffset } from './support/audit-log';
+import { auditedWrites, auditLogOffset, requiredAuditLogFile } from './support/audit-log';
 import { kubeconfigFromEnv } from './support/cluster';
 import {
   connect,
@@ -162,9 +162,7 @@ describe('pulumi up of the reference cloud', () => {
     "a service's image changed in stack config diffs and rolls that component's StatefulSet only",
     async () => {
       // GIVEN
-      const audit = auditLogFile();
-      if (!audit)
-        throw new Error('this test reads the audit log of the cluster scripts/cluster/up.sh starts');
+      const audit = requiredAuditLogFile();
       await pulumi('config', 'set', '--path', 'stackwright:services.memcached.image', MEMCACHED_IMAGE);
 
       // WHEN previewed

@@ -29,6 +29,13 @@ export function auditLogFile(): string | undefined {
   return match && fs.existsSync(match[1]) ? match[1] : undefined;
 }
 
+/** The audit log, for tests that cannot run without it (a cluster not started by `up.sh` has none). */
+export function requiredAuditLogFile(): string {
+  const file = auditLogFile();
+  if (!file) throw new Error('this test reads the audit log of the cluster scripts/cluster/up.sh starts');
+  return file;
+}
+
 /** Where the log ends now: pass it to `auditedWrites` to see only what happens afterwards. */
 export function auditLogOffset(file: string): number {
   return fs.statSync(file).size;
