@@ -7,7 +7,9 @@ import { Clock } from '../timing/clock';
 import { ApplyAndWait } from './apply-and-wait';
 import { Bootstrap } from './bootstrap';
 import { ComponentUnit } from './component-unit';
-import { DagRunner, RunnerListener, stopCause, UnitTimes } from './dag-runner';
+import { DagRunner, stopCause } from './dag-runner';
+import { RunnerListener } from './runner-listener';
+import { UnitTimes } from './unit-times';
 import { iso, ObjectSession } from './object-session';
 import { ReadAndJudge } from './read-and-judge';
 

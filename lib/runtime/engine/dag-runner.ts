@@ -1,30 +1,14 @@
-import { BlockedComponent, RolloutScheduler } from './scheduler';
+import { RolloutScheduler } from './scheduler';
 import { ApiAvailabilitySource, ApiState } from '../ports';
 import { FailureCause, isRunningState, RunOutcome } from '../result';
 import { Clock } from '../timing/clock';
 import { PausableTimers } from '../timing/pausable-timers';
 import { startTimer } from '../timing/timer';
+import { ChangeSignal } from './change-signal';
 import { errorMessage, formatMs } from './format-ms';
+import { RunnerListener } from './runner-listener';
+import { UnitTimesBook } from './unit-times';
 import { UnitAction, UnitContext } from './unit-action';
-
-/** When a unit's state changed; what `DagRunner` tells the operation that composes it. */
-export interface RunnerListener {
-  started(name: string, at: number): void;
-  applied(name: string, at: number): void;
-  done(name: string, at: number): void;
-  /** `diagnose` is false when the run was aborted or the failure came from the engine itself. */
-  failed(
-    name: string,
-    at: number,
-    reason: string,
-    blocked: readonly BlockedComponent[],
-    diagnose: boolean,
-  ): void;
-  /** The API server stopped answering; unit timers are paused until it is back. */
-  apiLost?(at: number, state: Extract<ApiState, { state: 'lost' }>): void;
-  /** The API server answers again after `lostForMs`; unit timers go on. */
-  apiRestored?(at: number, lostForMs: number): void;
-}
 
 /** Settings of one `DagRunner.execute`. */
 export interface RunnerSettings {
@@ -46,15 +30,6 @@ export interface RunnerSettings {
   readonly availability?: ApiAvailabilitySource;
 }
 
-/** The bookkeeping of one unit in a run. */
-export interface UnitTimes {
-  startedAt?: number;
-  appliedAt?: number;
-  doneAt?: number;
-  failedAt?: number;
-  cause?: FailureCause;
-}
-
 /**
  * The one DAG runner behind deploy, verify, destroy and prune. It asks the scheduler (the only
  * owner of unit state and blocked reasons) what may run, starts the unit's action, and owns what
@@ -63,7 +38,7 @@ export interface UnitTimes {
  * changes happen on the event loop, one at a time.
  */
 export class DagRunner {
-  readonly times = new Map<string, UnitTimes>();
+  readonly times = new UnitTimesBook();
   private readonly controllers = new Map<string, AbortController>();
   private readonly work = new Set<Promise<void>>();
   private readonly cancels: (() => void)[] = [];
@@ -72,8 +47,7 @@ export class DagRunner {
   private readonly runController = new AbortController();
   private stopping?: { outcome: RunOutcome; reason: string };
   private lastProgressAt: number;
-  private wake!: () => void;
-  private changedPromise: Promise<void>;
+  private readonly changes = new ChangeSignal();
 
   constructor(
     readonly scheduler: RolloutScheduler,
@@ -83,7 +57,6 @@ export class DagRunner {
   ) {
     this.lastProgressAt = settings.clock.now();
     this.timers = new PausableTimers(settings.clock);
-    this.changedPromise = new Promise((resolve) => (this.wake = resolve));
   }
 
   /** Aborted when the run stops early or ends: for work outside any unit (deploy's bootstrap). */
@@ -144,13 +117,11 @@ export class DagRunner {
 
   /** Resolves on the next change anywhere in the run. */
   changed(): Promise<void> {
-    return this.changedPromise;
+    return this.changes.wait();
   }
 
   notify(): void {
-    const wake = this.wake;
-    this.changedPromise = new Promise((resolve) => (this.wake = resolve));
-    wake();
+    this.changes.notify();
   }
 
   progress(): void {
@@ -179,7 +150,7 @@ export class DagRunner {
   fail(name: string, reason: string, cause: FailureCause, diagnose = true): void {
     if (!this.isRunning(name)) return;
     const blocked = this.scheduler.markFailed(name, reason);
-    const times = this.timesOf(name);
+    const times = this.times.of(name);
     times.failedAt = this.settings.clock.now();
     times.cause = cause;
     this.end(name);
@@ -212,7 +183,7 @@ export class DagRunner {
     const action = this.actionOf(name);
     const controller = new AbortController();
     this.controllers.set(name, controller);
-    const times = this.timesOf(name);
+    const times = this.times.of(name);
     times.startedAt = clock.now();
     this.listener.started(name, times.startedAt);
     this.progress();
@@ -234,7 +205,7 @@ export class DagRunner {
       applied: () => {
         if (!this.isRunning(name)) return;
         this.scheduler.markVerifying(name);
-        this.timesOf(name).appliedAt = clock.now();
+        this.times.of(name).appliedAt = clock.now();
         this.listener.applied(name, clock.now());
         this.progress();
       },
@@ -242,7 +213,7 @@ export class DagRunner {
         if (!this.isRunning(name)) return;
         this.scheduler.markVerified(name);
         const at = clock.now();
-        this.timesOf(name).doneAt = at;
+        this.times.of(name).doneAt = at;
         this.end(name);
         this.listener.done(name, at);
         this.progress();
@@ -263,15 +234,6 @@ export class DagRunner {
 
   private end(name: string): void {
     this.controllers.get(name)?.abort();
-  }
-
-  private timesOf(name: string): UnitTimes {
-    let times = this.times.get(name);
-    if (!times) {
-      times = {};
-      this.times.set(name, times);
-    }
-    return times;
   }
 
   private armNoProgress(limit: number): void {

@@ -1,4 +1,5 @@
-import { DagRunner, RunnerListener } from '../../../lib/runtime/engine/dag-runner';
+import { DagRunner } from '../../../lib/runtime/engine/dag-runner';
+import { RunnerListener } from '../../../lib/runtime/engine/runner-listener';
 import { RolloutScheduler } from '../../../lib/runtime/engine/scheduler';
 import { UnitAction, UnitContext } from '../../../lib/runtime/engine/unit-action';
 import { ManualClock } from '../../../lib/testing';
