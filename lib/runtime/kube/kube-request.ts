@@ -22,11 +22,3 @@ export interface KubeResponse {
   readonly status: number;
   readonly body: unknown;
 }
-
-/** Retry policy for transient failures (429, 5xx, resets). Deterministic in tests via `random`. */
-export interface RetryPolicy {
-  readonly attempts: number;
-  readonly baseMs: number;
-  readonly maxMs: number;
-  readonly random: () => number;
-}

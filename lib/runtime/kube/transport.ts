@@ -5,10 +5,21 @@ import { ApiLiveness, LivenessOptions } from './api-liveness';
 import { KubeConnection } from './connection';
 import { ClusterUnreachableError, KubeApiError } from './errors';
 import { answerWithin, apiError, collect, errorText, isAbort, parseJson, sleep } from './http-exchange';
-import { KubeRequest, KubeResponse, RetryPolicy } from './kube-request';
+import { streamJsonLines } from './json-line-stream';
+import { probeReadyz } from './readyz-probe';
+import { KubeRequest, KubeResponse } from './kube-request';
 import { RequestCounter } from './request-counter';
+import {
+  backoffDelay,
+  DEFAULT_RETRY,
+  RETRYABLE_STATUS,
+  RetryPolicy,
+  SERVER_TROUBLE_STATUS,
+  UNREACHABLE_CODES,
+} from './retry-policy';
 
-export type { KubeRequest, KubeResponse, RetryPolicy } from './kube-request';
+export type { KubeRequest, KubeResponse } from './kube-request';
+export type { RetryPolicy } from './retry-policy';
 
 /** How the transport watches over the API server's availability. */
 export interface TransportHealthOptions {
@@ -21,22 +32,9 @@ export interface TransportHealthOptions {
 /** Sent with every request, so audit logs can tell our requests apart (the rollout benchmark counts them). */
 export const USER_AGENT = 'stackwright';
 
-const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseMs: 200, maxMs: 5_000, random: Math.random };
 const REQUEST_TIMEOUT_MS = 30_000;
-const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
-/** Statuses that, once retries are spent, make the transport ask whether the API server is down. */
-const SERVER_TROUBLE_STATUS = new Set([500, 502, 503, 504]);
 /** Error code of the requests the transport cuts when the API server is lost. */
 const API_LOST = 'EAPILOST';
-const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ETIMEDOUT',
-]);
-
 /**
  * A small HTTPS client for the Kubernetes API: keep-alive connections, counted requests, bounded
  * retries with jittered exponential back-off for what the API server documents as transient, and
@@ -74,7 +72,7 @@ export class KubeTransport {
     this.agent = new Agent({ ...tls, keepAlive: true, maxSockets: 64 });
     // Watches hold their socket for minutes; keeping them apart stops them starving requests.
     this.streamAgent = new Agent({ ...tls, keepAlive: false });
-    // A probe opens a connection of its own: a reused socket would say nothing about the server now.
+    // A probe opens a connection of its own (see probeReadyz).
     this.probeAgent = new Agent({ ...tls, keepAlive: false });
     this.availability = new ApiAvailability({
       lossTimeoutMs: health.apiLossTimeoutMs,
@@ -162,7 +160,20 @@ export class KubeTransport {
     const headers = await this.authHeaders();
     const release = this.liveness.use();
     try {
-      await this.openStream(path, query, onLine, signal, idleTimeoutMs, headers);
+      await streamJsonLines(
+        {
+          client: this.client,
+          url: this.url(path, query),
+          path,
+          agent: this.streamAgent,
+          headers: { ...headers, Accept: 'application/json', 'User-Agent': this.userAgent },
+          signal,
+          idleTimeoutMs,
+          opened: () => this.answered(200),
+          track: (request) => this.track(request),
+        },
+        onLine,
+      );
     } catch (error) {
       // A broken watch may be the first sign of a lost API server (its list will wait for it).
       if (this.reachedOnce && !(error instanceof KubeApiError) && !signal.aborted) void this.liveness.check();
@@ -172,97 +183,17 @@ export class KubeTransport {
     }
   }
 
-  private openStream(
-    path: string,
-    query: Record<string, string | undefined>,
-    onLine: (line: unknown) => void,
-    signal: AbortSignal,
-    idleTimeoutMs: number,
-    headers: Record<string, string>,
-  ): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const request = this.client.request(
-        this.url(path, query),
-        {
-          method: 'GET',
-          agent: this.streamAgent,
-          headers: { ...headers, Accept: 'application/json', 'User-Agent': this.userAgent },
-          signal,
-        },
-        (response) => {
-          if (response.statusCode !== 200) {
-            collect(response)
-              .then((text) =>
-                reject(
-                  apiError(
-                    { status: response.statusCode ?? 0, body: parseJson(text) },
-                    { method: 'GET', path },
-                  ),
-                ),
-              )
-              .catch(reject);
-            return;
-          }
-          this.answered(200);
-          let buffered = '';
-          response.setEncoding('utf8');
-          response.on('data', (chunk: string) => {
-            buffered += chunk;
-            let newline = buffered.indexOf('\n');
-            while (newline >= 0) {
-              const line = buffered.slice(0, newline).trim();
-              buffered = buffered.slice(newline + 1);
-              if (line.length > 0) {
-                try {
-                  onLine(JSON.parse(line));
-                } catch (error) {
-                  request.destroy(error instanceof Error ? error : new Error(String(error)));
-                  return;
-                }
-              }
-              newline = buffered.indexOf('\n');
-            }
-          });
-          response.on('end', () => resolve());
-          response.on('error', reject);
-          response.on('aborted', () => reject(new Error('watch stream aborted by the server')));
-        },
-      );
-      request.setTimeout(idleTimeoutMs, () =>
-        request.destroy(new Error(`watch stream idle for ${idleTimeoutMs} ms`)),
-      );
-      this.track(request);
-      request.on('error', reject);
-      request.end();
-    });
-  }
-
   /**
    * `GET /readyz` on a fresh connection within `timeoutMs`, not counted: resolves when the API
    * server answers (any status below 500: even a refusal of our credentials is an answer), rejects
    * saying why not.
    */
   async probe(timeoutMs: number): Promise<void> {
-    const headers = await this.authHeaders();
-    await new Promise<void>((resolve, reject) => {
-      const request = this.client.request(
-        this.url('/readyz', {}),
-        {
-          method: 'GET',
-          agent: this.probeAgent,
-          headers: { ...headers, 'User-Agent': this.userAgent },
-        },
-        (response) => {
-          response.resume();
-          const status = response.statusCode ?? 0;
-          if (status >= 500) reject(new Error(`GET /readyz answered HTTP ${status}`));
-          else resolve();
-        },
-      );
-      answerWithin(request, timeoutMs, () => new Error(`no answer to GET /readyz within ${timeoutMs} ms`));
-      request.on('error', (error) => reject(new Error(errorText(error))));
-      request.end();
-    });
+    const headers = { ...(await this.authHeaders()), 'User-Agent': this.userAgent };
+    await probeReadyz(
+      { client: this.client, url: this.url('/readyz', {}), agent: this.probeAgent, headers },
+      timeoutMs,
+    );
   }
 
   /** Closes idle keep-alive sockets and stops probing; in-flight requests finish. */
@@ -351,8 +282,6 @@ export class KubeTransport {
   }
 
   private delay(attempt: number, retryAfterSeconds?: number): number {
-    if (retryAfterSeconds !== undefined && retryAfterSeconds > 0) return retryAfterSeconds * 1000;
-    const exponential = Math.min(this.retry.maxMs, this.retry.baseMs * 2 ** (attempt - 1));
-    return exponential * (0.5 + this.retry.random() / 2);
+    return backoffDelay(this.retry, attempt, retryAfterSeconds);
   }
 }
