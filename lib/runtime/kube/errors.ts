@@ -75,3 +75,11 @@ export interface KubeStatus {
 export function isNotFound(error: unknown): boolean {
   return error instanceof KubeApiError && error.status === 404;
 }
+
+/** An API error whose message starts with the object it is about (`Kind/namespace/name: …`); other errors as they are. */
+export function aboutObject(ref: string, error: unknown): unknown {
+  if (error instanceof KubeApiError && !error.message.startsWith(ref)) {
+    return new KubeApiError(error.status, error.reason, `${ref}: ${error.message}`, error.body);
+  }
+  return error;
+}

@@ -11,12 +11,14 @@ import {
 import { ExponentialBackOff } from '../timing';
 import { toApplyConflict } from './apply-conflict';
 import { connect, ConnectionOptions } from './connection';
-import { ClusterUnreachableError, KubeApiError, NoMatchError } from './errors';
+import { aboutObject, KubeApiError, NoMatchError } from './errors';
 import { RequestCounter } from './request-counter';
 import { RestMapper } from './rest-mapper';
-import { resourcePath, ResourceMapping } from './rest-mapping';
-import { ListResult, RawWatchEvent, SharedWatch } from './shared-watch';
+import { serverVersion } from './server-version';
+import { resourcePath, ResourceMapping, typedBy } from './rest-mapping';
+import { ListResult, RawWatchEvent, WatchSource } from './shared-watch';
 import { KubeTransport, RetryPolicy, TransportHealthOptions } from './transport';
+import { WatchRegistry } from './watch-registry';
 
 export interface KubeClusterOptions extends ConnectionOptions, TransportHealthOptions {
   readonly retry?: RetryPolicy;
@@ -29,9 +31,6 @@ export interface KubeClusterOptions extends ConnectionOptions, TransportHealthOp
   /** Told about watch errors that are retried (for `--verbose` logs). */
   readonly onWatchError?: (key: WatchKey, error: unknown) => void;
 }
-
-/** How long `serverVersion` gives a server that has not answered yet. */
-const FIRST_CONTACT_TIMEOUT_MS = 5_000;
 
 /** Server-side timeout of one watch request; randomised so many watches do not reconnect together. */
 const WATCH_TIMEOUT_SECONDS = () => 240 + Math.floor(Math.random() * 120);
@@ -47,7 +46,14 @@ const WATCH_TIMEOUT_SECONDS = () => 240 + Math.floor(Math.random() * 120);
  * finally { cluster.close(); }
  */
 export class KubeCluster implements ClusterPort {
-  private readonly watches = new Map<string, SharedWatch>();
+  private readonly watches = new WatchRegistry(
+    (key) => this.watchSource(key),
+    (key) => ({
+      backOff: this.options.watchBackOff?.(),
+      lingerMs: this.options.watchLingerMs ?? 30_000,
+      onError: (error) => this.options.onWatchError?.(key, error),
+    }),
+  );
   /** resourceVersion our own last apply returned, per object: tells `unchanged` from `configured`. */
   private readonly appliedVersions = new Map<string, string>();
   readonly mapper: RestMapper;
@@ -77,37 +83,27 @@ export class KubeCluster implements ClusterPort {
 
   /**
    * `GET /version`: proves within seconds that the server is reachable, is a Kubernetes API server
-   * (a web server answering 404 or HTML is not) and that the credentials work.
+   * and that the credentials work (see `serverVersion`).
    */
-  async serverVersion(): Promise<string> {
-    const { server, context } = this.transport.connection;
-    const notKubernetes = (what: string) =>
-      new ClusterUnreachableError(
-        `${server} is not a Kubernetes API server: GET /version ${what}; check the server of context ${context} in the kubeconfig`,
-      );
-    let response;
-    try {
-      response = await this.transport.request({
-        method: 'GET',
-        path: '/version',
-        verb: 'get',
-        timeoutMs: FIRST_CONTACT_TIMEOUT_MS,
-      });
-    } catch (error) {
-      // 401/403 are Kubernetes refusing the credentials, 5xx a server in trouble: said as they are.
-      if (error instanceof KubeApiError && error.status < 500 && error.status !== 401 && error.status !== 403)
-        throw notKubernetes(`answered HTTP ${error.status}`);
-      throw error;
-    }
-    const body = response.body as { gitVersion?: unknown } | undefined;
-    if (typeof body !== 'object' || body === null || typeof body.gitVersion !== 'string')
-      throw notKubernetes(`answered HTTP ${response.status} without version information`);
-    return body.gitVersion;
+  serverVersion(): Promise<string> {
+    return serverVersion(this.transport);
   }
 
   /** The REST mapping of a kind (cached discovery). */
   mapping(apiVersion: string, kind: string): Promise<ResourceMapping> {
     return this.mapper.resolve(apiVersion, kind);
+  }
+
+  /** The mapping of the object's kind, or undefined when the API server does not serve the kind. */
+  private async mappingIfServed(
+    object: Pick<KubeObject, 'apiVersion' | 'kind'>,
+  ): Promise<ResourceMapping | undefined> {
+    try {
+      return await this.mapping(object.apiVersion, object.kind);
+    } catch (error) {
+      if (error instanceof NoMatchError) return undefined;
+      throw error;
+    }
   }
 
   async apply(object: KubeObject, options: ApplyOptions): Promise<ApplyOutcome> {
@@ -130,7 +126,7 @@ export class KubeCluster implements ClusterPort {
         verb: options.dryRun ? 'dry-run' : 'apply',
       });
     } catch (error) {
-      throw toApplyConflict(ref, error) ?? annotate(ref, error);
+      throw toApplyConflict(ref, error) ?? aboutObject(ref, error);
     }
     const live = response.body as KubeObject;
     const rv = typeof live.metadata?.resourceVersion === 'string' ? live.metadata.resourceVersion : undefined;
@@ -144,13 +140,8 @@ export class KubeCluster implements ClusterPort {
 
   /** Deletes; a 404 counts as done. Resolves when the API server accepted the delete. */
   async delete(object: KubeObject, options: DeleteOptions = {}): Promise<void> {
-    let mapping: ResourceMapping;
-    try {
-      mapping = await this.mapping(object.apiVersion, object.kind);
-    } catch (error) {
-      if (error instanceof NoMatchError) return; // its type is gone (CRD deleted), so is the object
-      throw error;
-    }
+    const mapping = await this.mappingIfServed(object);
+    if (!mapping) return; // its type is gone (CRD deleted), so is the object
     try {
       await this.transport.request({
         method: 'DELETE',
@@ -164,29 +155,24 @@ export class KubeCluster implements ClusterPort {
       });
     } catch (error) {
       if (error instanceof KubeApiError && error.status === 404) return;
-      throw annotate(objectRef(object), error);
+      throw aboutObject(objectRef(object), error);
     }
     this.appliedVersions.delete(objectRef(object));
   }
 
   async get(object: KubeObject): Promise<KubeObject | undefined> {
-    let mapping: ResourceMapping;
-    try {
-      mapping = await this.mapping(object.apiVersion, object.kind);
-    } catch (error) {
-      if (error instanceof NoMatchError) return undefined; // no such type, so no such object
-      throw error;
-    }
+    const mapping = await this.mappingIfServed(object);
+    if (!mapping) return undefined; // no such type, so no such object
     try {
       const response = await this.transport.request({
         method: 'GET',
         path: resourcePath(mapping, this.namespaceOf(object, mapping), object.metadata.name),
         verb: 'get',
       });
-      return withType(response.body as KubeObject, mapping);
+      return typedBy(response.body as KubeObject, mapping);
     } catch (error) {
       if (error instanceof KubeApiError && error.status === 404) return undefined;
-      throw annotate(objectRef(object), error);
+      throw aboutObject(objectRef(object), error);
     }
   }
 
@@ -200,7 +186,7 @@ export class KubeCluster implements ClusterPort {
   }
 
   watch(key: WatchKey, onEvent: WatchListener): () => void {
-    return this.sharedWatch(key).subscribe(onEvent);
+    return this.watches.of(key).subscribe(onEvent);
   }
 
   /**
@@ -209,15 +195,10 @@ export class KubeCluster implements ClusterPort {
    * one GET per object.
    */
   async observed(object: KubeObject): Promise<KubeObject | undefined> {
-    let mapping: ResourceMapping;
-    try {
-      mapping = await this.mapping(object.apiVersion, object.kind);
-    } catch (error) {
-      if (error instanceof NoMatchError) return undefined;
-      throw error;
-    }
+    const mapping = await this.mappingIfServed(object);
+    if (!mapping) return undefined;
     const namespace = this.namespaceOf(object, mapping);
-    const watch = this.sharedWatch({ apiVersion: object.apiVersion, kind: object.kind, namespace });
+    const watch = this.watches.of({ apiVersion: object.apiVersion, kind: object.kind, namespace });
     // Hold a subscription while waiting, so the watch cannot linger out in between.
     const release = watch.subscribe(() => undefined);
     try {
@@ -240,26 +221,11 @@ export class KubeCluster implements ClusterPort {
 
   /** Stops every watch and closes idle connections. Call when done, or the process stays alive. */
   close(): void {
-    for (const watch of this.watches.values()) watch.stop();
-    this.watches.clear();
+    this.watches.stopAll();
     this.transport.close();
   }
 
-  private sharedWatch(key: WatchKey): SharedWatch {
-    const id = `${key.apiVersion}/${key.kind}/${key.namespace ?? '*'}`;
-    let watch = this.watches.get(id);
-    if (!watch) {
-      watch = new SharedWatch(this.watchSource(key), {
-        backOff: this.options.watchBackOff?.(),
-        lingerMs: this.options.watchLingerMs ?? 30_000,
-        onError: (error) => this.options.onWatchError?.(key, error),
-      });
-      this.watches.set(id, watch);
-    }
-    return watch;
-  }
-
-  private watchSource(key: WatchKey) {
+  private watchSource(key: WatchKey): WatchSource {
     return {
       // A type that is not served yet (CRD still installing) is retried with back-off, not watched as empty.
       list: (signal: AbortSignal) => this.listWithVersion(key, undefined, signal, false),
@@ -280,7 +246,7 @@ export class KubeCluster implements ClusterPort {
           (line) => {
             const event = line as RawWatchEvent;
             if (event.type !== 'ERROR' && event.type !== 'BOOKMARK')
-              withType(event.object as KubeObject, mapping);
+              typedBy(event.object as KubeObject, mapping);
             onEvent(event);
           },
           signal,
@@ -295,13 +261,10 @@ export class KubeCluster implements ClusterPort {
     signal?: AbortSignal,
     unknownKindIsEmpty = true,
   ): Promise<ListResult> {
-    let mapping: ResourceMapping;
-    try {
-      mapping = await this.mapping(key.apiVersion, key.kind);
-    } catch (error) {
-      if (unknownKindIsEmpty && error instanceof NoMatchError) return { items: [], resourceVersion: '0' };
-      throw error;
-    }
+    const mapping = unknownKindIsEmpty
+      ? await this.mappingIfServed(key)
+      : await this.mapping(key.apiVersion, key.kind);
+    if (!mapping) return { items: [], resourceVersion: '0' };
     const response = await this.transport.request({
       method: 'GET',
       path: resourcePath(mapping, key.namespace),
@@ -311,7 +274,7 @@ export class KubeCluster implements ClusterPort {
     });
     const body = response.body as { items?: KubeObject[]; metadata?: { resourceVersion?: string } };
     return {
-      items: (body.items ?? []).map((item) => withType(item, mapping)),
+      items: (body.items ?? []).map((item) => typedBy(item, mapping)),
       resourceVersion: body.metadata?.resourceVersion ?? '0',
     };
   }
@@ -320,12 +283,7 @@ export class KubeCluster implements ClusterPort {
     const versions: string[] = [];
     const applied = this.appliedVersions.get(objectRef(object));
     if (applied) versions.push(applied);
-    const id = `${object.apiVersion}/${object.kind}/${object.metadata.namespace ?? '*'}`;
-    const watch = this.watches.get(id);
-    const cached = watch?.isSynced
-      ? watch.cached(object.metadata.namespace, object.metadata.name)
-      : undefined;
-    const rv = cached?.metadata.resourceVersion;
+    const rv = this.watches.cachedIfSynced(object)?.metadata.resourceVersion;
     if (typeof rv === 'string') versions.push(rv);
     return versions;
   }
@@ -339,20 +297,4 @@ export class KubeCluster implements ClusterPort {
     }
     return object.metadata.namespace;
   }
-}
-
-/** List items and watch objects may omit apiVersion/kind; the mapping knows them. */
-function withType(object: KubeObject, mapping: ResourceMapping): KubeObject {
-  const typed = object as { apiVersion?: string; kind?: string };
-  if (!typed.apiVersion)
-    typed.apiVersion = mapping.group === '' ? mapping.version : `${mapping.group}/${mapping.version}`;
-  if (!typed.kind) typed.kind = mapping.kind;
-  return object;
-}
-
-function annotate(ref: string, error: unknown): unknown {
-  if (error instanceof KubeApiError && !error.message.startsWith(ref)) {
-    return new KubeApiError(error.status, error.reason, `${ref}: ${error.message}`, error.body);
-  }
-  return error;
 }

@@ -99,6 +99,15 @@ export function resourcePath(mapping: ResourceMapping, namespace?: string, name?
   return `${base}${scope}/${mapping.resource}${object}`;
 }
 
+/** List items and watch objects may omit apiVersion/kind: sets them from the mapping. */
+export function typedBy<T extends object>(object: T, mapping: ResourceMapping): T {
+  const typed = object as { apiVersion?: string; kind?: string };
+  if (!typed.apiVersion)
+    typed.apiVersion = mapping.group === '' ? mapping.version : `${mapping.group}/${mapping.version}`;
+  if (!typed.kind) typed.kind = mapping.kind;
+  return object;
+}
+
 function asRecord(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)
