@@ -3,7 +3,7 @@ import { Construct } from 'constructs';
 import { assertNoProblems, Component, propsProblems, PropsSpec, required, Rules } from '../../lib/model';
 import { commandRule, configFilesRule, healthPathRule, requestsRule } from './building-block-rules';
 import { PodPlacement } from '../../lib/scheduling';
-import { CONFIG_CHECKSUM_ANNOTATION, ConfigFiles, configFiles } from './config-files';
+import { CONFIG_CHECKSUM_ANNOTATION, ConfigDirectory, ConfigFiles, configFiles } from './config-files';
 import { disruptionBudget } from './disruption-budget';
 import { allowFromAnywhere } from './network-policies';
 import { containerResources, podTemplate, ResourceRequests } from './pod-template';
@@ -29,7 +29,7 @@ export interface ApiServiceProps {
   /** Environment of the API container. @default - none */
   readonly env?: k8s.EnvVar[];
   /** Configuration files, in a ConfigMap; each file is mounted as `<mountPath>/<file>`. @default - none */
-  readonly config?: { readonly mountPath: string; readonly files: Readonly<Record<string, string>> };
+  readonly config?: ConfigDirectory;
   /** Extra volumes and mounts (e.g. fernet keys). @default - none */
   readonly volumes?: k8s.Volume[];
   readonly volumeMounts?: k8s.VolumeMount[];

@@ -2,6 +2,13 @@ import { createHash } from 'crypto';
 import { k8s } from 'cdk8s-plus-33';
 import { Component } from '../../lib/model';
 
+/** Configuration files as a component is given them: their directory and their text by file name. */
+export interface ConfigDirectory {
+  /** Each file is mounted read-only as `<mountPath>/<file>`. */
+  readonly mountPath: string;
+  readonly files: Readonly<Record<string, string>>;
+}
+
 export interface ConfigFiles {
   readonly configMap: k8s.KubeConfigMap;
   readonly volume: k8s.Volume;

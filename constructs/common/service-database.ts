@@ -1,6 +1,6 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
-import { Cloud } from '../../lib/model';
+import { Cloud, Service } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
 import { DatabaseEndpoint } from './endpoints';
 import { GeneratedSecret } from './generated-secret';
@@ -49,11 +49,11 @@ export class ServiceDatabase extends Construct {
     this.database = props.database;
     const option = props.connectionOption ?? { section: 'database', option: 'connection' };
     this.connectionEnvName = osloEnvName(option.section, option.option);
-    this.databaseName = props.databaseName ?? scope.node.id.replace(/-/g, '_');
+    this.databaseName = props.databaseName ?? Service.nameFor(scope).replace(/-/g, '_');
     this.credentials = new GeneratedSecret(this, `${id}-credentials`, {
       operatorKey: props.operatorKey,
       keys: ['password'],
-      secretName: `${scope.node.id}-${id}`,
+      secretName: `${Service.nameFor(scope)}-${id}`,
     });
     const user = this.databaseName;
     const sql = [

@@ -1,7 +1,7 @@
 import { k8s } from 'cdk8s-plus-33';
 import { shellWord } from './shell-word';
 import { Construct } from 'constructs';
-import { Cloud } from '../../lib/model';
+import { Cloud, Service } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
 import { MessagingEndpoint } from './endpoints';
 import { GeneratedSecret } from './generated-secret';
@@ -50,11 +50,11 @@ export class ServiceMessaging extends Construct {
     super(scope, id);
     const cloud = Cloud.of(this);
     this.endpoint = props.messaging;
-    this.vhost = shellWord(props.vhost ?? scope.node.id, 'vhost');
+    this.vhost = shellWord(props.vhost ?? Service.nameFor(scope), 'vhost');
     this.credentials = new GeneratedSecret(this, `${id}-credentials`, {
       operatorKey: props.operatorKey,
       keys: ['password'],
-      secretName: `${scope.node.id}-${id}`,
+      secretName: `${Service.nameFor(scope)}-${id}`,
     });
     const api = `http://${props.messaging.host}:${props.managementPort ?? 15672}/api`;
     this.init = new JobComponent(this, `${id}-init`, {

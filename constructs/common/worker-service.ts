@@ -11,7 +11,7 @@ import {
 } from '../../lib/model';
 import { commandRule, configFilesRule, requestsRule } from './building-block-rules';
 import { PodPlacement } from '../../lib/scheduling';
-import { CONFIG_CHECKSUM_ANNOTATION, ConfigFiles, configFiles } from './config-files';
+import { CONFIG_CHECKSUM_ANNOTATION, ConfigDirectory, ConfigFiles, configFiles } from './config-files';
 import { disruptionBudget } from './disruption-budget';
 import { containerResources, podTemplate, ResourceRequests } from './pod-template';
 
@@ -45,7 +45,7 @@ export interface WorkerServiceProps {
   /** @default - none */
   readonly env?: k8s.EnvVar[];
   /** Configuration files, in a ConfigMap `<component>-config`; each file is mounted as `<mountPath>/<file>`. @default - none */
-  readonly config?: { readonly mountPath: string; readonly files: Readonly<Record<string, string>> };
+  readonly config?: ConfigDirectory;
   /** @default - none */
   readonly volumes?: k8s.Volume[];
   /** @default - none */

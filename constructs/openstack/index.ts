@@ -12,4 +12,5 @@ export * from './neutron';
 export * from './neutron-ovn-agent';
 export * from './neutron-agents';
 export * from './nova';
+export * from './nova-cell';
 export * from './nova-compute';

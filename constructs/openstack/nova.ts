@@ -1,7 +1,5 @@
-import { k8s } from 'cdk8s-plus-33';
 import { nodeConfigTemplatesRule } from '../common/node-config-templates';
 import { osloValuesRule } from '../common/oslo-config';
-import { shellWord } from '../common/shell-word';
 import { COMMON_INPUT_RULES, databaseRule, messagingRule, serviceRule } from '../common/input-rules';
 import { Construct } from 'constructs';
 import {
@@ -19,19 +17,20 @@ import { DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
 import { JobComponent } from '../common/job-component';
 import { keystoneAuthtokenConfig, keystoneAuthtokenEnv } from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
-import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../common/keystone-service-user';
 import { NodeConfiguredAgent, NodeScope } from '../common/node-config-templates';
-import { osloCacheConfig } from '../common/oslo-cache';
-import { mergeOslo, OsloValues, osloEnvName, osloProblems } from '../common/oslo-config';
+import { mergeOslo, osloEnvName, osloProblems } from '../common/oslo-config';
 import { commonInputHints } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
 import { ServiceDatabase } from '../common/service-database';
-import { ServiceMessaging } from '../common/service-messaging';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
 import { Glance } from './glance';
 import { Neutron } from './neutron';
-import { libvirtDaemon, novaCompute, NovaComputeOptions } from './nova-compute';
+import { NovaCell, NovaCellOptions } from './nova-cell';
+import { libvirtDaemon, NovaComputeOptions } from './nova-compute';
+import { cellMappingJob } from './nova-cell-mapping';
+import { novaCommonConfig, novaServicePasswords } from './nova-config';
+import { novaDatabase } from './nova-database';
 import {
   OpenStackService,
   OpenStackServiceDescriptor,
@@ -39,16 +38,6 @@ import {
   OpenStackServicePropsSpec,
 } from './openstack-service';
 import { PlacementService } from './placement';
-
-/** Infrastructure of one cell beyond the first. */
-export interface NovaCellOptions {
-  /** The server holding the cell's database. @default Nova's `database` */
-  readonly database?: DatabaseEndpoint;
-  /** The cell's message bus (its own vhost either way). @default Nova's `messaging` */
-  readonly messaging?: MessagingEndpoint;
-  /** @default 2 */
-  readonly conductorReplicas?: number;
-}
 
 /** `config` applies to every Nova component, nova-compute included (under `compute.config`). */
 export interface NovaProps extends OpenStackServiceProps {
@@ -90,7 +79,6 @@ export interface NovaProps extends OpenStackServiceProps {
 
 const API_PORT = 8774;
 const METADATA_PORT = 8775;
-const VNC_PORT = 6080;
 const MAX_CELLS = 100;
 
 const NOVA: OpenStackServiceDescriptor = {
@@ -134,18 +122,6 @@ const NOVA: OpenStackServiceDescriptor = {
     }),
   } satisfies OpenStackServicePropsSpec<NovaProps>,
 };
-
-/** One cell as built: its database chain, its vhost, its conductor, console proxy and compute. */
-export interface NovaCell {
-  /** `cell1`, `cell2`, … */
-  readonly name: string;
-  readonly database: ServiceDatabase;
-  readonly messaging: ServiceMessaging;
-  readonly conductor: WorkerService;
-  readonly vncProxy: ApiService;
-  /** nova-compute of the cell's hypervisors, one DaemonSet per class of per-node configuration. */
-  readonly compute: NodeConfiguredAgent;
-}
 
 /**
  * Nova, the compute service, in cells v2: the API (`nova-api`), the metadata API, the scheduler,
@@ -211,18 +187,11 @@ export class Nova extends OpenStackService {
           ]),
     ]);
 
-    // Databases: API, cell0, then one per cell. Each its own chain, user and password.
-    const databaseChain = (chainId: string, databaseName: string, endpoint: DatabaseEndpoint, api = false) =>
-      new ServiceDatabase(this, chainId, {
-        database: endpoint,
-        operatorKey,
-        image,
-        databaseName,
-        syncCommand: api ? ['nova-manage', 'api_db', 'sync'] : ['nova-manage', 'db', 'sync', '--local_cell'],
-        connectionOption: api ? { section: 'api_database', option: 'connection' } : undefined,
-      });
-    this.apiDatabase = databaseChain('api-db', 'nova_api', props.database, true);
-    this.cell0Database = databaseChain('cell0-db', 'nova_cell0', props.database);
+    // Databases: API and cell0 here, one per cell in the cell. Each its own chain, user and password.
+    const chain = (chainId: string, databaseName: string, api?: boolean) =>
+      novaDatabase(this, chainId, { database: props.database, operatorKey, image, databaseName, api });
+    this.apiDatabase = chain('api-db', 'nova_api', true);
+    this.cell0Database = chain('cell0-db', 'nova_cell0');
 
     this.registration = new KeystoneRegistration(this, 'ks-register', {
       keystone: props.keystone,
@@ -231,39 +200,8 @@ export class Nova extends OpenStackService {
       catalogName: 'nova',
       endpointUrl: `http://${this.serviceName}-api:${API_PORT}/v2.1`,
     });
-    const serviceUser = (section: 'placement' | 'neutron'): OsloValues => ({
-      [section]: {
-        ...serviceUserAuthConfig(props.keystone, this.registration),
-        valid_interfaces: ['internal'],
-      },
-    });
-    const servicePasswords: k8s.EnvVar[] = [
-      serviceUserPasswordEnv('placement', this.registration),
-      serviceUserPasswordEnv('neutron', this.registration),
-      serviceUserPasswordEnv('service_user', this.registration),
-    ];
-    // [service_user] is a plain keystoneauth section: it has no region_name.
-    const serviceUserAuth = Object.fromEntries(
-      Object.entries(serviceUserAuthConfig(props.keystone, this.registration)).filter(
-        ([o]) => o !== 'region_name',
-      ),
-    );
-    const vncUrl = (cellIndex: number) =>
-      `http://${this.serviceName}-${cellIndex === 0 ? '' : `cell${cellIndex + 1}-`}vnc:${VNC_PORT}/vnc_lite.html`;
-    const common: OsloValues = {
-      DEFAULT: { debug: false, use_stderr: true },
-      ...osloCacheConfig(props.cache),
-      cinder: { os_region_name: props.keystone.region },
-      glance: { valid_interfaces: ['internal'] },
-      oslo_concurrency: { lock_path: '/tmp/nova' },
-      // Nothing consumes Nova's notifications (see docs/configuration.md): none are sent.
-      oslo_messaging_notifications: { driver: ['noop'] },
-      ...serviceUser('placement'),
-      ...serviceUser('neutron'),
-      // Required since 2023.1: Nova sends its own token with the user's to Cinder, Neutron and
-      // Glance, which accept long operations (volume detach, port binding) only with it.
-      service_user: { ...serviceUserAuth, send_service_user_token: true },
-    };
+    const servicePasswords = novaServicePasswords(this.registration);
+    const common = novaCommonConfig(props.keystone, this.registration, props.cache);
     const controlConf = this.renderConfig(
       mergeOslo(common, {
         neutron: { service_metadata_proxy: true },
@@ -275,7 +213,12 @@ export class Nova extends OpenStackService {
     // nova-api and nova-metadata read exactly /etc/nova/nova.conf and /etc/nova/api-paste.ini.
     const controlFiles = { mountPath: this.configDir, files: { 'nova.conf': controlConf } };
 
-    // Cells: database chain, vhost, conductor, VNC proxy, nova-compute.
+    this.libvirt = libvirtDaemon(this, 'libvirt', {
+      image: compute.libvirtImage ?? cloud.image('libvirt'),
+      forcedDownscale: compute.forcedDownscale ?? false,
+    });
+
+    // With several cells, hypervisors labelled `cellN` (N >= 2) belong to cell N, the rest to cell 1.
     const extraCellLabels = cellOptions.slice(1).map((_, i) => ({ [cellNodeLabel]: `cell${i + 2}` }));
     const cellNodes = (index: number): NodeScope =>
       cellOptions.length === 1
@@ -283,64 +226,65 @@ export class Nova extends OpenStackService {
         : index === 0
           ? { excluded: extraCellLabels }
           : { required: extraCellLabels[index - 1] };
-    this.libvirt = libvirtDaemon(this, 'libvirt', {
-      image: compute.libvirtImage ?? cloud.image('libvirt'),
-      forcedDownscale: compute.forcedDownscale ?? false,
+    const computeConfig = mergeOslo(this.configWith(common), {
+      DEFAULT: { compute_driver: 'libvirt.LibvirtDriver', instances_path: '/var/lib/nova/instances' },
+      libvirt: { virt_type: 'kvm' },
+      oslo_concurrency: { lock_path: '/var/lib/nova/tmp' },
     });
+    this.cells = cellOptions.map(
+      (options, index) =>
+        new NovaCell(this, `cell${index + 1}`, {
+          index,
+          serviceName: this.serviceName,
+          database: options.database ?? props.database,
+          messaging: options.messaging ?? props.messaging,
+          conductorReplicas: index === 0 ? props.conductorReplicas : options.conductorReplicas,
+          vncReplicas: props.vncReplicas,
+          nodes: cellNodes(index),
+          image,
+          operatorKey,
+          schema,
+          controlFiles,
+          computeConfig,
+          compute,
+          servicePasswords,
+          // Cell 1's conductor is the super-conductor: it reads the API database too.
+          conductorEnv: index === 0 ? this.apiDatabase.connectionEnv('API_DB_PASSWORD') : [],
+          peers: {
+            keystone: props.keystone,
+            cache: props.cache,
+            placement: props.placement,
+            glance: props.glance,
+            neutron,
+            ovnAgent: neutron.ovnAgent,
+            libvirt: this.libvirt,
+            cinder: props.cinder,
+          },
+        }),
+    );
+    const first = this.cells[0];
+    this.compute = this.cells.map((c) => c.compute);
 
-    const cellParts = cellOptions.map((options, index) => {
-      const name = `cell${index + 1}`;
-      const prefix = index === 0 ? '' : `${name}-`;
-      const dbEndpoint = options.database ?? props.database;
-      const mqEndpoint = options.messaging ?? props.messaging;
-      const database = databaseChain(`${name}-db`, `nova_${name}`, dbEndpoint);
-      const messaging = new ServiceMessaging(this, `${name}-mq`, {
-        messaging: mqEndpoint,
-        operatorKey,
-        vhost: `${this.serviceName}-${name}`,
-      });
-      return { name, prefix, index, options, dbEndpoint, mqEndpoint, database, messaging };
-    });
-    const first = cellParts[0];
-
-    this.cellMapping = new JobComponent(this, 'cell-mapping', {
+    this.cellMapping = cellMappingJob(this, 'cell-mapping', {
       operatorKey,
       image,
-      command: ['/bin/sh', '-ec', cellMappingScript(cellParts.map((c) => c.name))],
-      extraEnv: [
-        ...this.apiDatabase.connectionEnv('API_DB_PASSWORD'),
-        envFromSecret('CELL0_DB_PASSWORD', this.cell0Database.password),
-        { name: 'CELL0_DATABASE', value: this.cell0Database.connectionUrl('CELL0_DB_PASSWORD') },
-        ...cellParts.flatMap((c) => {
-          const upper = c.name.toUpperCase();
-          return [
-            envFromSecret(`${upper}_DB_PASSWORD`, c.database.password),
-            { name: `${upper}_DATABASE`, value: c.database.connectionUrl(`${upper}_DB_PASSWORD`) },
-            envFromSecret(`${upper}_MQ_PASSWORD`, c.messaging.password),
-            { name: `${upper}_TRANSPORT`, value: c.messaging.transportUrl(`${upper}_MQ_PASSWORD`) },
-          ];
-        }),
-      ],
+      apiDatabase: this.apiDatabase,
+      cell0Database: this.cell0Database,
+      cells: this.cells,
     });
     this.cellMapping
       .dependsOn(this.apiDatabase.sync, 'completed')
       .dependsOn(this.cell0Database.init, 'completed');
-    for (const c of cellParts)
+    for (const c of this.cells) {
       this.cellMapping.dependsOn(c.database.init, 'completed').dependsOn(c.messaging.init, 'completed');
+      c.mappedBy(this.cellMapping);
+    }
 
     const allSyncs = [
       this.apiDatabase.sync,
       this.cell0Database.sync,
-      ...cellParts.map((c) => c.database.sync),
+      ...this.cells.map((c) => c.database.sync),
     ];
-    const runtimePeers = (component: Component) => {
-      component
-        .dependsOn(props.placement, 'runtime')
-        .dependsOn(props.glance, 'runtime')
-        .dependsOn(neutron, 'runtime');
-      if (props.cinder) component.dependsOn(props.cinder, 'runtime');
-      return component;
-    };
     /** The edges every control-plane component of the API level shares. */
     const apiLevel = (component: Component) => {
       component
@@ -348,11 +292,12 @@ export class Nova extends OpenStackService {
         .dependsOn(props.cache, 'ready')
         .dependsOn(this.cellMapping, 'completed')
         .dependsOn(this.registration.job, 'completed');
-      for (const c of cellParts) component.dependsOn(c.dbEndpoint, 'ready');
-      component.dependsOn(first.mqEndpoint, 'ready').dependsOn(first.messaging.init, 'completed');
+      for (const c of this.cells) component.dependsOn(c.databaseEndpoint, 'ready');
+      component.dependsOn(first.messagingEndpoint, 'ready').dependsOn(first.messaging.init, 'completed');
       for (const sync of allSyncs) component.dependsOn(sync, 'completed');
       return component;
     };
+    apiLevel(first.conductor);
     const apiEnv = [
       ...this.apiDatabase.connectionEnv('API_DB_PASSWORD'),
       ...first.messaging.transportUrlEnv(),
@@ -369,7 +314,11 @@ export class Nova extends OpenStackService {
       config: controlFiles,
       requests: { cpu: '200m', memory: '512Mi' },
     });
-    runtimePeers(apiLevel(this.api));
+    apiLevel(this.api)
+      .dependsOn(props.placement, 'runtime')
+      .dependsOn(props.glance, 'runtime')
+      .dependsOn(neutron, 'runtime');
+    if (props.cinder) this.api.dependsOn(props.cinder, 'runtime');
 
     this.metadata = new ApiService(this, 'metadata', {
       placement: placement(SchedulingKey.COMPUTE_METADATA_API, SchedulingKey.ANY_API),
@@ -396,104 +345,11 @@ export class Nova extends OpenStackService {
       image,
       command: ['nova-scheduler'],
       replicas: props.schedulerReplicas ?? 2,
-      connectedTo: [first.mqEndpoint.port],
+      connectedTo: [first.messagingEndpoint.port],
       env: [...apiEnv, ...servicePasswords],
       config: controlFiles,
     });
     apiLevel(this.scheduler).dependsOn(props.placement, 'ready');
-
-    this.cells = cellParts.map((c) => {
-      const conductorEnv = [
-        ...(c.index === 0 ? this.apiDatabase.connectionEnv('API_DB_PASSWORD') : []),
-        ...c.database.connectionEnv('CELL_DB_PASSWORD'),
-        ...c.messaging.transportUrlEnv(),
-        ...servicePasswords,
-      ];
-      const conductor = new WorkerService(this, `${c.prefix}conductor`, {
-        placement: placement(SchedulingKey.COMPUTE_NOVA_CONDUCTOR, SchedulingKey.COMPUTE_NOVA_ANY_SERVICE),
-        image,
-        command: ['nova-conductor'],
-        replicas: (c.index === 0 ? props.conductorReplicas : c.options.conductorReplicas) ?? 2,
-        connectedTo: [c.mqEndpoint.port, c.dbEndpoint.port],
-        env: conductorEnv,
-        config: controlFiles,
-      });
-      if (c.index === 0) apiLevel(conductor);
-      conductor
-        .dependsOn(props.keystone, 'ready')
-        .dependsOn(props.cache, 'ready')
-        .dependsOn(c.dbEndpoint, 'ready')
-        .dependsOn(c.mqEndpoint, 'ready')
-        .dependsOn(c.database.sync, 'completed')
-        .dependsOn(c.messaging.init, 'completed')
-        .dependsOn(this.cellMapping, 'completed');
-      runtimePeers(conductor);
-
-      // Console tokens live in the cell's database, so every cell has its own proxy.
-      const vncProxy = new ApiService(this, `${c.prefix}vnc`, {
-        // Seed 000 lists the VNC proxy among the "Nova supporting services", whose group key is
-        // COMPUTE_NOVA_ANY_SERVICE; without it, nodes labelled for Nova's services would not take it.
-        placement: placement(SchedulingKey.COMPUTE_VNC, SchedulingKey.COMPUTE_NOVA_ANY_SERVICE),
-        image,
-        command: ['nova-novncproxy'],
-        port: VNC_PORT,
-        healthPath: '/vnc_lite.html',
-        replicas: props.vncReplicas,
-        env: [...c.database.connectionEnv('CELL_DB_PASSWORD'), ...c.messaging.transportUrlEnv()],
-        config: controlFiles,
-        requests: { cpu: '50m', memory: '128Mi' },
-      });
-      vncProxy
-        .dependsOn(c.database.sync, 'completed')
-        .dependsOn(this.cellMapping, 'completed')
-        .dependsOn(c.dbEndpoint, 'ready');
-
-      const computeConf = mergeOslo(
-        mergeOslo(this.configWith(common), {
-          DEFAULT: { compute_driver: 'libvirt.LibvirtDriver', instances_path: '/var/lib/nova/instances' },
-          libvirt: { virt_type: 'kvm' },
-          oslo_concurrency: { lock_path: '/var/lib/nova/tmp' },
-          vnc: {
-            enabled: true,
-            server_listen: '0.0.0.0',
-            server_proxyclient_address: '$my_ip',
-            novncproxy_base_url: vncUrl(c.index),
-          },
-        }),
-        compute.config,
-      );
-      const cellCompute = novaCompute(this, `${c.prefix}compute`, {
-        options: compute,
-        image,
-        nodes: cellNodes(c.index),
-        schema,
-        config: computeConf,
-        env: [...c.messaging.transportUrlEnv(), ...servicePasswords],
-        messagingPort: c.mqEndpoint.port,
-      });
-      for (const component of cellCompute.components) {
-        component
-          .dependsOn(this.libvirt, 'same-node')
-          .dependsOn(neutron.ovnAgent, 'same-node')
-          .dependsOn(c.mqEndpoint, 'ready')
-          .dependsOn(c.messaging.init, 'completed')
-          .dependsOn(conductor, 'ready')
-          .dependsOn(props.placement, 'ready')
-          .dependsOn(props.keystone, 'ready')
-          .dependsOn(props.glance, 'runtime')
-          .dependsOn(neutron, 'runtime');
-        if (props.cinder) component.dependsOn(props.cinder, 'runtime');
-      }
-      return {
-        name: c.name,
-        database: c.database,
-        messaging: c.messaging,
-        conductor,
-        vncProxy,
-        compute: cellCompute,
-      };
-    });
-    this.compute = this.cells.map((c) => c.compute);
 
     this.cellSetup = new JobComponent(this, 'cell-setup', {
       operatorKey,
@@ -538,23 +394,4 @@ function cellProblems(cells: NovaProps['cells']): string[] {
   return cells.length >= 1 && cells.length <= MAX_CELLS
     ? []
     : [`cells must list between 1 and ${MAX_CELLS} cells, got ${cells.length}`];
-}
-
-/**
- * Records cell0 and every cell in the API database, idempotently: an existing cell (by name) gets
- * its URLs updated, so a changed password or host reaches the mappings on the next deploy.
- */
-function cellMappingScript(cells: readonly string[]): string {
-  const lines = ['nova-manage cell_v2 map_cell0 --database_connection "$CELL0_DATABASE"'];
-  for (const name of cells) {
-    const cell = shellWord(name, 'cell name');
-    const upper = cell.toUpperCase();
-    const urls = `--database_connection "$${upper}_DATABASE" --transport-url "$${upper}_TRANSPORT"`;
-    lines.push(
-      `uuid=$(nova-manage cell_v2 list_cells | awk -F'|' '{ gsub(/ /, "", $2); gsub(/ /, "", $3) } $2 == "${cell}" { print $3 }')`,
-      `if [ -n "$uuid" ]; then nova-manage cell_v2 update_cell --cell_uuid "$uuid" --name ${cell} ${urls}; ` +
-        `else nova-manage cell_v2 create_cell --name ${cell} ${urls} --verbose; fi`,
-    );
-  }
-  return lines.join('\n');
 }

@@ -1,6 +1,6 @@
-import { Construct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
 import { Component, IDependable, ServiceScope } from './component';
-import { mark, SERVICE_MARKER, hasMarker } from './markers';
+import { closest, mark, SERVICE_MARKER, hasMarker } from './markers';
 import { assertNoProblems, dnsLabelProblems, propsProblems, PropsSpec, Rules } from './validation';
 
 export interface ServiceProps {
@@ -31,6 +31,14 @@ const SERVICE_PROPS: PropsSpec<ServiceProps> = {
 export abstract class Service extends Construct implements IDependable, ServiceScope {
   static isService(x: unknown): x is Service {
     return hasMarker(x, SERVICE_MARKER);
+  }
+
+  /**
+   * The name the objects built in `scope` are named after: the service's it is part of (the closest
+   * service at or above it, however deep), else the scope's own id.
+   */
+  static nameFor(scope: IConstruct): string {
+    return (closest(scope, SERVICE_MARKER) as ServiceScope | undefined)?.serviceName ?? scope.node.id;
   }
 
   /** The service's name: the construct id. Component and object names start with it. */

@@ -310,7 +310,7 @@ describe('Nova compute per-node configuration', () => {
     });
     // WHEN / THEN
     expect(errorOf(() => synthObjects(cloud))).toContain(
-      '[prod/nova/compute] configTemplates[0] (nodeSelector {"example.com/gpu":"true"}) and configTemplates[1] ' +
+      '[prod/nova/cell1/compute] configTemplates[0] (nodeSelector {"example.com/gpu":"true"}) and configTemplates[1] ' +
         '(nodeSelector {"topology.kubernetes.io/zone":"a"}) can match the same node but set [DEFAULT] cpu_allocation_ratio to different values (4 and 8)',
     );
   });
@@ -324,7 +324,7 @@ describe('Nova compute per-node configuration', () => {
     });
     // WHEN / THEN
     expect(errorOf(() => synthObjects(cloud))).toContain(
-      '[prod/nova/compute] configTemplates[0] (nodeSelector {"state.yaook.cloud/forced-downscale":"true"}) nodeSelector uses the reserved label',
+      '[prod/nova/cell1/compute] configTemplates[0] (nodeSelector {"state.yaook.cloud/forced-downscale":"true"}) nodeSelector uses the reserved label',
     );
   });
 
@@ -405,6 +405,39 @@ describe('Nova with two cells', () => {
       'nova-compute',
       'nova-cell2-compute',
     ]);
+  });
+
+  test('each cell is a construct of its own; its conductor and console proxy wait for the mapping', () => {
+    // THEN the cell's components live in its subtree, with the names they had before cells were constructs
+    expect(nova.cells.map((c) => c.node.path)).toEqual(['prod/nova/cell1', 'prod/nova/cell2']);
+    const namesIn = (index: number) =>
+      Component.allIn(nova.cells[index])
+        .map((c) => c.componentName)
+        .sort();
+    expect(namesIn(0)).toEqual([
+      'nova-cell1-db-credentials',
+      'nova-cell1-db-init',
+      'nova-cell1-db-sync',
+      'nova-cell1-mq-credentials',
+      'nova-cell1-mq-init',
+      'nova-compute',
+      'nova-conductor',
+      'nova-vnc',
+    ]);
+    expect(namesIn(1)).toContain('nova-cell2-conductor');
+    expect(nova.conductor).toBe(nova.cells[0].conductor);
+    for (const cell of nova.cells) {
+      for (const component of [cell.conductor, cell.vncProxy]) {
+        expect(edgesOf(findObject(objects, 'Deployment', component.componentName))).toContainEqual({
+          from: component.componentName,
+          to: 'nova-cell-mapping',
+          kind: 'completed',
+        });
+      }
+    }
+    // AND the secrets and vhosts are named after the service, not after the cell construct
+    expect(findObject(objects, 'Job', 'nova-cell2-db-credentials')).toBeDefined();
+    expect(nova.cells[1].messaging.vhost).toBe('nova-cell2');
   });
 });
 

@@ -1,0 +1,48 @@
+import { k8s } from 'cdk8s-plus-33';
+import { CacheEndpoint } from '../common/endpoints';
+import { KeystoneRegistration } from '../common/keystone-registration';
+import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../common/keystone-service-user';
+import { osloCacheConfig } from '../common/oslo-cache';
+import { OsloValues } from '../common/oslo-config';
+import type { Keystone } from './keystone';
+
+/** The passwords of the service users Nova authenticates as towards Placement, Neutron and the others. */
+export function novaServicePasswords(registration: KeystoneRegistration): k8s.EnvVar[] {
+  return [
+    serviceUserPasswordEnv('placement', registration),
+    serviceUserPasswordEnv('neutron', registration),
+    serviceUserPasswordEnv('service_user', registration),
+  ];
+}
+
+/**
+ * nova.conf as every Nova process reads it, the control plane and the compute nodes alike: cache,
+ * the service users towards Placement, Neutron and Cinder, and no notifications.
+ */
+export function novaCommonConfig(
+  keystone: Keystone,
+  registration: KeystoneRegistration,
+  cache: CacheEndpoint,
+): OsloValues {
+  const serviceUser = (section: 'placement' | 'neutron'): OsloValues => ({
+    [section]: { ...serviceUserAuthConfig(keystone, registration), valid_interfaces: ['internal'] },
+  });
+  // [service_user] is a plain keystoneauth section: it has no region_name.
+  const serviceUserAuth = Object.fromEntries(
+    Object.entries(serviceUserAuthConfig(keystone, registration)).filter(([o]) => o !== 'region_name'),
+  );
+  return {
+    DEFAULT: { debug: false, use_stderr: true },
+    ...osloCacheConfig(cache),
+    cinder: { os_region_name: keystone.region },
+    glance: { valid_interfaces: ['internal'] },
+    oslo_concurrency: { lock_path: '/tmp/nova' },
+    // Nothing consumes Nova's notifications (see docs/configuration.md): none are sent.
+    oslo_messaging_notifications: { driver: ['noop'] },
+    ...serviceUser('placement'),
+    ...serviceUser('neutron'),
+    // Required since 2023.1: Nova sends its own token with the user's to Cinder, Neutron and
+    // Glance, which accept long operations (volume detach, port binding) only with it.
+    service_user: { ...serviceUserAuth, send_service_user_token: true },
+  };
+}
