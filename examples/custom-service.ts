@@ -1,6 +1,6 @@
 /**
  * A user-defined service added to a cloud: an in-house "usage reports" API written the way the
- * built-in OpenStack services are, on the `OpenStackService` base class (required inputs, image,
+ * built-in OpenStack services are, on the `OpenStackApiService` base class (required inputs, image,
  * configuration schema and validation, database chain, Keystone registration and their edges). Nothing in Stackwright knows about
  * it, yet it gets Yaook scheduling, generated credentials, the graph annotations and the same
  * validation as the built-in services.
@@ -18,18 +18,15 @@ import {
   Cloud,
   COMMON_INPUT_RULES,
   commonInputHints,
-  Component,
   Gnocchi,
-  groupPlacement,
   IDependable,
   Keystone,
   KEYSTONE_AUTHTOKEN_SCHEMA,
   MariaDB,
   Memcached,
-  OpenStackService,
+  OpenStackApiService,
   OpenStackServiceDescriptor,
   OpenStackServiceProps,
-  OpenStackServicePropsSpec,
   OsloSchema,
   Rules,
   SchedulingKey,
@@ -52,7 +49,7 @@ const REPORTS_CONF_SCHEMA: OsloSchema = {
 };
 
 /** What the base class needs to know: image, operator key, configuration schema, required inputs. */
-const USAGE_REPORTS: OpenStackServiceDescriptor = {
+const USAGE_REPORTS: OpenStackServiceDescriptor<UsageReportsProps> = {
   image: 'usage-reports',
   appName: 'usagereports',
   // Not in the cloud's registry: an in-house image.
@@ -69,13 +66,13 @@ const USAGE_REPORTS: OpenStackServiceDescriptor = {
     cache: COMMON_INPUT_RULES.cache,
     metrics: serviceRule('the service usage is read from'),
     retentionDays: Rules.count({ min: 1, max: 3650 }),
-  } satisfies OpenStackServicePropsSpec<UsageReportsProps>,
+  },
 };
 
 const PORT = 9090;
 
 /** The in-house API: its own database, a catalogue entry (`usage-reports`) and Keystone auth. */
-export class UsageReports extends OpenStackService {
+export class UsageReports extends OpenStackApiService {
   readonly api: ApiService;
 
   constructor(scope: Construct, id: string, props: UsageReportsProps) {
@@ -96,22 +93,16 @@ export class UsageReports extends OpenStackService {
       ...deps.authtokenConfig,
     });
 
-    this.api = new ApiService(this, 'api', {
-      // The seed has no key for it: the API group key, like every API without a key of its own.
-      placement: groupPlacement(SchedulingKey.ANY_API),
-      image: this.image,
+    // No schedulingKey: the seed has none for it, so the API group key alone, like every such API.
+    this.api = this.serveApi({
       command: ['usage-reports', 'serve', '--port', String(PORT)],
       port: PORT,
       healthPath: '/healthz',
       env: deps.env,
-      config: { mountPath: this.configDir, files: { 'reports.conf': conf } },
+      files: { 'reports.conf': conf },
     });
     deps.gate(this.api);
     if (props.metrics) this.api.dependsOn(props.metrics, 'runtime');
-  }
-
-  protected get entryPoints(): readonly Component[] {
-    return [this.api];
   }
 }
 

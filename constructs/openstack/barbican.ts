@@ -1,6 +1,6 @@
 import { Construct } from 'constructs';
 import { COMMON_INPUT_RULES } from '../common/input-rules';
-import { addCheck, Component, Rules } from '../../lib/model';
+import { addCheck, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { MessagingEndpoint } from '../common/endpoints';
@@ -12,13 +12,8 @@ import { envFromSecret } from '../common/secret-ref';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
 import { KEYSTONE_NOTIFICATION_TOPIC } from './keystone';
-import {
-  apiServiceDefaults,
-  OpenStackService,
-  OpenStackServiceDescriptor,
-  OpenStackServiceProps,
-  OpenStackServicePropsSpec,
-} from './openstack-service';
+import { apiServiceDefaults, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
+import { OpenStackApiService } from './openstack-api-service';
 
 export interface BarbicanProps extends OpenStackServiceProps {
   /** Barbican's own vhost (the API reaches it at run time). */
@@ -35,7 +30,7 @@ export interface BarbicanProps extends OpenStackServiceProps {
 
 const PORT = 9311;
 
-const BARBICAN: OpenStackServiceDescriptor = {
+const BARBICAN: OpenStackServiceDescriptor<BarbicanProps> = {
   image: 'barbican',
   operatorKey: SchedulingKey.OPERATOR_BARBICAN,
   inputs: commonInputHints('keystone', 'database', 'messaging', 'cache'),
@@ -43,7 +38,7 @@ const BARBICAN: OpenStackServiceDescriptor = {
     ...COMMON_INPUT_RULES,
     apiReplicas: Rules.count({ min: 1, max: 20 }),
     keystoneListener: Rules.bool(),
-  } satisfies OpenStackServicePropsSpec<BarbicanProps>,
+  },
 };
 
 /**
@@ -54,7 +49,7 @@ const BARBICAN: OpenStackServiceDescriptor = {
  * @example
  * new Barbican(cloud, 'barbican', { keystone, database, messaging, cache });
  */
-export class Barbican extends OpenStackService {
+export class Barbican extends OpenStackApiService {
   readonly api: ApiService;
   readonly keystoneListener?: WorkerService;
   /** The key encryption key (`kek`), a Fernet key generated once in the cluster. */
@@ -103,15 +98,14 @@ export class Barbican extends OpenStackService {
       }),
     );
 
-    this.api = new ApiService(this, 'api', {
-      placement: placement(SchedulingKey.KEY_MANAGER_API, SchedulingKey.ANY_API),
-      image,
+    this.api = this.serveApi({
+      schedulingKey: SchedulingKey.KEY_MANAGER_API,
       command: uwsgiCommand('barbican-wsgi-api', PORT),
       port: PORT,
       healthPath: '/',
       replicas: props.apiReplicas,
       env: [...deps.env, envFromSecret(osloEnvName('simple_crypto_plugin', 'kek'), this.kek.ref('kek'))],
-      config: { mountPath: this.configDir, files: { 'barbican.conf': conf } },
+      files: { 'barbican.conf': conf },
     });
     // Only audit notifications go to RabbitMQ: the API serves secrets without it.
     deps.gate(this.api, { messaging: 'runtime' }).dependsOn(this.kek, 'completed');
@@ -138,14 +132,5 @@ export class Barbican extends OpenStackService {
         .dependsOn(props.keystone, 'runtime');
       props.keystone.addNotificationConsumer(this.keystoneListener);
     }
-  }
-
-  /** In-cluster URL of the key manager API, e.g. `http://barbican-api:9311`. */
-  get internalUrl(): string {
-    return this.api.internalUrl;
-  }
-
-  protected get entryPoints(): readonly Component[] {
-    return [this.api];
   }
 }

@@ -12,12 +12,7 @@ import { commonInputHints } from '../common/required-inputs';
 import { ServiceMessaging } from '../common/service-messaging';
 import { WorkerService } from '../common/worker-service';
 import { Keystone } from './keystone';
-import {
-  OpenStackService,
-  OpenStackServiceDescriptor,
-  OpenStackServiceOptions,
-  OpenStackServicePropsSpec,
-} from './openstack-service';
+import { OpenStackService, OpenStackServiceDescriptor, OpenStackServiceOptions } from './openstack-service';
 
 /**
  * What the compute agent needs from Nova: the nova-compute component(s) it must share a node with.
@@ -61,7 +56,7 @@ export interface CeilometerProps extends OpenStackServiceOptions {
   readonly archivePolicy?: string;
 }
 
-const CEILOMETER: OpenStackServiceDescriptor = {
+const CEILOMETER: OpenStackServiceDescriptor<CeilometerProps> = {
   image: 'ceilometer',
   operatorKey: SchedulingKey.OPERATOR_CEILOMETER,
   inputs: {
@@ -83,7 +78,7 @@ const CEILOMETER: OpenStackServiceDescriptor = {
     notificationReplicas: Rules.count({ min: 1, max: 10 }),
     pollingInterval: Rules.count({ min: 10, max: 86400 }),
     archivePolicy: Rules.nonEmptyText(),
-  } satisfies OpenStackServicePropsSpec<CeilometerProps>,
+  },
 };
 
 /**

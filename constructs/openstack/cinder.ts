@@ -1,7 +1,7 @@
 import { k8s } from 'cdk8s-plus-33';
 import { COMMON_INPUT_RULES } from '../common/input-rules';
 import { Construct } from 'constructs';
-import { addCheck, Component, IDependable, required, Rules } from '../../lib/model';
+import { addCheck, IDependable, required, Rules } from '../../lib/model';
 import { placement, restrictedTo, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { CephClient, cephKeyringVolume, cephPoolProblems, renderCephConf } from '../common/ceph-client';
@@ -11,13 +11,8 @@ import { mergeOslo, OsloSchema, OsloValues, osloEnvName, renderOslo } from '../c
 import { commonInputHints } from '../common/required-inputs';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
-import {
-  apiServiceDefaults,
-  OpenStackService,
-  OpenStackServiceDescriptor,
-  OpenStackServiceProps,
-  OpenStackServicePropsSpec,
-} from './openstack-service';
+import { apiServiceDefaults, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
+import { OpenStackApiService } from './openstack-api-service';
 
 /** A Ceph RBD pool as a volume backend: cinder-volume talks to Ceph over the network, unprivileged. */
 export interface CinderRbdBackend {
@@ -78,7 +73,7 @@ export interface CinderProps extends OpenStackServiceProps {
 const PORT = 8776;
 const BACKEND_NAME = /^[a-z][a-z0-9]{0,19}$/;
 
-const CINDER: OpenStackServiceDescriptor = {
+const CINDER: OpenStackServiceDescriptor<CinderProps> = {
   image: 'cinder',
   operatorKey: SchedulingKey.OPERATOR_CINDER,
   inputs: {
@@ -110,7 +105,7 @@ const CINDER: OpenStackServiceDescriptor = {
     ),
     apiReplicas: Rules.count({ min: 1, max: 20 }),
     schedulerReplicas: Rules.count({ min: 1, max: 10 }),
-  } satisfies OpenStackServicePropsSpec<CinderProps>,
+  },
 };
 
 /**
@@ -126,7 +121,7 @@ const CINDER: OpenStackServiceDescriptor = {
  *     ceph: { monitors: ['10.0.0.1'], user: 'cinder', keyring: { secretName: 'ceph-cinder', key: 'keyring' } } }],
  * });
  */
-export class Cinder extends OpenStackService {
+export class Cinder extends OpenStackApiService {
   readonly api: ApiService;
   readonly scheduler: WorkerService;
   /** cinder-volume, one per backend, in the order given. */
@@ -179,15 +174,14 @@ export class Cinder extends OpenStackService {
         userConfig,
       );
 
-    this.api = new ApiService(this, 'api', {
-      placement: placement(SchedulingKey.BLOCK_STORAGE_API, SchedulingKey.ANY_API),
-      image,
+    this.api = this.serveApi({
+      schedulingKey: SchedulingKey.BLOCK_STORAGE_API,
       command: uwsgiCommand('cinder-wsgi', PORT),
       port: PORT,
       healthPath: '/',
       replicas: props.apiReplicas,
       env: deps.env,
-      config: { mountPath: this.configDir, files: { 'cinder.conf': renderOslo(base, schema) } },
+      files: { 'cinder.conf': renderOslo(base, schema) },
     });
     deps.gate(this.api);
 
@@ -239,15 +233,6 @@ export class Cinder extends OpenStackService {
       if (props.backup.type === 'swift' && props.backup.swift)
         this.backup.dependsOn(props.backup.swift, 'runtime');
     }
-  }
-
-  /** In-cluster URL of the block storage API, e.g. `http://cinder-api:8776`. */
-  get internalUrl(): string {
-    return this.api.internalUrl;
-  }
-
-  protected get entryPoints(): readonly Component[] {
-    return [this.api];
   }
 
   private volumeService(

@@ -1,20 +1,15 @@
 import { k8s } from 'cdk8s-plus-33';
 import { COMMON_INPUT_RULES } from '../common/input-rules';
 import { Construct } from 'constructs';
-import { addCheck, Component, required, Rules } from '../../lib/model';
-import { placement, SchedulingKey } from '../../lib/scheduling';
+import { addCheck, required, Rules } from '../../lib/model';
+import { SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { JobComponent } from '../common/job-component';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import { commonInputHints } from '../common/required-inputs';
 import { ServiceDatabase } from '../common/service-database';
-import {
-  apiServiceDefaults,
-  OpenStackService,
-  OpenStackServiceDescriptor,
-  OpenStackServiceProps,
-  OpenStackServicePropsSpec,
-} from './openstack-service';
+import { apiServiceDefaults, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
+import { OpenStackApiService } from './openstack-api-service';
 
 /** Glance's file store on a PersistentVolumeClaim that Glance creates (`<svc>-images`). */
 export interface GlancePvcStorage {
@@ -55,7 +50,7 @@ export interface GlanceProps extends Omit<OpenStackServiceProps, 'messaging'> {
 const PORT = 9292;
 const DATA_DIR = '/var/lib/glance';
 
-const GLANCE: OpenStackServiceDescriptor = {
+const GLANCE: OpenStackServiceDescriptor<GlanceProps> = {
   image: 'glance',
   operatorKey: SchedulingKey.OPERATOR_GLANCE,
   schema: 'glance-api',
@@ -81,7 +76,7 @@ const GLANCE: OpenStackServiceDescriptor = {
         accessMode: Rules.oneOf('ReadWriteOnce', 'ReadWriteMany'),
       }),
     ),
-  } satisfies OpenStackServicePropsSpec<GlanceProps>,
+  },
 };
 
 /**
@@ -93,7 +88,7 @@ const GLANCE: OpenStackServiceDescriptor = {
  * @example
  * const glance = new Glance(cloud, 'glance', { keystone, database, cache, storage: { type: 'pvc', size: '200Gi' } });
  */
-export class Glance extends OpenStackService {
+export class Glance extends OpenStackApiService {
   readonly api: ApiService;
   readonly registration: KeystoneRegistration;
   readonly database: ServiceDatabase;
@@ -169,29 +164,19 @@ export class Glance extends OpenStackService {
       }),
     );
 
-    this.api = new ApiService(this, 'api', {
-      placement: placement(SchedulingKey.IMAGE_API, SchedulingKey.ANY_API),
-      image,
+    this.api = this.serveApi({
+      schedulingKey: SchedulingKey.IMAGE_API,
       command: ['glance-api'],
       port: PORT,
       healthPath: '/healthcheck',
       replicas,
       env: deps.env,
-      config: { mountPath: this.configDir, files: { 'glance-api.conf': conf } },
+      files: { 'glance-api.conf': conf },
       volumes: [imagesVolume],
       volumeMounts: [imagesMount],
       requests: { cpu: '100m', memory: '512Mi' },
     });
     deps.gate(this.api).dependsOn(this.storageInit, 'completed');
-  }
-
-  /** In-cluster URL of the image API, e.g. `http://glance-api:9292`. */
-  get internalUrl(): string {
-    return this.api.internalUrl;
-  }
-
-  protected get entryPoints(): readonly Component[] {
-    return [this.api];
   }
 
   private imagesVolume(storage: GlanceStorage): k8s.Volume {

@@ -17,12 +17,8 @@ import { osloEnvName } from '../common/oslo-config';
 import { commonInputHints } from '../common/required-inputs';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
-import {
-  OpenStackService,
-  OpenStackServiceDescriptor,
-  OpenStackServiceProps,
-  OpenStackServicePropsSpec,
-} from './openstack-service';
+import { OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
+import { OpenStackApiService } from './openstack-api-service';
 
 /** Where Gnocchi keeps measures and aggregates. */
 export type GnocchiStorage =
@@ -51,7 +47,7 @@ export interface GnocchiProps extends Omit<OpenStackServiceProps, 'messaging'> {
 const PORT = 8041;
 const FILE_BASEPATH = '/var/lib/gnocchi';
 
-const GNOCCHI: OpenStackServiceDescriptor = {
+const GNOCCHI: OpenStackServiceDescriptor<GnocchiProps> = {
   image: 'gnocchi',
   operatorKey: SchedulingKey.OPERATOR_GNOCCHI,
   inputs: commonInputHints('keystone', 'database', 'cache'),
@@ -72,7 +68,7 @@ const GNOCCHI: OpenStackServiceDescriptor = {
     apiReplicas: Rules.count({ min: 1, max: 20 }),
     metricdReplicas: Rules.count({ min: 1, max: 20 }),
     metricdWorkers: Rules.count({ min: 1, max: 64 }),
-  } satisfies OpenStackServicePropsSpec<GnocchiProps>,
+  },
 };
 
 /**
@@ -84,7 +80,7 @@ const GNOCCHI: OpenStackServiceDescriptor = {
  * @example
  * const gnocchi = new Gnocchi(cloud, 'gnocchi', { keystone, database, cache });
  */
-export class Gnocchi extends OpenStackService {
+export class Gnocchi extends OpenStackApiService {
   readonly api: ApiService;
   readonly metricd: WorkerService;
   /** Runs `gnocchi-upgrade` on the storage only (the indexer is migrated by db-sync). */
@@ -194,15 +190,14 @@ export class Gnocchi extends OpenStackService {
     const files = { 'gnocchi.conf': conf, ...cephFiles };
     const gate = (c: Component) => deps.gate(c).dependsOn(this.storageInit, 'completed');
 
-    this.api = new ApiService(this, 'api', {
-      placement: placement(SchedulingKey.GNOCCHI_API, SchedulingKey.ANY_API),
-      image,
+    this.api = this.serveApi({
+      schedulingKey: SchedulingKey.GNOCCHI_API,
       command: uwsgiCommand('gnocchi-api', PORT),
       port: PORT,
       healthPath: '/healthcheck',
       replicas: props.apiReplicas,
       env: deps.env,
-      config: { mountPath: this.configDir, files },
+      files: files,
       volumes: storageVolumes,
       volumeMounts: storageMounts,
     });
@@ -223,14 +218,5 @@ export class Gnocchi extends OpenStackService {
       requests: { cpu: '200m', memory: '512Mi' },
     });
     gate(this.metricd);
-  }
-
-  /** In-cluster URL of the metric API, e.g. `http://gnocchi-api:8041`. */
-  get internalUrl(): string {
-    return this.api.internalUrl;
-  }
-
-  protected get entryPoints(): readonly Component[] {
-    return [this.api];
   }
 }

@@ -14,13 +14,8 @@ import { commonInputHints } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
-import {
-  apiServiceDefaults,
-  OpenStackService,
-  OpenStackServiceDescriptor,
-  OpenStackServiceProps,
-  OpenStackServicePropsSpec,
-} from './openstack-service';
+import { apiServiceDefaults, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
+import { OpenStackApiService } from './openstack-api-service';
 
 export interface HeatProps extends OpenStackServiceProps {
   readonly messaging: MessagingEndpoint;
@@ -51,7 +46,7 @@ for role in ("heat_stack_owner", "heat_stack_user"):
         identity.create_role(name=role)
 `;
 
-const HEAT: OpenStackServiceDescriptor = {
+const HEAT: OpenStackServiceDescriptor<HeatProps> = {
   image: 'heat',
   operatorKey: SchedulingKey.OPERATOR_HEAT,
   inputs: commonInputHints('keystone', 'database', 'messaging', 'cache'),
@@ -66,7 +61,7 @@ const HEAT: OpenStackServiceDescriptor = {
         ? []
         : [`${name} ${JSON.stringify(value)} must be letters, digits, '_' or '-'`],
     ),
-  } satisfies OpenStackServicePropsSpec<HeatProps>,
+  },
 };
 
 /**
@@ -80,7 +75,7 @@ const HEAT: OpenStackServiceDescriptor = {
  * @example
  * new Heat(cloud, 'heat', { keystone, database, messaging, cache });
  */
-export class Heat extends OpenStackService {
+export class Heat extends OpenStackApiService {
   readonly api: ApiService;
   readonly engine: WorkerService;
   /** Creates the stack user domain, its admin and the roles trusts delegate. */
@@ -142,15 +137,13 @@ export class Heat extends OpenStackService {
     ];
     const gate = (c: Component) => deps.gate(c).dependsOn(this.domainSetup, 'completed');
 
-    this.api = new ApiService(this, 'api', {
-      placement: groupPlacement(SchedulingKey.ANY_API),
-      image,
+    this.api = this.serveApi({
       command: uwsgiCommand('heat-wsgi-api', PORT),
       port: PORT,
       healthPath: '/',
       replicas: props.apiReplicas,
       env,
-      config: { mountPath: this.configDir, files: { 'heat.conf': conf } },
+      files: { 'heat.conf': conf },
     });
     gate(this.api);
 
@@ -166,14 +159,5 @@ export class Heat extends OpenStackService {
       requests: { cpu: '200m', memory: '512Mi' },
     });
     gate(this.engine);
-  }
-
-  /** In-cluster URL of the orchestration API, e.g. `http://heat-api:8004`. */
-  get internalUrl(): string {
-    return this.api.internalUrl;
-  }
-
-  protected get entryPoints(): readonly Component[] {
-    return [this.api];
   }
 }

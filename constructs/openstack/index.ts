@@ -1,4 +1,5 @@
 export * from './openstack-service';
+export * from './openstack-api-service';
 export * from './keystone';
 export * from './cinder';
 export * from './barbican';

@@ -14,13 +14,8 @@ import { DependencyGateOptions } from '../common/openstack-service-dependencies'
 import { commonInputHints } from '../common/required-inputs';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
-import {
-  apiServiceDefaults,
-  OpenStackService,
-  OpenStackServiceDescriptor,
-  OpenStackServiceProps,
-  OpenStackServicePropsSpec,
-} from './openstack-service';
+import { apiServiceDefaults, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
+import { OpenStackApiService } from './openstack-api-service';
 
 /** How often the conductor's periodic tasks run, in seconds; 0 turns a task off. */
 export interface IronicPeriodicTaskSpacing {
@@ -87,7 +82,7 @@ const WORKERS_POOL_SIZE_WHY =
 
 const PORT = 6385;
 
-const IRONIC: OpenStackServiceDescriptor = {
+const IRONIC: OpenStackServiceDescriptor<InfraIronicProps> = {
   image: 'ironic',
   // The label value Stackwright has always written for this service: deployed objects keep it.
   appName: 'infraironic',
@@ -126,7 +121,7 @@ const IRONIC: OpenStackServiceDescriptor = {
       }),
     }),
     enabledHardwareTypes: Rules.list(Rules.nonEmptyText()),
-  } satisfies OpenStackServicePropsSpec<InfraIronicProps>,
+  },
 };
 
 /**
@@ -142,7 +137,7 @@ const IRONIC: OpenStackServiceDescriptor = {
  *   conductor: { workersPoolSize: 50, periodicTaskSpacing: { syncPowerState: 120 } },
  * });
  */
-export class InfraIronic extends OpenStackService {
+export class InfraIronic extends OpenStackApiService {
   readonly api: ApiService;
   readonly conductor: WorkerService;
   /** Creates the provisioning and cleaning networks; present with `neutron`. */
@@ -244,15 +239,14 @@ export class InfraIronic extends OpenStackService {
       return c;
     };
 
-    this.api = new ApiService(this, 'api', {
-      placement: placement(SchedulingKey.INFRA_BARE_METAL_API, SchedulingKey.ANY_API),
-      image,
+    this.api = this.serveApi({
+      schedulingKey: SchedulingKey.INFRA_BARE_METAL_API,
       command: uwsgiCommand('ironic-api-wsgi', PORT),
       port: PORT,
       healthPath: '/',
       replicas: props.apiReplicas,
       env,
-      config: { mountPath: this.configDir, files: { 'ironic.conf': conf } },
+      files: { 'ironic.conf': conf },
     });
     gate(this.api);
 
@@ -278,15 +272,6 @@ export class InfraIronic extends OpenStackService {
     });
     // Validates no tokens: memcached only caches them for the API.
     gate(this.conductor, { cache: false });
-  }
-
-  /** In-cluster URL of the bare metal API, e.g. `http://ironic-api:6385`. */
-  get internalUrl(): string {
-    return this.api.internalUrl;
-  }
-
-  protected get entryPoints(): readonly Component[] {
-    return [this.api];
   }
 }
 

@@ -2,7 +2,7 @@ import { Construct } from 'constructs';
 import { Rules } from '../../lib/model';
 import { COMMON_INPUT_RULES } from '../common/input-rules';
 import { addCheck, Component } from '../../lib/model';
-import { placement, SchedulingKey } from '../../lib/scheduling';
+import { SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { ConfigFiles } from '../common/config-files';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
@@ -15,12 +15,8 @@ import { envFromSecret } from '../common/secret-ref';
 import { ServiceDatabase } from '../common/service-database';
 import { ServiceMessaging } from '../common/service-messaging';
 import { uwsgiCommand } from '../common/uwsgi';
-import {
-  OpenStackService,
-  OpenStackServiceDescriptor,
-  OpenStackServiceOptions,
-  OpenStackServicePropsSpec,
-} from './openstack-service';
+import { OpenStackServiceDescriptor, OpenStackServiceOptions } from './openstack-service';
+import { OpenStackApiService } from './openstack-api-service';
 
 /** Keystone takes the inputs of every other service but itself. */
 export interface KeystoneProps extends OpenStackServiceOptions {
@@ -44,7 +40,7 @@ const PORT = 5000;
 /** The topic Keystone publishes on; its consumers listen on the same one. */
 export const KEYSTONE_NOTIFICATION_TOPIC = 'notifications';
 
-const KEYSTONE: OpenStackServiceDescriptor = {
+const KEYSTONE: OpenStackServiceDescriptor<KeystoneProps> = {
   image: 'keystone',
   operatorKey: SchedulingKey.OPERATOR_KEYSTONE,
   inputs: commonInputHints('database', 'cache'),
@@ -61,7 +57,7 @@ const KEYSTONE: OpenStackServiceDescriptor = {
             `${name} ${JSON.stringify(value)} is not a region id; use letters, digits, '_', '.' and '-', e.g. 'RegionOne'`,
           ],
     ),
-  } satisfies OpenStackServicePropsSpec<KeystoneProps>,
+  },
 };
 
 /**
@@ -72,7 +68,7 @@ const KEYSTONE: OpenStackServiceDescriptor = {
  * @example
  * const keystone = new Keystone(cloud, 'keystone', { database, cache, config: { token: { expiration: 7200 } } });
  */
-export class Keystone extends OpenStackService implements IdentityEndpoint {
+export class Keystone extends OpenStackApiService implements IdentityEndpoint {
   readonly api: ApiService;
   readonly bootstrap: JobComponent;
   readonly adminCredentials: GeneratedSecret;
@@ -144,9 +140,8 @@ export class Keystone extends OpenStackService implements IdentityEndpoint {
     });
     database.sync.dependsOn(fernetKeys, 'completed').dependsOn(credentialKeys, 'completed');
 
-    this.api = new ApiService(this, 'api', {
-      placement: placement(SchedulingKey.IDENTITY_API, SchedulingKey.ANY_API),
-      image,
+    this.api = this.serveApi({
+      schedulingKey: SchedulingKey.IDENTITY_API,
       command: uwsgiCommand('keystone-wsgi-public', PORT),
       port: PORT,
       healthPath: '/v3',
@@ -154,7 +149,7 @@ export class Keystone extends OpenStackService implements IdentityEndpoint {
       env: [...database.connectionEnv(), ...(this.messaging?.transportUrlEnv() ?? [])],
       volumes: keyVolumes,
       volumeMounts: keyMounts,
-      config: { mountPath: this.configDir, files: { 'keystone.conf': conf } },
+      files: { 'keystone.conf': conf },
     });
     const config = this.api.config as ConfigFiles;
     this.api
@@ -207,9 +202,5 @@ export class Keystone extends OpenStackService implements IdentityEndpoint {
   /** In-cluster identity URL, e.g. `http://keystone-api:5000/v3`. */
   get authUrl(): string {
     return `${this.api.internalUrl}/v3`;
-  }
-
-  protected get entryPoints(): readonly Component[] {
-    return [this.api];
   }
 }

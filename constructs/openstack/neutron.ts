@@ -2,7 +2,7 @@ import { Construct } from 'constructs';
 import { nodeConfigTemplatesRule } from '../common/node-config-templates';
 import { osloValuesRule } from '../common/oslo-config';
 import { COMMON_INPUT_RULES, serviceRule } from '../common/input-rules';
-import { addCheck, Cloud, Component, Rules } from '../../lib/model';
+import { addCheck, Cloud, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { MessagingEndpoint } from '../common/endpoints';
@@ -23,13 +23,8 @@ import {
   neutronAgentConfigProblems,
 } from './neutron-agents';
 import { NeutronOvnAgentOptions, neutronOvnAgent, OVN_AGENT_SCHEMA } from './neutron-ovn-agent';
-import {
-  apiServiceDefaults,
-  OpenStackService,
-  OpenStackServiceDescriptor,
-  OpenStackServiceProps,
-  OpenStackServicePropsSpec,
-} from './openstack-service';
+import { apiServiceDefaults, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
+import { OpenStackApiService } from './openstack-api-service';
 
 /** `config` holds neutron.conf's ML2 and OVN sections too: Stackwright keeps them in one file. */
 export interface NeutronProps extends OpenStackServiceProps {
@@ -57,7 +52,7 @@ export interface NeutronProps extends OpenStackServiceProps {
 
 const PORT = 9696;
 
-const NEUTRON: OpenStackServiceDescriptor = {
+const NEUTRON: OpenStackServiceDescriptor<NeutronProps> = {
   image: 'neutron',
   operatorKey: SchedulingKey.OPERATOR_NEUTRON,
   inputs: {
@@ -92,7 +87,7 @@ const NEUTRON: OpenStackServiceDescriptor = {
     }),
     ovnImage: Rules.image(),
     bgpAgentImage: Rules.image(),
-  } satisfies OpenStackServicePropsSpec<NeutronProps>,
+  },
 };
 
 /**
@@ -115,7 +110,7 @@ const NEUTRON: OpenStackServiceDescriptor = {
  *   ovnAgent: { configTemplates: [{ nodeSelector: { 'example.com/gateway': 'true' },
  *     config: { ovn: { bridges: ['br-ex:eth1'], bridge_mappings: ['physnet1:br-ex'], cms_options: ['enable-chassis-as-gw'] } } }] } });
  */
-export class Neutron extends OpenStackService {
+export class Neutron extends OpenStackApiService {
   readonly api: ApiService;
   readonly northd: WorkerService;
   /** The OVN agent: one DaemonSet per class of per-node configuration. */
@@ -200,9 +195,8 @@ export class Neutron extends OpenStackService {
       }),
     );
 
-    this.api = new ApiService(this, 'api', {
-      placement: placement(SchedulingKey.NETWORK_API, SchedulingKey.ANY_API),
-      image,
+    this.api = this.serveApi({
+      schedulingKey: SchedulingKey.NETWORK_API,
       command: ['neutron-server'],
       port: PORT,
       healthPath: '/',
@@ -214,7 +208,7 @@ export class Neutron extends OpenStackService {
         // neutron.conf + plugins/ml2/ml2_conf.ini: Stackwright puts [ml2] and [ovn] in neutron.conf.
         { name: 'OS_NEUTRON_CONFIG_FILES', value: 'neutron.conf' },
       ],
-      config: { mountPath: this.configDir, files: { 'neutron.conf': conf } },
+      files: { 'neutron.conf': conf },
       requests: { cpu: '200m', memory: '512Mi' },
     });
     deps.gate(this.api).dependsOn(ovsdb.nb, 'ready').dependsOn(ovsdb.sb, 'ready');
@@ -283,14 +277,5 @@ export class Neutron extends OpenStackService {
         component.dependsOn(this.ovnAgent, 'same-node').dependsOn(ovsdb.sb, 'ready');
       }
     }
-  }
-
-  /** In-cluster URL of the network API, e.g. `http://neutron-api:9696`. */
-  get internalUrl(): string {
-    return this.api.internalUrl;
-  }
-
-  protected get entryPoints(): readonly Component[] {
-    return [this.api];
   }
 }

@@ -31,12 +31,8 @@ import { libvirtDaemon, NovaComputeOptions } from './nova-compute';
 import { cellMappingJob } from './nova-cell-mapping';
 import { novaCommonConfig, novaServicePasswords } from './nova-config';
 import { novaDatabase } from './nova-database';
-import {
-  OpenStackService,
-  OpenStackServiceDescriptor,
-  OpenStackServiceProps,
-  OpenStackServicePropsSpec,
-} from './openstack-service';
+import { OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
+import { OpenStackApiService } from './openstack-api-service';
 import { PlacementService } from './placement';
 
 /** `config` applies to every Nova component, nova-compute included (under `compute.config`). */
@@ -81,7 +77,7 @@ const API_PORT = 8774;
 const METADATA_PORT = 8775;
 const MAX_CELLS = 100;
 
-const NOVA: OpenStackServiceDescriptor = {
+const NOVA: OpenStackServiceDescriptor<NovaProps> = {
   image: 'nova',
   operatorKey: SchedulingKey.OPERATOR_NOVA,
   inputs: {
@@ -120,7 +116,7 @@ const NOVA: OpenStackServiceDescriptor = {
       forcedDownscale: Rules.bool(),
       libvirtImage: Rules.image(),
     }),
-  } satisfies OpenStackServicePropsSpec<NovaProps>,
+  },
 };
 
 /**
@@ -139,7 +135,7 @@ const NOVA: OpenStackServiceDescriptor = {
  *   compute: { configTemplates: [{ nodeSelector: { 'example.com/gpu': 'true' }, config: { DEFAULT: { cpu_allocation_ratio: 4 } } }] },
  * });
  */
-export class Nova extends OpenStackService {
+export class Nova extends OpenStackApiService {
   readonly api: ApiService;
   readonly metadata: ApiService;
   readonly scheduler: WorkerService;
@@ -303,15 +299,14 @@ export class Nova extends OpenStackService {
       ...first.messaging.transportUrlEnv(),
     ];
 
-    this.api = new ApiService(this, 'api', {
-      placement: placement(SchedulingKey.COMPUTE_API, SchedulingKey.ANY_API),
-      image,
+    this.api = this.serveApi({
+      schedulingKey: SchedulingKey.COMPUTE_API,
       command: uwsgiCommand('nova-api-wsgi', API_PORT),
       port: API_PORT,
       healthPath: '/',
       replicas: props.apiReplicas,
       env: [...apiEnv, ...keystoneAuthtokenEnv(this.registration), ...servicePasswords],
-      config: controlFiles,
+      files: controlFiles.files,
       requests: { cpu: '200m', memory: '512Mi' },
     });
     apiLevel(this.api)
@@ -376,15 +371,6 @@ export class Nova extends OpenStackService {
   /** cell 1's conductor, the super-conductor. */
   get conductor(): WorkerService {
     return this.cells[0].conductor;
-  }
-
-  /** In-cluster URL of the compute API, e.g. `http://nova-api:8774`. */
-  get internalUrl(): string {
-    return this.api.internalUrl;
-  }
-
-  protected get entryPoints(): readonly Component[] {
-    return [this.api];
   }
 }
 

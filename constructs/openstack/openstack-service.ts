@@ -5,7 +5,6 @@ import {
   Cloud,
   propsProblems,
   PropsSpec,
-  Rule,
   Rules,
   Service,
 } from '../../lib/model';
@@ -72,7 +71,7 @@ export function apiServiceDefaults(defaults: OsloValues): OsloValues {
 }
 
 /** How {@link OpenStackService} builds the part every service shares: one constant per service. */
-export interface OpenStackServiceDescriptor {
+export interface OpenStackServiceDescriptor<P extends OpenStackServiceOptions = OpenStackServiceOptions> {
   /**
    * The image's name in the cloud's registry (`<registry>/<image>:<release>`); also names the
    * directory the configuration is mounted at, `/etc/<image>`.
@@ -108,10 +107,11 @@ export interface OpenStackServiceDescriptor {
   readonly inputs: { readonly [input: string]: string };
   /**
    * The rule of every prop besides `config` and `image` (inputs included), checked at the
-   * boundary before anything is built; together they are the known keys.
+   * boundary before anything is built; together they are the known keys. Typed by the service's
+   * props (`OpenStackServiceDescriptor<GlanceProps>`), so a prop without a rule does not compile.
    * @default - the service's own props are not checked, and unknown keys are allowed
    */
-  readonly props?: Readonly<Record<string, Rule>>;
+  readonly props?: OpenStackServicePropsSpec<P>;
 }
 
 /** The rules of the props every service takes; a service's own go in its descriptor's `props`. */

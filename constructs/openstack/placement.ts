@@ -1,18 +1,14 @@
 import { Construct } from 'constructs';
 import { COMMON_INPUT_RULES } from '../common/input-rules';
-import { Component, Rules } from '../../lib/model';
-import { placement, SchedulingKey } from '../../lib/scheduling';
+import { Rules } from '../../lib/model';
+import { SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import { commonInputHints } from '../common/required-inputs';
 import { ServiceDatabase } from '../common/service-database';
 import { uwsgiCommand } from '../common/uwsgi';
-import {
-  OpenStackService,
-  OpenStackServiceDescriptor,
-  OpenStackServiceProps,
-  OpenStackServicePropsSpec,
-} from './openstack-service';
+import { OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
+import { OpenStackApiService } from './openstack-api-service';
 
 export interface PlacementServiceProps extends Omit<OpenStackServiceProps, 'messaging'> {
   /** @default 2 */
@@ -21,7 +17,7 @@ export interface PlacementServiceProps extends Omit<OpenStackServiceProps, 'mess
 
 const PORT = 8778;
 
-const PLACEMENT: OpenStackServiceDescriptor = {
+const PLACEMENT: OpenStackServiceDescriptor<PlacementServiceProps> = {
   image: 'placement',
   // The label value Stackwright has always written for this service: deployed objects keep it.
   appName: 'placementservice',
@@ -33,7 +29,7 @@ const PLACEMENT: OpenStackServiceDescriptor = {
     database: COMMON_INPUT_RULES.database,
     cache: COMMON_INPUT_RULES.cache,
     replicas: Rules.count({ min: 1, max: 50 }),
-  } satisfies OpenStackServicePropsSpec<PlacementServiceProps>,
+  },
 };
 
 /**
@@ -48,7 +44,7 @@ const PLACEMENT: OpenStackServiceDescriptor = {
  * @example
  * const placementService = new PlacementService(cloud, 'placement', { keystone, database, cache });
  */
-export class PlacementService extends OpenStackService {
+export class PlacementService extends OpenStackApiService {
   readonly api: ApiService;
   readonly registration: KeystoneRegistration;
   readonly database: ServiceDatabase;
@@ -72,25 +68,15 @@ export class PlacementService extends OpenStackService {
       oslo_middleware: { enable_proxy_headers_parsing: true },
       ...deps.authtokenConfig,
     });
-    this.api = new ApiService(this, 'api', {
-      placement: placement(SchedulingKey.PLACEMENT_API, SchedulingKey.ANY_API),
-      image: this.image,
+    this.api = this.serveApi({
+      schedulingKey: SchedulingKey.PLACEMENT_API,
       command: uwsgiCommand('placement-api', PORT),
       port: PORT,
       healthPath: '/',
       replicas: props.replicas,
       env: deps.env,
-      config: { mountPath: this.configDir, files: { 'placement.conf': conf } },
+      files: { 'placement.conf': conf },
     });
     deps.gate(this.api);
-  }
-
-  /** In-cluster URL of the placement API, e.g. `http://placement-api:8778`. */
-  get internalUrl(): string {
-    return this.api.internalUrl;
-  }
-
-  protected get entryPoints(): readonly Component[] {
-    return [this.api];
   }
 }
