@@ -1,13 +1,5 @@
 import { Construct } from 'constructs';
-import {
-  addCheck,
-  assertNoProblems,
-  Cloud,
-  propsProblems,
-  PropsSpec,
-  Rules,
-  Service,
-} from '../../lib/model';
+import { addCheck, assertNoProblems, Cloud, propsProblems, PropsSpec, Rules, Service } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
 import { openstackOptionSchema, OpenStackSchemaName } from '../common/openstack-option-schema';
 import {
