@@ -3,26 +3,26 @@
 # Sourced, never executed. Callers set `set -euo pipefail` themselves.
 
 # --- pinned versions (bump together; see docs/test-cluster.md) -------------------
-# k8s and its staging modules move in lock-step: v1.36.3 <-> v0.36.3 (test/cluster/k8s-bins/go.mod).
+# k8s and its staging modules move in lock-step: v1.36.3 <-> v0.36.3 (scripts/cluster/modules/k8s-bins/go.mod).
 K8S_VERSION="v1.36.3"
-# etcd version = test/cluster/etcd-bin/go.mod require line; 3.6.8 is what k8s 1.36 vendors and kubeadm 1.36 supports.
+# etcd version = scripts/cluster/modules/etcd-bin/go.mod require line; 3.6.8 is what k8s 1.36 vendors and kubeadm 1.36 supports.
 ETCD_VERSION="v3.6.8"
 # kwok v0.8.0 is built against k8s 1.36 libraries; standalone kwok needs explicit stages (see kwok-stages.sh).
 KWOK_VERSION="v0.8.0"
 GO_MIN_MINOR=26
 # The real node's add-ons, each checked by its own --version (so the cache key above stays put):
-# CoreDNS = test/cluster/coredns/go.mod require line; local-path-provisioner has no replaces,
-# so `go install ...@version` builds it; the pause program's version is in test/cluster/pause/.
+# CoreDNS = scripts/cluster/modules/coredns/go.mod require line; local-path-provisioner has no replaces,
+# so `go install ...@version` builds it; the pause program's version is in scripts/cluster/modules/pause/.
 COREDNS_VERSION="v1.15.0"
 LOCAL_PATH_VERSION="v0.0.30"
 PAUSE_VERSION="1"
 
 CLUSTER_SCRIPTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_ROOT="$(cd "$CLUSTER_SCRIPTS_DIR/../.." && pwd)"
-K8S_WRAPPER_DIR="$REPO_ROOT/test/cluster/k8s-bins"
-ETCD_WRAPPER_DIR="$REPO_ROOT/test/cluster/etcd-bin"
-COREDNS_WRAPPER_DIR="$REPO_ROOT/test/cluster/coredns"
-PAUSE_SOURCE_DIR="$REPO_ROOT/test/cluster/pause"
+K8S_WRAPPER_DIR="$REPO_ROOT/scripts/cluster/modules/k8s-bins"
+ETCD_WRAPPER_DIR="$REPO_ROOT/scripts/cluster/modules/etcd-bin"
+COREDNS_WRAPPER_DIR="$REPO_ROOT/scripts/cluster/modules/coredns"
+PAUSE_SOURCE_DIR="$REPO_ROOT/scripts/cluster/modules/pause"
 
 # Cache lives outside the repository and is keyed by every pinned version, so a version
 # bump never reuses stale binaries and nothing built can be committed by accident.

@@ -3,7 +3,7 @@
 // ./staging with local replaces that are ignored for dependencies, so every staging
 // module is pinned here to its published v0.36.3 tag. Regenerate the replace list
 // with scripts/cluster/build.sh --print-replaces when bumping the version.
-module stackwright.local/test/cluster/k8s-bins
+module stackwright.local/scripts/cluster/modules/k8s-bins
 
 go 1.26.0
 

@@ -1,6 +1,6 @@
 // Wrapper module: builds CoreDNS for the test cluster's real node with a reduced plugin set
 // (main.go). Bump the require line and run `go mod tidy` together.
-module stackwright.local/test/cluster/coredns
+module stackwright.local/scripts/cluster/modules/coredns
 
 go 1.26.0
 

@@ -1,7 +1,7 @@
 // Wrapper module: builds etcd 3.6 for the e2e test cluster. etcd's server module
 // has local replaces (../api, ../pkg, ...), so `go install ...@version` refuses it;
 // depending on it from here resolves the published sibling modules instead.
-module stackwright.local/test/cluster/etcd-bin
+module stackwright.local/scripts/cluster/modules/etcd-bin
 
 go 1.26.0
 

@@ -1,4 +1,4 @@
 // The real node's pod sandbox ("pause") program; no dependencies.
-module stackwright.local/test/cluster/pause
+module stackwright.local/scripts/cluster/modules/pause
 
 go 1.26.0
