@@ -109,9 +109,10 @@ export class ServiceDatabase extends Construct {
   /**
    * The connection URL with the password as `$(<passwordVariable>)`, for pods that need several
    * databases (Nova's conductor and cell mapping): each gets its own password variable, which must
-   * be defined before the variable holding the URL.
+   * be defined before the variable holding the URL. `databaseName` names another database for the
+   * same user and server (the one `nova-manage cell_v2 map_cell0` derives cell0's from).
    */
-  connectionUrl(passwordVariable = 'DB_PASSWORD'): string {
-    return `mysql+pymysql://${this.databaseName}:$(${passwordVariable})@${this.database.host}:${this.database.port}/${this.databaseName}?charset=utf8`;
+  connectionUrl(passwordVariable = 'DB_PASSWORD', databaseName = this.databaseName): string {
+    return `mysql+pymysql://${this.databaseName}:$(${passwordVariable})@${this.database.host}:${this.database.port}/${databaseName}?charset=utf8`;
   }
 }

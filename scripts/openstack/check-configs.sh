@@ -2,8 +2,10 @@
 # CI: the configuration Stackwright renders, checked against the real OpenStack code of the release
 # (docs/configuration.md). Synthesises the reference cloud, the minimal control plane and the
 # examples, then loads every oslo.config file with the real oslo.config and option definitions and
-# builds every API's WSGI application from the /etc its container sees. Prints counts per service;
-# fails on any unknown option, type error, deprecated option or API that does not start.
+# builds every API's WSGI application from the /etc its container sees; then runs every
+# nova-cell-mapping Job's script with the real nova-manage (check_cell_mapping.py). Prints counts per
+# service; fails on any unknown option, type error, deprecated option, API that does not start, cell
+# mapped to other URLs than the Job composed, or password on a nova-manage command line.
 #
 #   check-configs.sh [RELEASE]   (the venv comes from venv.sh; start it early with --background)
 set -euo pipefail
@@ -17,4 +19,5 @@ out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 (cd "$ROOT" && npm run build --silent && node scripts/openstack/render-clouds.js "$out")
 "$venv/bin/python" "$HERE/check_configs.py" "$out"/*.k8s.yaml
+"$venv/bin/python" "$HERE/check_cell_mapping.py" "$venv" "$out"/*.k8s.yaml
 echo "configuration check passed in $((SECONDS - start))s"

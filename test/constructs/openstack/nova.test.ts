@@ -399,7 +399,11 @@ describe('Nova with two cells', () => {
     const script = scriptOf(findObject(objects, 'Job', 'nova-cell-mapping'));
     expect(script).toContain('create_cell --name cell1');
     expect(script).toContain(
-      'create_cell --name cell2 --database_connection "$CELL2_DATABASE" --transport-url "$CELL2_TRANSPORT"',
+      'OS_DATABASE__CONNECTION="$CELL2_DATABASE" OS_DEFAULT__TRANSPORT_URL="$CELL2_TRANSPORT" nova-manage cell_v2 create_cell --name cell2 --verbose',
+    );
+    // map_cell0 derives cell0's URL from [database] connection: it gets the same user on `nova`
+    expect(envOf(findObject(objects, 'Job', 'nova-cell-mapping')).CELL0_DERIVED_FROM).toBe(
+      'mysql+pymysql://nova_cell0:$(CELL0_DB_PASSWORD)@db:3306/nova?charset=utf8',
     );
     expect(nova.compute.map((c) => c.components[0].componentName)).toEqual([
       'nova-compute',
