@@ -23,11 +23,17 @@ K8S_VARIABLE = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
 
 
 def cell_mapping_jobs(paths):
+    """Each distinct Job once (two clouds with the same Nova render the same Job)."""
+    seen = set()
     for path in paths:
         with open(path) as f:
             for doc in yaml.safe_load_all(f):
                 if doc and doc.get("kind") == "Job" and doc["metadata"]["name"].endswith("cell-mapping"):
-                    yield path, doc
+                    container = doc["spec"]["template"]["spec"]["containers"][0]
+                    key = yaml.safe_dump([container["command"], container.get("env")])
+                    if key not in seen:
+                        seen.add(key)
+                        yield path, doc
 
 
 def job_environment(container, workdir, round_):
