@@ -1,9 +1,9 @@
 import { createHash } from 'crypto';
 import { k8s } from 'cdk8s-plus-33';
-import { Component } from '../../lib/model';
+import { Component, JsonApiObject } from '../../lib/model';
 
 export interface ConfigFiles {
-  readonly configMap: k8s.KubeConfigMap;
+  readonly configMap: JsonApiObject<k8s.KubeConfigMapProps>;
   readonly volume: k8s.Volume;
   /**
    * One read-only mount per file, at `<directory>/<file>` (subPath): the files add to the
@@ -37,7 +37,7 @@ export function configFiles(
       .sort()
       .map((f) => [f, files[f]]),
   );
-  const configMap = new k8s.KubeConfigMap(component, 'config', { metadata: { name }, data });
+  const configMap = new JsonApiObject(component, 'config', k8s.KubeConfigMap, { metadata: { name }, data });
   return {
     configMap,
     volume: { name: 'config', configMap: { name } },

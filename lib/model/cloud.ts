@@ -10,6 +10,7 @@ import {
   topologicalOrder,
 } from '../graph';
 import { Component } from './component';
+import { JsonApiObject } from './json-api-object';
 import { CLOUD_MARKER, closest, COMPONENT_MARKER, hasMarker, mark } from './markers';
 import {
   addCheck,
@@ -114,7 +115,7 @@ export class Cloud extends Chart {
     this.imageRegistry = props.imageRegistry ?? 'registry.yaook.cloud/yaook';
     this.toolboxImage = props.toolboxImage ?? 'docker.io/bitnami/kubectl:1.36';
     if (props.createNamespace ?? true) {
-      new k8s.KubeNamespace(this, 'namespace', { metadata: { name: props.namespace } });
+      new JsonApiObject(this, 'namespace', k8s.KubeNamespace, { metadata: { name: props.namespace } });
     }
     addCheck(this, () => this.problems());
   }

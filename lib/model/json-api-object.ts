@@ -1,0 +1,91 @@
+import { ApiObject, GroupVersionKind, Lazy } from 'cdk8s';
+import { Construct } from 'constructs';
+import { AMBIGUOUS_FIELDS, MAP_FIELDS, RENAMED_FIELDS } from './generated/k8s-json-names';
+import { hasMarker, JSON_API_OBJECT_MARKER, mark } from './markers';
+
+/**
+ * A kind of cdk8s-plus' generated `k8s` namespace (`k8s.KubeDeployment`, `k8s.KubeJob`, …): its props
+ * type types the object, its `GVK` names it. Only those two are used, never the class itself.
+ */
+export interface KubeKind<P> {
+  readonly GVK: GroupVersionKind;
+  new (scope: Construct, id: string, props: P): ApiObject;
+}
+
+/**
+ * A Kubernetes object typed by a kind of cdk8s-plus' `k8s` namespace and held as plain JSON: what
+ * every construct of the SDK creates instead of the typed `k8s.Kube*` class.
+ *
+ * The typed classes render each object twice: cdk8s resolves and sorts the props, then their
+ * generated `toJson_*` converters walk the result again, rebuilding every object key by key. Kept
+ * as JSON, the object renders in cdk8s' one pass, to the same bytes (bench/synth has the numbers).
+ *
+ * @example
+ * new JsonApiObject(component, 'service', k8s.KubeService, {
+ *   metadata: { name: component.componentName },
+ *   spec: { selector: component.selectorLabels, ports: [{ name: 'http', port: 80 }] },
+ * });
+ */
+export class JsonApiObject<P extends object> extends ApiObject {
+  /**
+   * True when `x` is a JsonApiObject. (`instanceof` cannot tell: it answers `ApiObject.isApiObject`
+   * for every subclass.)
+   */
+  static isJsonApiObject(x: unknown): x is JsonApiObject<object> {
+    return hasMarker(x, JSON_API_OBJECT_MARKER);
+  }
+
+  /** The props as given, before rendering (`Lazy` values unresolved). */
+  readonly definition: P;
+
+  constructor(scope: Construct, id: string, kind: KubeKind<P>, props: P) {
+    super(scope, id, { ...kind.GVK, ...(plainJson(props) as object) });
+    mark(this, JSON_API_OBJECT_MARKER);
+    this.definition = props;
+  }
+}
+
+/**
+ * `value` as Kubernetes JSON, what the typed class' converters make of it: fields under their JSON
+ * names (`clusterIp` is `clusterIP`; keys of maps such as labels stay as they are), and the
+ * number-or-string unions (`k8s.Quantity`, `k8s.IntOrString`: class instances with a string or
+ * number `value`, as cdk8s' `NumberStringUnionResolver` tells them) replaced by what they hold, also
+ * in what a `Lazy` produces. Objects and arrays with nothing to change are shared, not copied.
+ */
+function plainJson(value: unknown, isMap = false): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (value instanceof Lazy) return Lazy.any({ produce: () => plainJson(value.produce(), isMap) });
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = plainJson(value[i]);
+      if (item !== value[i]) (copy ??= [...value])[i] = item;
+    }
+    return copy ?? value;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) {
+    const held = (value as { value?: unknown }).value;
+    return typeof held === 'string' || typeof held === 'number' ? held : value;
+  }
+  let copy: Record<string, unknown> | undefined;
+  for (const key in value) {
+    const field = (value as Record<string, unknown>)[key];
+    const plain = plainJson(field, !isMap && MAP_FIELDS.has(key));
+    const name = isMap ? key : jsonName(key);
+    if (name !== key) {
+      copy ??= { ...value };
+      delete copy[key];
+      copy[name] = plain;
+    } else if (plain !== field) (copy ??= { ...value })[key] = plain;
+  }
+  return copy ?? value;
+}
+
+function jsonName(field: string): string {
+  if (AMBIGUOUS_FIELDS.has(field)) {
+    throw new Error(
+      `field "${field}" has another JSON name in some Kubernetes types; define this object with its typed k8s class`,
+    );
+  }
+  return RENAMED_FIELDS.get(field) ?? field;
+}
