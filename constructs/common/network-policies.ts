@@ -87,9 +87,9 @@ function consumersOf(component: Component): Component[] {
 /** True when a workload of `component` runs its pods in the host's network namespace. */
 function inHostNetwork(component: Component): boolean {
   return component.apiObjects.some((object) => {
-    // The definition as given: rendering every consumer's objects once per infrastructure server
+    // The manifest as built: rendering every consumer's objects once per infrastructure server
     // cost a sixth of the reference cloud's synthesis (bench/synth).
-    const manifest = JsonApiObject.isJsonApiObject(object) ? object.definition : object.toJson();
+    const manifest = JsonApiObject.isJsonApiObject(object) ? object.manifest : object.toJson();
     const spec = (manifest as { spec?: { template?: { spec?: { hostNetwork?: boolean } } } }).spec;
     return spec?.template?.spec?.hostNetwork === true;
   });

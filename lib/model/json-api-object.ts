@@ -35,13 +35,17 @@ export class JsonApiObject<P extends object> extends ApiObject {
     return hasMarker(x, JSON_API_OBJECT_MARKER);
   }
 
-  /** The props as given, before rendering (`Lazy` values unresolved). */
-  readonly definition: P;
+  /**
+   * The object as cdk8s holds it, before rendering: `apiVersion`, `kind` and the props under their
+   * JSON names (`Lazy` values unresolved, metadata added at synthesis not included).
+   */
+  readonly manifest: { readonly [field: string]: unknown };
 
   constructor(scope: Construct, id: string, kind: KubeKind<P>, props: P) {
-    super(scope, id, { ...kind.GVK, ...(plainJson(props) as object) });
+    const manifest = { ...kind.GVK, ...(plainJson(props) as object) };
+    super(scope, id, manifest);
     mark(this, JSON_API_OBJECT_MARKER);
-    this.definition = props;
+    this.manifest = manifest;
   }
 }
 

@@ -72,7 +72,7 @@ describe('JsonApiObject', () => {
     expect(plain).toContain('"memory":1024');
   });
 
-  test('leaves the props it was given as they were, and keeps them as its definition', () => {
+  test('leaves the props it was given as they were, and keeps its JSON as its manifest', () => {
     // GIVEN
     const props = podProps();
     const before = JSON.stringify(props);
@@ -81,7 +81,7 @@ describe('JsonApiObject', () => {
     object.toJson();
     // THEN
     expect(JSON.stringify(props)).toEqual(before);
-    expect(object.definition).toBe(props);
+    expect(object.manifest).toMatchObject({ apiVersion: 'v1', kind: 'Pod', spec: { hostPID: true } });
     expect(JsonApiObject.isJsonApiObject(object)).toBe(true);
     expect(JsonApiObject.isJsonApiObject(new k8s.KubePod(Testing.chart(), 'typed', props))).toBe(false);
   });
