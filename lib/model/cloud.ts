@@ -239,16 +239,17 @@ export class Cloud extends Chart {
   }
 
   /**
-   * The enabled objects of this cloud (those whose closest component is enabled), each with the
-   * key that identifies it in a cluster. One walk down the tree: every cloud of an App runs it for
-   * each earlier cloud (`sharedObjectProblems`), so its cost grows with the square of the clouds.
+   * The enabled objects of this cloud (those whose closest component is enabled) that `include`
+   * accepts, each with the key that identifies it in a cluster. One walk down the tree: every cloud
+   * of an App runs it for each earlier cloud (`sharedObjectProblems`), so its cost grows with the
+   * square of the clouds.
    */
-  private renderedObjects(): { key: string; object: ApiObject }[] {
-    const rendered: { key: string; object: ApiObject }[] = [];
+  private renderedObjects(include: (object: ApiObject) => boolean = () => true): RenderedKey[] {
+    const rendered: RenderedKey[] = [];
     const walk = (scope: IConstruct, enabled: boolean): void => {
       for (const child of scope.node.children) {
         const childEnabled = Component.isComponent(child) ? child.enabled : enabled;
-        if (childEnabled && child instanceof ApiObject) {
+        if (childEnabled && child instanceof ApiObject && include(child)) {
           const namespace = isClusterScoped(child) ? '' : this.namespace;
           rendered.push({
             object: child,
@@ -262,7 +263,7 @@ export class Cloud extends Chart {
     return rendered;
   }
 
-  private duplicateObjectProblems(rendered: readonly { key: string; object: ApiObject }[]): string[] {
+  private duplicateObjectProblems(rendered: readonly RenderedKey[]): string[] {
     const seen = new Map<string, string>();
     const problems: string[] = [];
     for (const { key, object } of rendered) {
@@ -280,7 +281,7 @@ export class Cloud extends Chart {
    * Objects another cloud of the same App renders too (same namespace, or cluster-scoped): the
    * two deploys would overwrite each other. Reported by the later cloud only.
    */
-  private sharedObjectProblems(rendered: readonly { key: string; object: ApiObject }[]): string[] {
+  private sharedObjectProblems(rendered: readonly RenderedKey[]): string[] {
     const siblings = this.node.scope?.node.children ?? [];
     const earlier = siblings
       .slice(0, siblings.indexOf(this))
@@ -288,8 +289,9 @@ export class Cloud extends Chart {
     if (earlier.length === 0) return [];
     const mine = new Map(rendered.map(({ key, object }) => [key, object]));
     return earlier.flatMap((other) =>
+      // Another namespace shares only cluster-scoped objects with this one.
       other
-        .renderedObjects()
+        .renderedObjects(other.namespace === this.namespace ? undefined : isClusterScoped)
         .filter(({ key }) => mine.has(key))
         .map(({ key, object }) => {
           const where = isClusterScoped(object) ? '(cluster-scoped)' : `in namespace "${this.namespace}"`;
@@ -303,6 +305,12 @@ export class Cloud extends Chart {
         }),
     );
   }
+}
+
+/** An object of a cloud and the key that identifies it in a cluster (`group/Kind/namespace/name`). */
+interface RenderedKey {
+  readonly key: string;
+  readonly object: ApiObject;
 }
 
 interface RenderedObject {

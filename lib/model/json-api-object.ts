@@ -74,8 +74,10 @@ function plainJson(value: unknown, isMap = false): unknown {
   let copy: Record<string, unknown> | undefined;
   for (const key in value) {
     const field = (value as Record<string, unknown>)[key];
-    const plain = plainJson(field, !isMap && MAP_FIELDS.has(key));
-    const name = isMap ? key : jsonName(key);
+    // One lookup for the common case, a field that is neither renamed nor a map.
+    const special = isMap ? undefined : SPECIAL_FIELDS.get(key);
+    const plain = plainJson(field, special === MAP);
+    const name = special === undefined || special === MAP ? key : jsonName(key, special);
     if (name !== key) {
       copy ??= { ...value };
       delete copy[key];
@@ -85,11 +87,21 @@ function plainJson(value: unknown, isMap = false): unknown {
   return copy ?? value;
 }
 
-function jsonName(field: string): string {
-  if (AMBIGUOUS_FIELDS.has(field)) {
+const MAP = Symbol('map');
+const AMBIGUOUS = Symbol('ambiguous');
+
+/** What a field name asks of `plainJson`: its JSON name, or that its value is a map, or that it is ambiguous. */
+const SPECIAL_FIELDS = new Map<string, string | typeof MAP | typeof AMBIGUOUS>([
+  ...[...MAP_FIELDS].map((field) => [field, MAP] as const),
+  ...RENAMED_FIELDS,
+  ...[...AMBIGUOUS_FIELDS].map((field) => [field, AMBIGUOUS] as const),
+]);
+
+function jsonName(field: string, special: string | typeof AMBIGUOUS): string {
+  if (special === AMBIGUOUS) {
     throw new Error(
       `field "${field}" has another JSON name in some Kubernetes types; define this object with its typed k8s class`,
     );
   }
-  return RENAMED_FIELDS.get(field) ?? field;
+  return special;
 }
