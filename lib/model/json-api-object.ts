@@ -1,4 +1,13 @@
-import { ApiObject, GroupVersionKind, Lazy } from 'cdk8s';
+import {
+  ApiObject,
+  App,
+  GroupVersionKind,
+  ImplicitTokenResolver,
+  JsonPatch,
+  Lazy,
+  LazyResolver,
+  NumberStringUnionResolver,
+} from 'cdk8s';
 import { Construct } from 'constructs';
 import { AMBIGUOUS_FIELDS, MAP_FIELDS, RENAMED_FIELDS } from './generated/k8s-json-names';
 import { hasMarker, JSON_API_OBJECT_MARKER, mark } from './markers';
@@ -47,6 +56,72 @@ export class JsonApiObject<P extends object> extends ApiObject {
     mark(this, JSON_API_OBJECT_MARKER);
     this.manifest = manifest;
   }
+
+  /** Whether JSON patches were added: cdk8s applies them (`patches` is private to `ApiObject`). */
+  private patched = false;
+
+  override addJsonPatch(...ops: JsonPatch[]): void {
+    this.patched = true;
+    super.addJsonPatch(...ops);
+  }
+
+  /**
+   * Renders the object as `ApiObject.toJson()` does, in one walk: cdk8s resolves the props (building
+   * the path of every value as it goes) and then copies them again to sort their keys. With resolvers
+   * of the user's own in the App, JSON patches, or `CDK8S_DISABLE_SORT` set, cdk8s renders it.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- cdk8s' own signature
+  override toJson(): any {
+    if (this.patched || process.env.CDK8S_DISABLE_SORT || !App.of(this).resolvers.every(isBuiltInResolver)) {
+      return super.toJson();
+    }
+    try {
+      // The metadata comes rendered (resolved, sorted, empty values dropped) from cdk8s.
+      const { apiVersion, kind, ...rest } = renderJson({ ...this.manifest, metadata: undefined }) as Record<
+        string,
+        unknown
+      >;
+      return { apiVersion, kind, metadata: this.metadata.toJson(), ...rest };
+    } catch (e) {
+      throw new Error(
+        `Failed serializing construct at path '${this.node.path}' with name '${this.name}': ${e}`,
+      );
+    }
+  }
+}
+
+function isBuiltInResolver(resolver: unknown): boolean {
+  return (
+    resolver instanceof LazyResolver ||
+    resolver instanceof ImplicitTokenResolver ||
+    resolver instanceof NumberStringUnionResolver
+  );
+}
+
+/**
+ * What cdk8s' `resolve` followed by `sanitizeValue` (keys sorted) makes of `value` with the App's
+ * built-in resolvers: `Lazy` values produced, tokens (`resolve()`) resolved, number-or-string unions
+ * as `{ value }`, null and undefined fields dropped, and any other class instance refused.
+ */
+function renderJson(value: unknown): unknown {
+  if (value === null || value === undefined) return undefined;
+  if (value instanceof Lazy) return renderJson(value.produce());
+  const token = value as { resolve?: unknown; value?: unknown; constructor?: unknown };
+  if (typeof token.resolve === 'function') return renderJson((token.resolve as () => unknown)());
+  if (typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(renderJson);
+  if (token.constructor !== Object) {
+    if (typeof token.value === 'string' || typeof token.value === 'number') return { value: token.value };
+    throw new Error(
+      `can't render non-simple object of type '${(token.constructor as { name?: string })?.name}'`,
+    );
+  }
+  const rendered: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) {
+    const field = renderJson((value as Record<string, unknown>)[key]);
+    if (field !== undefined && field !== null) rendered[key] = field;
+  }
+  return rendered;
 }
 
 /**

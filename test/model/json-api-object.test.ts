@@ -1,6 +1,6 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import { Chart, Lazy, Testing } from 'cdk8s';
+import { App, Chart, IResolver, JsonPatch, Lazy, Testing } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-33';
 import { JsonApiObject, KubeKind } from '../../lib/model';
 
@@ -70,6 +70,28 @@ describe('JsonApiObject', () => {
     expect(plain).toEqual(typed);
     expect(plain).toContain('"hostPID":true');
     expect(plain).toContain('"memory":1024');
+  });
+
+  test('renders as cdk8s does with JSON patches and with resolvers of the App', () => {
+    // GIVEN a patched object, and one in an App with a resolver of its own
+    const patched = (chart: Chart) => {
+      const object = new JsonApiObject(chart, 'pod', k8s.KubePod, podProps());
+      object.addJsonPatch(JsonPatch.add('/spec/hostNetwork', true));
+      return object;
+    };
+    const upper: IResolver = {
+      resolve: (context) => {
+        if (context.value === 'agent') context.replaceValue('AGENT');
+      },
+    };
+    const withResolver = new Chart(new App({ resolvers: [upper] }), 'chart');
+    // WHEN rendered
+    const patchedJson = JSON.stringify(patched(Testing.chart()).toJson());
+    const resolved = new JsonApiObject(withResolver, 'pod', k8s.KubePod, podProps()).toJson();
+    // THEN cdk8s' own rendering applied both
+    expect(patchedJson).toContain('"hostNetwork":true');
+    expect(resolved.spec.containers[0].name).toBe('AGENT');
+    expect(JSON.stringify(resolved)).toContain('"hostPID":true');
   });
 
   test('leaves the props it was given as they were, and keeps its JSON as its manifest', () => {
