@@ -27,7 +27,8 @@ export interface KubeKind<P> {
  *
  * The typed classes render each object twice: cdk8s resolves and sorts the props, then their
  * generated `toJson_*` converters walk the result again, rebuilding every object key by key. Kept
- * as JSON, the object renders in cdk8s' one pass, to the same bytes (bench/synth has the numbers).
+ * as JSON (converted once, when built), the object renders in one walk, to the same bytes
+ * (bench/synth has the numbers).
  *
  * @example
  * new JsonApiObject(component, 'service', k8s.KubeService, {
