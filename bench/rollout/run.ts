@@ -4,6 +4,8 @@
  * For chain, fan-out, diamond and skewed-level graphs whose pods turn Ready after a known delay
  * (kwok stage annotation), it measures the wall time of
  *   - `stackwright`: `deploy()` — per-component scheduling, no barriers;
+ *   - `stackwright-cli`: the same rollout as a user starts it, `node bin/stackwright.js deploy <dir>`,
+ *     timed from process start to exit (Node start-up, loading, reading the manifests included);
  *   - `waves`: the same engine on the same manifests with level barriers added (sync-wave style);
  *   - `kubectl`: sequential `kubectl apply --server-side` + `kubectl wait` in dependency order;
  *   - `flux`: the graph exported with `exportFlux`, applied by Flux's kustomize-controller;
@@ -11,6 +13,7 @@
  * against the physical limit (critical path of readiness delays plus one apply round trip per
  * component), and counts API requests per object from the API server's audit log.
  */
+import { spawn } from 'child_process';
 import { performance } from 'perf_hooks';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -19,6 +22,7 @@ import { ComponentGraph, KubeObject } from '../../lib/graph';
 import { deploy } from '../../lib/runtime/operations/deploy';
 import { RolloutEvent } from '../../lib/runtime/events';
 import { KubeCluster } from '../../lib/runtime/kube/kube-cluster';
+import { USER_AGENT } from '../../lib/runtime/kube/transport';
 import { waitUntilGone } from '../../lib/runtime/operations/delete-in-reverse-order';
 import { auditCounts, fileSize } from './audit';
 import { kubectlSequential, warmKubectl } from './kubectl-baseline';
@@ -32,13 +36,18 @@ import {
   diamond,
   fanOut,
   graphOf,
+  manifests,
   Shape,
   skewedLevels,
   withLevelBarriers,
 } from './shapes';
+import { stringify } from 'yaml';
 import { median } from '../support/run-options';
 
-type Tool = 'stackwright' | 'stackwright-c8' | 'waves' | 'kubectl' | 'flux' | 'kapp';
+/** The repository (this file runs from source or from dist-lib/bench/rollout). */
+const REPO_ROOT = path.join(__dirname, '..', '..').replace(/[\\/]dist-lib$/, '');
+
+type Tool = 'stackwright' | 'stackwright-cli' | 'stackwright-c8' | 'waves' | 'kubectl' | 'flux' | 'kapp';
 
 interface Case {
   readonly shape: Shape;
@@ -62,18 +71,20 @@ const ALL: readonly Tool[] = ['stackwright', 'waves', 'kubectl', 'flux', 'kapp']
 const WIDE: readonly Tool[] = ['stackwright', 'waves', 'flux', 'kapp'];
 
 function cases(quick: boolean): Case[] {
+  // The CLI from process start on the shapes the cluster is not the bottleneck of (few Deployments
+  // at once), where the whole command should land within max(1 s, 5 %) of the limit.
   if (quick)
     return [
-      { shape: chain(3, 500), tools: ALL },
+      { shape: chain(3, 500), tools: [...ALL, 'stackwright-cli'] },
       { shape: fanOut(10, 500), tools: ALL },
     ];
   return [
-    { shape: chain(10, 1000), tools: ALL },
+    { shape: chain(10, 1000), tools: [...ALL, 'stackwright-cli'] },
     { shape: fanOut(50, 1000), tools: [...ALL, 'stackwright-c8'] },
     { shape: fanOut(200, 1000), tools: WIDE },
     { shape: diamond(50, 1000), tools: ALL },
-    { shape: skewedLevels(5, 4, 500, 3000), tools: ALL },
-    { shape: skewedLevels(10, 10, 500, 3000), tools: WIDE },
+    { shape: skewedLevels(5, 4, 500, 3000), tools: [...ALL, 'stackwright-cli'] },
+    { shape: skewedLevels(10, 10, 500, 3000), tools: [...WIDE, 'stackwright-cli'] },
   ];
 }
 
@@ -161,8 +172,9 @@ async function measure(
   const graph = graphOf(shape, `bench-${tool}`, namespace);
   const objects = graph.bootstrap.length + graph.components.reduce((n, c) => n + c.objects.length, 0);
   const userAgent =
-    { kubectl: 'kubectl/', flux: FLUX_USER_AGENT, kapp: KAPP_USER_AGENT }[tool as string] ??
-    `stackwright-bench-${tool}`;
+    { kubectl: 'kubectl/', flux: FLUX_USER_AGENT, kapp: KAPP_USER_AGENT, 'stackwright-cli': USER_AGENT }[
+      tool as string
+    ] ?? `stackwright-bench-${tool}`;
   const offset = env.auditLog ? fileSize(env.auditLog) : 0;
   let ok = true;
   let counter = { total: 0, writes: 0 };
@@ -182,6 +194,14 @@ async function measure(
     );
   } else if (tool === 'kapp') {
     await kappRollout(gitops.binaries as GitOpsBinaries, env.kubeconfig, graph, namespace);
+  } else if (tool === 'stackwright-cli') {
+    const cli = await cliDeploy(
+      env.kubeconfig,
+      manifests(shape, `bench-${tool}`, namespace),
+      shape.components.length,
+    );
+    ok = cli.ok;
+    engineMs = cli.wallMs;
   } else {
     const port = await KubeCluster.connect({ kubeconfig: env.kubeconfig, userAgent });
     try {
@@ -214,6 +234,45 @@ async function measure(
   await deleteNamespace(admin, namespace);
   if (tool === 'kapp') await forgetKappApp(gitops.binaries as GitOpsBinaries, env.kubeconfig, namespace);
   return { shape, tool, wallMs, ok, requests, writes, objects, ...(overhead ? { overhead } : {}) };
+}
+
+/**
+ * `node bin/stackwright.js deploy <dir>` on `objects` written as YAML, as a user runs it (the bundle
+ * when `npm run build` wrote it): the wall time from spawning the process to its exit.
+ */
+async function cliDeploy(
+  kubeconfig: string,
+  objects: readonly KubeObject[],
+  width: number,
+): Promise<{ readonly ok: boolean; readonly wallMs: number }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cli-'));
+  fs.writeFileSync(path.join(dir, 'bench.k8s.yaml'), objects.map((o) => stringify(o)).join('---\n'));
+  try {
+    const started = performance.now();
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn(
+        process.execPath,
+        [
+          path.join(REPO_ROOT, 'bin', 'stackwright.js'),
+          'deploy',
+          dir,
+          '--kubeconfig',
+          kubeconfig,
+          '--json',
+          '--preflight',
+          'off',
+          '--concurrency',
+          String(Math.max(8, width)),
+        ],
+        { stdio: 'ignore' },
+      );
+      child.on('error', reject);
+      child.on('exit', resolve);
+    });
+    return { ok: code === 0, wallMs: performance.now() - started };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The part of a run's time the tool itself adds, read from its events. */
@@ -343,18 +402,22 @@ function renderReport(input: ReportInput): string {
   const shapes = [...new Map(input.measurements.map((m) => [m.shape.name, m.shape])).values()];
   const s = (ms: number | undefined) => (ms === undefined ? '–' : `${(ms / 1000).toFixed(2)}`);
   const lines = [
-    '| graph | components | objects | limit T\\* (s) | stackwright (s) | tool overhead (s) | of which startup / hand-offs / teardown (s) | waves (s) | kubectl seq. (s) | Flux (s) | kapp (s) | requests per object (stackwright / waves / kubectl / Flux / kapp) | writes per object (stackwright / kubectl / Flux / kapp) |',
-    '| --- | --: | --: | --: | --: | --: | --- | --: | --: | --: | --: | --- | --- |',
+    '| graph | components | objects | limit T\\* (s) | stackwright (s) | tool overhead (s) | of which startup / hand-offs / teardown (s) | CLI from process start (s) | CLI - T\\* / CLI - T\\*+cluster (s), target max(1 s, 5 %) | waves (s) | kubectl seq. (s) | Flux (s) | kapp (s) | requests per object (stackwright / waves / kubectl / Flux / kapp) | writes per object (stackwright / kubectl / Flux / kapp) |',
+    '| --- | --: | --: | --: | --: | --: | --- | --: | --- | --: | --: | --: | --: | --- | --- |',
   ];
   for (const shape of shapes) {
     const get = (tool: Tool) =>
       input.measurements.find((m) => m.shape.name === shape.name && m.tool === tool);
     const sw = get('stackwright');
+    const cli = get('stackwright-cli');
     const waves = get('waves');
     const kubectl = get('kubectl');
     const flux = get('flux');
     const kapp = get('kapp');
     const limit = criticalPathMs(shape, rttMs);
+    // The limit plus what the cluster itself needs per component on the critical path (controllers,
+    // scheduler, kwok): what no tool can go below on this cluster.
+    const withCluster = criticalPathMs(shape, rttMs + controllerMs);
     const o = sw?.overhead;
     const toolMs = o ? o.startupMs + o.handoffsMs + o.teardownMs : undefined;
     const perObject = (m: Measurement | undefined, field: 'requests' | 'writes') =>
@@ -369,6 +432,10 @@ function renderReport(input: ReportInput): string {
       toolMs === undefined ? '–' : `${s(toolMs)} (${((toolMs / limit) * 100).toFixed(1)} % of T\\*)`,
       o
         ? `${s(o.startupMs)} / ${s(o.handoffsMs)} (${o.handoffs} hand-offs, max ${o.maxHandoffMs} ms) / ${s(o.teardownMs)}`
+        : '–',
+      `${s(cli?.wallMs)}${flag(cli)}`,
+      cli
+        ? `${s(cli.wallMs - limit)} / ${s(cli.wallMs - withCluster)}, target ${s(Math.max(1000, limit * 0.05))}`
         : '–',
       `${s(waves?.wallMs)}${flag(waves)}`,
       s(kubectl?.wallMs),

@@ -17,7 +17,10 @@
  * installed, which is steadier than wall time on a loaded machine.
  *
  * - no-op re-deploy (with `--kubeconfig`): the reference cloud deployed again, unchanged, on a live
- *   cluster: whole process wall time, via node, npx and the unbundled tsc output.
+ *   cluster: whole process wall time, via node, npx and the unbundled tsc output; and beside them,
+ *   on the same cluster in the same rounds, kapp's no-op: `kapp deploy` of a copy of the reference
+ *   cloud in a namespace of its own (its kapp layout, `exportKapp`), again unchanged (when
+ *   scripts/gitops/build.sh has built kapp).
  *
  *   npm run build && node dist-lib/bench/startup/run.js [--runs 5] [--compare <other dist-lib>] [--kubeconfig <file>]
  *
@@ -30,6 +33,9 @@ import * as http from 'http';
 import { AddressInfo } from 'net';
 import * as os from 'os';
 import * as path from 'path';
+import { exportKapp, KAPP_FOLDER, writeExportTree } from '../../lib/export';
+import { graphFromManifests, loadManifests } from '../../lib/graph';
+import { gitOpsBinaries } from '../support/gitops/gitops-binaries';
 import { median, option } from '../support/run-options';
 
 const root = path.join(__dirname, '..', '..').replace(/[\\/]dist-lib$/, '');
@@ -150,6 +156,8 @@ interface Variant {
   readonly command: string;
   /** Runs before each measurement, unmeasured. */
   readonly prepare?: () => void;
+  /** Runs once before the warm-up, unmeasured. */
+  readonly prepareOnce?: () => Promise<void>;
   readonly firstRequest?: boolean;
   /** The variant this one is compared with (same group). */
   readonly baseline?: string;
@@ -165,6 +173,7 @@ async function main(): Promise<void> {
   const api = new StandInApiServer();
   await api.start(work);
   const manifests = path.join(work, 'dist');
+  const kappLayout = path.join(work, 'kapp');
   const bundle = 'node bin/stackwright.js';
   const unbundled = `node -e "require('./dist-lib/lib/cli/main').main(process.argv.slice(1)).then((c) => (process.exitCode = c))" --`;
 
@@ -255,6 +264,15 @@ async function main(): Promise<void> {
       },
       { group: 'no-op re-deploy', name: 'unbundled tsc output, `deploy`', command: deploy(unbundled) },
     );
+    const kapp = kappBinary();
+    if (kapp) {
+      variants.push({
+        group: 'no-op re-deploy',
+        name: '`kapp deploy` of the same cloud (its own copy and namespace), unchanged',
+        command: kappDeploy(kapp, path.resolve(cluster), kappLayout),
+        prepareOnce: () => writeKappLayout(kappLayout),
+      });
+    }
     if (compare)
       variants.push({
         group: 'no-op re-deploy',
@@ -273,6 +291,7 @@ async function main(): Promise<void> {
     await measure(`node --require ./bin/ts-register.js stacks/main.ts`, {
       env: { STACKWRIGHT_TRANSPILE_CACHE: cache, CDK8S_OUTDIR: manifests },
     });
+    for (const variant of selected) await variant.prepareOnce?.();
     for (const variant of selected) {
       variant.prepare?.();
       await measure(variant.command, {
@@ -298,6 +317,47 @@ async function main(): Promise<void> {
     fs.rmSync(work, { recursive: true, force: true });
   }
   process.stdout.write(report(selected, samples, runs));
+}
+
+/** kapp as scripts/gitops/build.sh built it, or undefined (with a note) when it has not. */
+function kappBinary(): string | undefined {
+  try {
+    return gitOpsBinaries().kapp;
+  } catch (error) {
+    process.stderr.write(`no kapp row: ${error instanceof Error ? error.message : String(error)}\n`);
+    return undefined;
+  }
+}
+
+/** The cloud kapp deploys: the reference cloud under another id and namespace, so the two never share an object. */
+const KAPP_CLOUD = { id: 'kapp-noop', namespace: 'openstack-kapp' };
+
+/** Synthesises kapp's copy of the reference cloud and writes its kapp layout (`exportKapp`) to `dir`. */
+async function writeKappLayout(dir: string): Promise<void> {
+  const synthesised = path.join(dir, 'manifests');
+  const program =
+    "const { App } = require('cdk8s'); const { referenceCloud } = require('./stacks/reference-cloud');" +
+    ` const app = new App({ outdir: ${JSON.stringify(synthesised)} });` +
+    ` referenceCloud(app, '${KAPP_CLOUD.id}', { namespace: '${KAPP_CLOUD.namespace}' }); app.synth();`;
+  await measure(`node --require ./bin/ts-register.js -e ${JSON.stringify(program)}`);
+  writeExportTree(exportKapp(graphFromManifests(loadManifests(synthesised))), dir);
+}
+
+/** `kapp deploy` of the layout with kapp's defaults (concurrency, wait interval), its app record in `default`. */
+function kappDeploy(kapp: string, kubeconfig: string, dir: string): string {
+  return [
+    kapp,
+    'deploy',
+    '--app',
+    KAPP_CLOUD.id,
+    '--namespace',
+    'default',
+    '--file',
+    path.join(dir, KAPP_FOLDER),
+    '--yes',
+    '--diff-changes=false',
+    `--kubeconfig=${kubeconfig}`,
+  ].join(' ');
 }
 
 function report(variants: readonly Variant[], samples: Map<Variant, Sample[]>, runs: number): string {

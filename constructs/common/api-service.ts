@@ -1,6 +1,14 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
-import { assertNoProblems, Component, propsProblems, PropsSpec, required, Rules } from '../../lib/model';
+import {
+  assertNoProblems,
+  Component,
+  JsonApiObject,
+  propsProblems,
+  PropsSpec,
+  required,
+  Rules,
+} from '../../lib/model';
 import { commandRule, configFilesRule, healthPathRule, requestsRule } from './building-block-rules';
 import { PodPlacement } from '../../lib/scheduling';
 import { CONFIG_CHECKSUM_ANNOTATION, ConfigDirectory, ConfigFiles, configFiles } from './config-files';
@@ -56,8 +64,8 @@ const API_SERVICE_PROPS: PropsSpec<ApiServiceProps> = {
  * replicas a PodDisruptionBudget and preferred anti-affinity so a node drain never takes the API down.
  */
 export class ApiService extends Component {
-  readonly deployment: k8s.KubeDeployment;
-  readonly serviceObject: k8s.KubeService;
+  readonly deployment: JsonApiObject<k8s.KubeDeploymentProps>;
+  readonly serviceObject: JsonApiObject<k8s.KubeServiceProps>;
   readonly port: number;
   /** The mounted configuration, for Jobs that need the same files. */
   readonly config?: ConfigFiles;
@@ -78,7 +86,7 @@ export class ApiService extends Component {
       timeoutSeconds: 5,
       failureThreshold: 3,
     });
-    this.deployment = new k8s.KubeDeployment(this, 'deployment', {
+    this.deployment = new JsonApiObject(this, 'deployment', k8s.KubeDeployment, {
       metadata: { name: this.componentName },
       spec: {
         replicas,
@@ -112,7 +120,7 @@ export class ApiService extends Component {
         }),
       },
     });
-    this.serviceObject = new k8s.KubeService(this, 'service', {
+    this.serviceObject = new JsonApiObject(this, 'service', k8s.KubeService, {
       metadata: { name: this.componentName },
       spec: {
         selector: this.selectorLabels,

@@ -1,5 +1,13 @@
 import { k8s } from 'cdk8s-plus-33';
-import { assertNoProblems, Component, dnsLabelProblems, rangeProblems, Rule, Rules } from '../../lib/model';
+import {
+  assertNoProblems,
+  Component,
+  dnsLabelProblems,
+  JsonApiObject,
+  rangeProblems,
+  Rule,
+  Rules,
+} from '../../lib/model';
 import { disruptionBudget } from './disruption-budget';
 import { allowFromConsumers } from './network-policies';
 import { podTemplate, PodSpread, PodTemplateOptions } from './pod-template';
@@ -102,7 +110,7 @@ export function clusterMemberHosts(
 export function clusteredStatefulSet(
   component: Component,
   props: ClusteredStatefulSetProps,
-): k8s.KubeStatefulSet {
+): JsonApiObject<k8s.KubeStatefulSetProps> {
   const name = component.componentName;
   assertNoProblems(
     component,
@@ -110,7 +118,7 @@ export function clusteredStatefulSet(
   );
   const selector = component.selectorLabels;
   if (props.peerPorts) {
-    new k8s.KubeService(component, 'peers', {
+    new JsonApiObject(component, 'peers', k8s.KubeService, {
       metadata: { name: clusterServiceName(component, props) },
       spec: { clusterIp: 'None', publishNotReadyAddresses: true, selector, ports: props.peerPorts },
     });
@@ -119,7 +127,7 @@ export function clusteredStatefulSet(
     props.clientMember === undefined
       ? selector
       : { ...selector, 'statefulset.kubernetes.io/pod-name': `${name}-${props.clientMember}` };
-  new k8s.KubeService(component, 'client', {
+  new JsonApiObject(component, 'client', k8s.KubeService, {
     metadata: { name },
     spec: {
       clusterIp: props.peerPorts ? undefined : 'None',
@@ -128,7 +136,7 @@ export function clusteredStatefulSet(
     },
   });
   const storage = props.storage;
-  const statefulSet = new k8s.KubeStatefulSet(component, 'statefulset', {
+  const statefulSet = new JsonApiObject(component, 'statefulset', k8s.KubeStatefulSet, {
     metadata: { name },
     spec: {
       serviceName: clusterServiceName(component, props),

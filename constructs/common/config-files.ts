@@ -1,6 +1,6 @@
 import { createHash } from 'crypto';
 import { k8s } from 'cdk8s-plus-33';
-import { Component } from '../../lib/model';
+import { Component, JsonApiObject } from '../../lib/model';
 
 /** Configuration files as a component is given them: their directory and their text by file name. */
 export interface ConfigDirectory {
@@ -10,7 +10,7 @@ export interface ConfigDirectory {
 }
 
 export interface ConfigFiles {
-  readonly configMap: k8s.KubeConfigMap;
+  readonly configMap: JsonApiObject<k8s.KubeConfigMapProps>;
   readonly volume: k8s.Volume;
   /**
    * One read-only mount per file, at `<directory>/<file>` (subPath): the files add to the
@@ -44,7 +44,7 @@ export function configFiles(
       .sort()
       .map((f) => [f, files[f]]),
   );
-  const configMap = new k8s.KubeConfigMap(component, 'config', { metadata: { name }, data });
+  const configMap = new JsonApiObject(component, 'config', k8s.KubeConfigMap, { metadata: { name }, data });
   return {
     configMap,
     volume: { name: 'config', configMap: { name } },

@@ -1,5 +1,5 @@
 import { k8s } from 'cdk8s-plus-33';
-import { Component } from '../../lib/model';
+import { Component, JsonApiObject } from '../../lib/model';
 
 /**
  * A PodDisruptionBudget for a component's pods that lets a drain take one at a time, named after
@@ -8,7 +8,7 @@ import { Component } from '../../lib/model';
  */
 export function disruptionBudget(component: Component, replicas: number): void {
   if (replicas <= 1) return;
-  new k8s.KubePodDisruptionBudget(component, 'pdb', {
+  new JsonApiObject(component, 'pdb', k8s.KubePodDisruptionBudget, {
     metadata: { name: component.componentName },
     spec: {
       maxUnavailable: k8s.IntOrString.fromNumber(1),

@@ -1,5 +1,5 @@
 import { k8s } from 'cdk8s-plus-33';
-import { Component } from '../../lib/model';
+import { Component, JsonApiObject } from '../../lib/model';
 import { podTemplate, PodTemplateOptions } from './pod-template';
 
 /**
@@ -10,8 +10,8 @@ import { podTemplate, PodTemplateOptions } from './pod-template';
 export function hostAgentDaemonSet(
   component: Component,
   pod: Omit<PodTemplateOptions, 'hostAgent'>,
-): k8s.KubeDaemonSet {
-  return new k8s.KubeDaemonSet(component, 'daemonset', {
+): JsonApiObject<k8s.KubeDaemonSetProps> {
+  return new JsonApiObject(component, 'daemonset', k8s.KubeDaemonSet, {
     metadata: { name: component.componentName },
     spec: {
       selector: { matchLabels: component.selectorLabels },

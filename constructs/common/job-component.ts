@@ -3,6 +3,7 @@ import { Construct } from 'constructs';
 import {
   Cloud,
   Component,
+  JsonApiObject,
   ComponentProps,
   propsProblems,
   PropsSpec,
@@ -92,7 +93,7 @@ const JOB_COMPONENT_PROPS: PropsSpec<JobComponentProps> = {
  * its operator Jobs: the service's `OPERATOR_*` key with the `OPERATOR_ANY` group.
  */
 export class JobComponent extends Component {
-  readonly job: k8s.KubeJob;
+  readonly job: JsonApiObject<k8s.KubeJobProps>;
 
   constructor(scope: Construct, id: string, props: JobComponentProps) {
     // Checked before Component's own check, which would see only the placement built from operatorKey.
@@ -109,7 +110,7 @@ export class JobComponent extends Component {
       ...(props.extraEnv ?? []),
     ];
     const serviceAccountName = props.kubernetesAccess ? jobIdentity(this, props.kubernetesAccess) : undefined;
-    this.job = new k8s.KubeJob(this, 'job', {
+    this.job = new JsonApiObject(this, 'job', k8s.KubeJob, {
       metadata: { name: this.componentName },
       spec: {
         backoffLimit,

@@ -1,5 +1,5 @@
 import { k8s } from 'cdk8s-plus-33';
-import { Cloud, Component } from '../../lib/model';
+import { Cloud, Component, JsonApiObject } from '../../lib/model';
 
 /**
  * Gives one component its own identity on the Kubernetes API: a ServiceAccount, a Role with
@@ -12,9 +12,12 @@ import { Cloud, Component } from '../../lib/model';
 export function jobIdentity(component: Component, rules: readonly k8s.PolicyRule[]): string {
   const name = component.componentName;
   const metadata = { name };
-  new k8s.KubeServiceAccount(component, 'service-account', { metadata, automountServiceAccountToken: false });
-  new k8s.KubeRole(component, 'role', { metadata, rules: [...rules] });
-  new k8s.KubeRoleBinding(component, 'role-binding', {
+  new JsonApiObject(component, 'service-account', k8s.KubeServiceAccount, {
+    metadata,
+    automountServiceAccountToken: false,
+  });
+  new JsonApiObject(component, 'role', k8s.KubeRole, { metadata, rules: [...rules] });
+  new JsonApiObject(component, 'role-binding', k8s.KubeRoleBinding, {
     metadata,
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
     subjects: [{ kind: 'ServiceAccount', name, namespace: Cloud.of(component).namespace }],

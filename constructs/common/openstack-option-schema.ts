@@ -58,10 +58,15 @@ export function loadOpenStackSchema(
   return loaded.get(key);
 }
 
-/** Releases with generated schemas, oldest first. */
-export function generatedReleases(): string[] {
-  const root = SCHEMA_ROOTS.find((r) => existsSync(r));
-  return root ? readdirSync(root).sort() : [];
+let releases: readonly string[] | undefined;
+
+/** Releases with generated schemas, oldest first (read once: every service asks). */
+export function generatedReleases(): readonly string[] {
+  if (!releases) {
+    const root = SCHEMA_ROOTS.find((r) => existsSync(r));
+    releases = root ? readdirSync(root).sort() : [];
+  }
+  return releases;
 }
 
 /**
@@ -72,8 +77,8 @@ export function generatedReleases(): string[] {
  */
 export function openstackOptionSchema(scope: Construct, name: OpenStackSchemaName): OsloSchema {
   const release = Cloud.of(scope).release;
-  const releases = generatedReleases();
-  const nearest = [...releases].reverse().find((r) => r <= release) ?? releases[0];
+  const generated = generatedReleases();
+  const nearest = [...generated].reverse().find((r) => r <= release) ?? generated[0];
   const file =
     loadOpenStackSchema(name, release) ?? (nearest ? loadOpenStackSchema(name, nearest) : undefined);
   if (!file)

@@ -1,5 +1,5 @@
 import { k8s } from 'cdk8s-plus-33';
-import { Cloud } from '../../lib/model';
+import { Cloud, JsonApiObject } from '../../lib/model';
 
 /** Which class a long-running pod gets: node agents before the control plane. */
 export type PodPriority = 'node-agent' | 'control-plane';
@@ -28,7 +28,7 @@ export function priorityClassName(cloud: Cloud, priority: PodPriority): string {
   if (!cloud.node.tryFindChild(id)) {
     const { value, description } = CLASSES[priority];
     // No `globalDefault: false`: the API server omits a false field, and a re-deploy would see a change.
-    new k8s.KubePriorityClass(cloud, id, { metadata: { name }, value, description });
+    new JsonApiObject(cloud, id, k8s.KubePriorityClass, { metadata: { name }, value, description });
   }
   return name;
 }

@@ -4,6 +4,7 @@ import {
   addCheck,
   assertNoProblems,
   Component,
+  JsonApiObject,
   propsProblems,
   PropsSpec,
   required,
@@ -89,7 +90,9 @@ const WORKER_SERVICE_PROPS: PropsSpec<WorkerServiceProps> = {
 
 export class WorkerService extends Component {
   /** The Deployment, StatefulSet or DaemonSet. */
-  readonly workload: k8s.KubeDeployment | k8s.KubeStatefulSet | k8s.KubeDaemonSet;
+  readonly workload: JsonApiObject<
+    k8s.KubeDeploymentProps | k8s.KubeStatefulSetProps | k8s.KubeDaemonSetProps
+  >;
   readonly config?: ConfigFiles;
 
   constructor(scope: Construct, id: string, props: WorkerServiceProps) {
@@ -147,17 +150,17 @@ export class WorkerService extends Component {
     const metadata = { name: this.componentName };
     const selector = { matchLabels: this.selectorLabels };
     if (kind === 'DaemonSet') {
-      this.workload = new k8s.KubeDaemonSet(this, 'daemonset', {
+      this.workload = new JsonApiObject(this, 'daemonset', k8s.KubeDaemonSet, {
         metadata,
         spec: { selector, updateStrategy: { type: 'RollingUpdate' }, template },
       });
     } else if (kind === 'StatefulSet') {
       // Headless: gives each pod a stable DNS name and host name; no ports, nothing connects to it.
-      new k8s.KubeService(this, 'service', {
+      new JsonApiObject(this, 'service', k8s.KubeService, {
         metadata,
         spec: { clusterIp: 'None', selector: this.selectorLabels },
       });
-      this.workload = new k8s.KubeStatefulSet(this, 'statefulset', {
+      this.workload = new JsonApiObject(this, 'statefulset', k8s.KubeStatefulSet, {
         metadata,
         spec: {
           serviceName: this.componentName,
@@ -168,7 +171,7 @@ export class WorkerService extends Component {
         },
       });
     } else {
-      this.workload = new k8s.KubeDeployment(this, 'deployment', {
+      this.workload = new JsonApiObject(this, 'deployment', k8s.KubeDeployment, {
         metadata,
         spec: {
           replicas,

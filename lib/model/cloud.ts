@@ -10,6 +10,7 @@ import {
   topologicalOrder,
 } from '../graph';
 import { Component } from './component';
+import { JsonApiObject } from './json-api-object';
 import { CLOUD_MARKER, closest, COMPONENT_MARKER, hasMarker, mark } from './markers';
 import {
   addCheck,
@@ -114,7 +115,7 @@ export class Cloud extends Chart {
     this.imageRegistry = props.imageRegistry ?? 'registry.yaook.cloud/yaook';
     this.toolboxImage = props.toolboxImage ?? 'docker.io/bitnami/kubectl:1.36';
     if (props.createNamespace ?? true) {
-      new k8s.KubeNamespace(this, 'namespace', { metadata: { name: props.namespace } });
+      new JsonApiObject(this, 'namespace', k8s.KubeNamespace, { metadata: { name: props.namespace } });
     }
     addCheck(this, () => this.problems());
   }
@@ -232,31 +233,40 @@ export class Cloud extends Chart {
         `dependency cycle: ${cycle.join(' -> ')} (${paths.join(' -> ')}); remove one of these dependencies or make it a 'runtime' edge`,
       );
     }
-    problems.push(...this.duplicateObjectProblems(), ...this.sharedObjectProblems());
+    const rendered = this.renderedObjects();
+    problems.push(...this.duplicateObjectProblems(rendered), ...this.sharedObjectProblems(rendered));
     return problems;
   }
 
-  /** The enabled objects of this cloud, each with the key that identifies it in a cluster. */
-  private renderedObjects(): { key: string; object: ApiObject }[] {
-    return this.node
-      .findAll()
-      .filter((c): c is ApiObject => c instanceof ApiObject)
-      .filter((o) => (closest(o, COMPONENT_MARKER) as Component | undefined)?.enabled ?? true)
-      .map((object) => ({
-        object,
-        key: [
-          object.apiVersion.split('/')[0],
-          object.kind,
-          isClusterScoped(object) ? '' : this.namespace,
-          object.name,
-        ].join('/'),
-      }));
+  /**
+   * The enabled objects of this cloud (those whose closest component is enabled) that `include`
+   * accepts, each with the key that identifies it in a cluster. One walk down the tree: every cloud
+   * of an App runs it for each earlier cloud (`sharedObjectProblems`), so its cost grows with the
+   * square of the clouds.
+   */
+  private renderedObjects(include: (object: ApiObject) => boolean = () => true): RenderedKey[] {
+    const rendered: RenderedKey[] = [];
+    const walk = (scope: IConstruct, enabled: boolean): void => {
+      for (const child of scope.node.children) {
+        const childEnabled = Component.isComponent(child) ? child.enabled : enabled;
+        if (childEnabled && child instanceof ApiObject && include(child)) {
+          const namespace = isClusterScoped(child) ? '' : this.namespace;
+          rendered.push({
+            object: child,
+            key: `${child.apiVersion.split('/')[0]}/${child.kind}/${namespace}/${child.name}`,
+          });
+        }
+        walk(child, childEnabled);
+      }
+    };
+    walk(this, true);
+    return rendered;
   }
 
-  private duplicateObjectProblems(): string[] {
+  private duplicateObjectProblems(rendered: readonly RenderedKey[]): string[] {
     const seen = new Map<string, string>();
     const problems: string[] = [];
-    for (const { key, object } of this.renderedObjects()) {
+    for (const { key, object } of rendered) {
       const previous = seen.get(key);
       if (previous) {
         problems.push(
@@ -271,16 +281,17 @@ export class Cloud extends Chart {
    * Objects another cloud of the same App renders too (same namespace, or cluster-scoped): the
    * two deploys would overwrite each other. Reported by the later cloud only.
    */
-  private sharedObjectProblems(): string[] {
+  private sharedObjectProblems(rendered: readonly RenderedKey[]): string[] {
     const siblings = this.node.scope?.node.children ?? [];
     const earlier = siblings
       .slice(0, siblings.indexOf(this))
       .filter((c): c is Cloud => hasMarker(c, CLOUD_MARKER));
     if (earlier.length === 0) return [];
-    const mine = new Map(this.renderedObjects().map(({ key, object }) => [key, object]));
+    const mine = new Map(rendered.map(({ key, object }) => [key, object]));
     return earlier.flatMap((other) =>
+      // Another namespace shares only cluster-scoped objects with this one.
       other
-        .renderedObjects()
+        .renderedObjects(other.namespace === this.namespace ? undefined : isClusterScoped)
         .filter(({ key }) => mine.has(key))
         .map(({ key, object }) => {
           const where = isClusterScoped(object) ? '(cluster-scoped)' : `in namespace "${this.namespace}"`;
@@ -294,6 +305,12 @@ export class Cloud extends Chart {
         }),
     );
   }
+}
+
+/** An object of a cloud and the key that identifies it in a cluster (`group/Kind/namespace/name`). */
+interface RenderedKey {
+  readonly key: string;
+  readonly object: ApiObject;
 }
 
 interface RenderedObject {

@@ -7,6 +7,7 @@ import { IConstruct } from 'constructs';
 export const CLOUD_MARKER = Symbol.for('stackwright.Cloud');
 export const SERVICE_MARKER = Symbol.for('stackwright.Service');
 export const COMPONENT_MARKER = Symbol.for('stackwright.Component');
+export const JSON_API_OBJECT_MARKER = Symbol.for('stackwright.JsonApiObject');
 
 export function hasMarker(x: unknown, marker: symbol): boolean {
   return typeof x === 'object' && x !== null && marker in x;
