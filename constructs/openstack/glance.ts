@@ -1,7 +1,7 @@
 import { k8s } from 'cdk8s-plus-33';
 import { COMMON_INPUT_RULES } from '../common/input-rules';
 import { Construct } from 'constructs';
-import { addCheck, required, Rules } from '../../lib/model';
+import { addCheck, JsonApiObject, required, Rules } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import { JobComponent } from '../common/job-component';
@@ -138,7 +138,7 @@ export class Glance extends OpenStackApiService {
     });
     if (storage.type === 'pvc') {
       // Owned by storage-init, so the claim is applied with (and before) the Job that first mounts it.
-      new k8s.KubePersistentVolumeClaim(this.storageInit, 'images', {
+      new JsonApiObject(this.storageInit, 'images', k8s.KubePersistentVolumeClaim, {
         metadata: { name: `${this.serviceName}-images` },
         spec: {
           accessModes: [storage.accessMode ?? 'ReadWriteMany'],

@@ -1,7 +1,7 @@
 import { k8s } from 'cdk8s-plus-33';
 import { COMMON_INPUT_RULES } from '../common/input-rules';
 import { Construct } from 'constructs';
-import { addCheck, Component, required, Rules } from '../../lib/model';
+import { addCheck, Component, JsonApiObject, required, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
 import {
@@ -162,7 +162,7 @@ export class Gnocchi extends OpenStackApiService {
     if (storage.type === 'file') {
       // Owned by storage-init: applied with the first pod that binds it, so a WaitForFirstConsumer
       // class never leaves it pending on its own.
-      new k8s.KubePersistentVolumeClaim(this.storageInit, 'claim', {
+      new JsonApiObject(this.storageInit, 'claim', k8s.KubePersistentVolumeClaim, {
         metadata: { name: claimName },
         spec: {
           accessModes: ['ReadWriteMany'],
@@ -171,7 +171,7 @@ export class Gnocchi extends OpenStackApiService {
         },
       });
     } else {
-      new k8s.KubeConfigMap(this.storageInit, 'ceph-conf', {
+      new JsonApiObject(this.storageInit, 'ceph-conf', k8s.KubeConfigMap, {
         metadata: { name: cephConfName },
         data: cephFiles,
       });
