@@ -1,5 +1,5 @@
 import { k8s } from 'cdk8s-plus-33';
-import { Cloud, Component, IDependable } from '../../lib/model';
+import { Cloud, Component, IDependable, Service } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
 import { GeneratedSecret } from './generated-secret';
 import { JobComponent } from './job-component';
@@ -15,20 +15,14 @@ import { JobComponent } from './job-component';
  * Job that generates the original, when the cloud has one.
  */
 export class AgentSecretCopy extends JobComponent {
-  /** The copy of `secretName` for the agents of `component`'s cloud, created on first use. */
-  static of(cloud: Cloud, secretName: string): AgentSecretCopy {
-    const id = `${secretName}-agent-copy`;
-    const existing = cloud.node.tryFindChild(id);
-    return existing instanceof AgentSecretCopy ? existing : new AgentSecretCopy(cloud, id, secretName);
-  }
-
   readonly secretName: string;
 
-  private constructor(cloud: Cloud, id: string, secretName: string) {
+  constructor(scope: AgentSecrets, secretName: string) {
+    const cloud = Cloud.of(scope);
     const from = cloud.namespace;
     const to = cloud.agentNamespace;
     const read = { apiGroups: [''], resources: ['secrets'], resourceNames: [secretName], verbs: ['get'] };
-    super(cloud, id, {
+    super(scope, secretName, {
       operatorKey: SchedulingKey.OPERATOR_CONFIGURED_DAEMON_SET,
       image: cloud.toolboxImage,
       kubernetesAccess: [read],
@@ -65,6 +59,29 @@ export class AgentSecretCopy extends JobComponent {
 }
 
 /**
+ * The service `agent-secrets` of a cloud: one {@link AgentSecretCopy} per Secret its node agents
+ * read (component `agent-secrets-<secret>`), created on first use. Its Jobs run with the operator
+ * key of Yaook's node-agent operator (`configured-daemon-set`).
+ */
+export class AgentSecrets extends Service {
+  /** The cloud's service, created on first use. */
+  static of(cloud: Cloud): AgentSecrets {
+    const existing = cloud.node.tryFindChild('agent-secrets');
+    return existing instanceof AgentSecrets ? existing : new AgentSecrets(cloud, 'agent-secrets');
+  }
+
+  /** The copy of `secretName`, created on first use. */
+  copy(secretName: string): AgentSecretCopy {
+    const existing = this.node.tryFindChild(secretName);
+    return existing instanceof AgentSecretCopy ? existing : new AgentSecretCopy(this, secretName);
+  }
+
+  protected get entryPoints(): readonly Component[] {
+    return this.components;
+  }
+}
+
+/**
  * Gives node agent `component` a copy, in the agents' namespace, of every Secret `pod` reads (env,
  * envFrom, volumes), and makes it wait for the copies. Nothing to do for a component of the
  * control plane.
@@ -73,7 +90,7 @@ export function copySecretsForNodeAgent(component: Component, pod: k8s.PodTempla
   const cloud = Cloud.of(component);
   if (!cloud.isNodeAgent(component)) return;
   for (const secretName of secretsReadBy(pod)) {
-    component.dependsOn(AgentSecretCopy.of(cloud, secretName), 'completed');
+    component.dependsOn(AgentSecrets.of(cloud).copy(secretName), 'completed');
   }
 }
 

@@ -1,6 +1,14 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
-import { assertNoProblems, Component, propsProblems, PropsSpec, required, Rules } from '../../lib/model';
+import {
+  assertNoProblems,
+  Cloud,
+  Component,
+  propsProblems,
+  PropsSpec,
+  required,
+  Rules,
+} from '../../lib/model';
 import { commandRule, configFilesRule, healthPathRule, requestsRule } from './building-block-rules';
 import { PodPlacement } from '../../lib/scheduling';
 import { CONFIG_CHECKSUM_ANNOTATION, ConfigFiles, configFiles } from './config-files';
@@ -123,8 +131,8 @@ export class ApiService extends Component {
     allowFromAnywhere(this, props.port);
   }
 
-  /** In-cluster URL of the API, e.g. `http://keystone-api:5000`. */
+  /** In-cluster URL of the API, from either namespace of the cloud: `http://keystone-api.openstack.svc:5000`. */
   get internalUrl(): string {
-    return `http://${this.componentName}:${this.port}`;
+    return `http://${Cloud.of(this).serviceHost(this.componentName)}:${this.port}`;
   }
 }

@@ -1,6 +1,7 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Cloud, Component } from '../../lib/model';
 import { podScheduling } from '../../lib/scheduling';
+import { denyIngressToAgents } from './network-policies';
 import { priorityClassName } from './priority-classes';
 
 export interface PodTemplateOptions {
@@ -52,7 +53,10 @@ export function podTemplate(component: Component, options: PodTemplateOptions): 
       `[${component.node.path}] owns pods but has no placement; pass \`placement\` to the component`,
     );
   }
-  if (needsTheHost(options)) Cloud.of(component).addNodeAgent(component);
+  if (needsTheHost(options)) {
+    Cloud.of(component).addNodeAgent(component);
+    denyIngressToAgents(Cloud.of(component));
+  }
   const scheduling = podScheduling(component.placement, { forcedDownscale: options.forcedDownscale });
   const antiAffinity: k8s.PodAntiAffinity | undefined =
     options.spread === 'preferred'

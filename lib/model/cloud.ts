@@ -173,6 +173,15 @@ export class Cloud extends Chart {
     return this.nodeAgents.has(component) ? this.agentNamespace : this.namespace;
   }
 
+  /**
+   * The DNS name of a Service of the control plane (`keystone-api`), or of a member of one
+   * (`memcached-0.memcached`): `<name>.<namespace>.svc`, which resolves from either of the cloud's
+   * namespaces (a bare name resolves only in its own), so node agents reach the control plane by it.
+   */
+  serviceHost(name: string): string {
+    return `${name}.${this.namespace}.svc`;
+  }
+
   /** `<registry>/<name>:<release>`, or the given tag. */
   image(name: string, tag: string = this.release): string {
     return `${this.imageRegistry}/${name}:${tag}`;
