@@ -16,6 +16,7 @@ import { JobComponent } from './job-component';
  */
 export class AgentSecretCopy extends JobComponent {
   readonly secretName: string;
+  private readonly readers: Component[] = [];
 
   constructor(scope: AgentSecrets, secretName: string) {
     const cloud = Cloud.of(scope);
@@ -56,6 +57,17 @@ export class AgentSecretCopy extends JobComponent {
     });
     this.dependsOn(generatorsOf(cloud, secretName), 'completed');
   }
+
+  /** Enabled while a node agent that reads the Secret is: a copy no one reads is not made. */
+  override get enabled(): boolean {
+    return super.enabled && this.readers.some((c) => c.enabled);
+  }
+
+  /** Makes `agent` wait for the copy. */
+  readBy(agent: Component): void {
+    this.readers.push(agent);
+    agent.dependsOn(this, 'completed');
+  }
 }
 
 /**
@@ -90,7 +102,7 @@ export function copySecretsForNodeAgent(component: Component, pod: k8s.PodTempla
   const cloud = Cloud.of(component);
   if (!cloud.isNodeAgent(component)) return;
   for (const secretName of secretsReadBy(pod)) {
-    component.dependsOn(AgentSecrets.of(cloud).copy(secretName), 'completed');
+    AgentSecrets.of(cloud).copy(secretName).readBy(component);
   }
 }
 

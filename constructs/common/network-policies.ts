@@ -10,7 +10,7 @@ import { Cloud, Component } from '../../lib/model';
  * - {@link allowFromConsumers}: an infrastructure server (database, message bus, cache, OVSDB)
  *   from its own members on every port, and on its client ports from the pods of the services
  *   that have a component with an edge to it (the same edges that order the rollout), in the
- *   control plane's namespace or, for node agents, in the agents' namespace.
+ *   control plane's namespace and, for a service with node agents, in the agents' namespace.
  * Egress is not fenced. docs/security.md has the reachability table and what the fence does not
  * cover.
  */
@@ -66,16 +66,23 @@ export function allowFromConsumers(component: Component, clientPorts: readonly n
           const cloud = Cloud.of(component);
           const consumers = consumersOf(component);
           const fromHost = consumers.some(inHostNetwork);
+          const services = servicesOf(consumers);
+          // A service's node agents off the host network (ceilometer's compute agent) connect as
+          // their service too, from the agents' namespace; those on it connect from node addresses
+          // (below).
+          const agentPods = new Set(
+            servicesOf(
+              cloud.components.filter((c) => c.enabled && cloud.isNodeAgent(c) && !inHostNetwork(c)),
+            ),
+          );
           const peers = [
-            ...servicesOf(consumers.filter((c) => !cloud.isNodeAgent(c))).map((s) => ({
-              podSelector: { matchLabels: { 'app.kubernetes.io/instance': s } },
-            })),
-            // Node agents off the host network (ceilometer's compute agent) are pods of the agents'
-            // namespace; those on it connect from node addresses (below).
-            ...servicesOf(consumers.filter((c) => cloud.isNodeAgent(c) && !inHostNetwork(c))).map((s) => ({
-              namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': cloud.agentNamespace } },
-              podSelector: { matchLabels: { 'app.kubernetes.io/instance': s } },
-            })),
+            ...services.map((s) => ({ podSelector: { matchLabels: { 'app.kubernetes.io/instance': s } } })),
+            ...services
+              .filter((s) => agentPods.has(s))
+              .map((s) => ({
+                namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': cloud.agentNamespace } },
+                podSelector: { matchLabels: { 'app.kubernetes.io/instance': s } },
+              })),
           ];
           return [
             { from: [{ podSelector: { matchLabels: component.selectorLabels } }] },

@@ -74,13 +74,13 @@ export interface CloudProps {
 
 const CLOUD_PROPS: PropsSpec<CloudProps> = {
   namespace: required(Rules.dnsLabel(), "the namespace of the cloud's objects, e.g. 'openstack'"),
-  agentNamespace: Rules.dnsLabel(),
   release: Rules.imageTag(),
   imageRegistry: Rules.image(),
   toolboxImage: Rules.image(),
   labels: Rules.labels(),
   createNamespace: Rules.bool(),
   allowReservedNamespace: Rules.bool(),
+  agentNamespace: Rules.dnsLabel(),
 };
 
 const MANAGED_BY = 'stackwright';
