@@ -15,7 +15,16 @@ describe('minimal control plane', () => {
     expect([...services].sort()).toEqual(
       [
         'agent-secrets', // the node agents' copies of the Secrets they read
-        'db', 'glance', 'keystone', 'memcached', 'mq', 'neutron', 'nova', 'ovsdb', 'placement'].sort(),
+        'db',
+        'glance',
+        'keystone',
+        'memcached',
+        'mq',
+        'neutron',
+        'nova',
+        'ovsdb',
+        'placement',
+      ].sort(),
     );
   });
 });
