@@ -107,7 +107,7 @@ export function copySecretsForNodeAgent(component: Component, pod: k8s.PodTempla
 }
 
 /** The names of the Secrets a pod reads, sorted. */
-export function secretsReadBy(pod: k8s.PodTemplateSpec): string[] {
+function secretsReadBy(pod: k8s.PodTemplateSpec): string[] {
   const names = new Set<string>();
   const spec = pod.spec;
   for (const container of [...(spec?.initContainers ?? []), ...(spec?.containers ?? [])]) {
