@@ -1,6 +1,6 @@
 /**
  * The cloud's namespaces enforce what they claim, judged by the API server's own Pod Security
- * admission: the synthesised Namespace objects are applied as they are, then the pod the cloud
+ * admission: the synthesised Namespace (and PriorityClass) objects are applied as they are, then the pod the cloud
  * runs as a node agent (nova-libvirt's: privileged, host network and PID, host directories) is
  * created in each. The control plane's namespace refuses it; the agents' namespace admits it.
  */
@@ -11,7 +11,7 @@ import { KubeCluster } from '../../lib/runtime/kube/kube-cluster';
 import { findObject, podSpecOf } from '../../lib/testing';
 import { referenceCloud } from '../../stacks/reference-cloud';
 import { kubeconfigFromEnv } from './support/cluster';
-import { connect, deleteTestNamespace, E2E_NAMESPACE_LABEL, Kube, uniqueSuffix } from './support/kube';
+import { connect, E2E_NAMESPACE_LABEL, Kube, uniqueSuffix } from './support/kube';
 
 const namespace = `sw-psa-${uniqueSuffix()}`;
 const agents = `${namespace}-agents`;
@@ -19,6 +19,8 @@ const objects = referenceCloud(new App(), 'psa', {
   namespace,
   labels: { [E2E_NAMESPACE_LABEL]: 'true' },
 }).toJson() as KubeObject[];
+/** What the pods need before they can be created: their namespaces and the PriorityClasses they name. */
+const prerequisites = objects.filter((o) => o.kind === 'Namespace' || o.kind === 'PriorityClass');
 let kube: Kube;
 let admin: KubeCluster;
 
@@ -48,13 +50,19 @@ async function create(pod: V1Pod): Promise<string> {
 beforeAll(async () => {
   kube = connect();
   admin = await KubeCluster.connect({ kubeconfig: kubeconfigFromEnv() });
-  // GIVEN the cloud's two Namespace objects, applied as synthesised
-  for (const ns of objects.filter((o) => o.kind === 'Namespace'))
-    await admin.apply(ns, { fieldManager: 'e2e-admin', force: true, dryRun: false });
+  // GIVEN the cloud's two Namespace objects and its PriorityClasses, applied as synthesised
+  expect(prerequisites.map((o) => o.metadata.name)).toEqual([
+    namespace,
+    agents,
+    `${namespace}-control-plane`,
+    `${namespace}-node-agent`,
+  ]);
+  for (const object of prerequisites)
+    await admin.apply(object, { fieldManager: 'e2e-admin', force: true, dryRun: false });
 });
 
 afterAll(async () => {
-  for (const ns of [namespace, agents]) if (kube) await deleteTestNamespace(kube, ns);
+  for (const object of prerequisites) await admin?.delete(object);
   admin?.close();
 });
 
