@@ -76,7 +76,7 @@ test("the control plane's namespace refuses a privileged pod by Pod Security adm
   );
   expect(answer).toContain('privileged');
   expect(answer).toContain('host namespaces');
-  expect(answer).toContain('hostPath volumes');
+  expect(answer).toContain('use restricted volume type "hostPath"');
 });
 
 test("the agents' namespace admits the same pod", async () => {
