@@ -12,8 +12,9 @@ export function completeServiceHost(scope: IConstruct, host: string): string {
 
 /** `url` with its host completed like {@link completeServiceHost} (`http://glance-api:9292`). */
 export function completeServiceUrl(scope: IConstruct, url: string): string {
+  // Only a bare name (letters, digits, '-') right after the scheme, up to the port or path.
   return url.replace(
-    /^([a-z][a-z0-9+.-]*:\/\/)([^/:@]+)/i,
+    /^([a-z][a-z0-9+.-]*:\/\/)([a-z0-9-]+)(?=[:/]|$)/i,
     (_, scheme: string, host: string) => `${scheme}${completeServiceHost(scope, host)}`,
   );
 }
