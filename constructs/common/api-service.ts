@@ -2,6 +2,7 @@ import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import {
   assertNoProblems,
+  Cloud,
   Component,
   JsonApiObject,
   propsProblems,
@@ -131,8 +132,8 @@ export class ApiService extends Component {
     allowFromAnywhere(this, props.port);
   }
 
-  /** In-cluster URL of the API, e.g. `http://keystone-api:5000`. */
+  /** In-cluster URL of the API, from either namespace of the cloud: `http://keystone-api.openstack.svc:5000`. */
   get internalUrl(): string {
-    return `http://${this.componentName}:${this.port}`;
+    return `http://${Cloud.of(this).serviceHost(this.componentName)}:${this.port}`;
   }
 }

@@ -1,16 +1,20 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Component, JsonApiObject } from '../../lib/model';
+import { copySecretsForNodeAgent } from './agent-secret-copy';
 import { podTemplate, PodTemplateOptions } from './pod-template';
 
 /**
  * The DaemonSet of a node agent that runs in the host's namespaces (hypervisor, virtual switch):
- * `hostAgent` pods, rolled one node at a time so a restart interrupts one node's instances at most.
- * Say at the call site why the agent needs the host.
+ * `hostAgent` pods, rolled one node at a time so a restart interrupts one node's instances at most,
+ * in the cloud's agent namespace with copies of the Secrets they read. Say at the call site why the
+ * agent needs the host.
  */
 export function hostAgentDaemonSet(
   component: Component,
   pod: Omit<PodTemplateOptions, 'hostAgent'>,
 ): JsonApiObject<k8s.KubeDaemonSetProps> {
+  const template = podTemplate(component, { ...pod, hostAgent: true });
+  copySecretsForNodeAgent(component, template);
   return new JsonApiObject(component, 'daemonset', k8s.KubeDaemonSet, {
     metadata: { name: component.componentName },
     spec: {
@@ -19,7 +23,7 @@ export function hostAgentDaemonSet(
         type: 'RollingUpdate',
         rollingUpdate: { maxUnavailable: k8s.IntOrString.fromNumber(1) },
       },
-      template: podTemplate(component, { ...pod, hostAgent: true }),
+      template,
     },
   });
 }

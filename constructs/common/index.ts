@@ -22,6 +22,8 @@ export * from './keystone-service-user';
 export * from './openstack-service-dependencies';
 export * from './oslo-cache';
 export * from './host-agent-daemon-set';
+export * from './agent-secret-copy';
+export * from './service-host';
 export * from './input-rules';
 export * from './shell-word';
 export * from './building-block-rules';

@@ -3,6 +3,7 @@ import { SchedulingKey } from '../../lib/scheduling';
 import { GeneratedSecret } from './generated-secret';
 import { IdentityEndpoint, KeystoneAdminJob } from './keystone-admin-job';
 import { SecretRef } from './secret-ref';
+import { completeServiceUrl } from './service-host';
 
 /**
  * Ensures the `service` project, the catalogue entry with its three endpoints (when
@@ -59,7 +60,9 @@ export class KeystoneRegistration extends Construct {
       keys: ['password'],
       secretName: `${scope.node.id}-keystone-user`,
     });
-    const url = props.endpointUrl;
+    // The catalogue is read from both of the cloud's namespaces (nova-compute finds Glance, Neutron
+    // and Placement in it): a bare Service name would resolve only in the control plane's.
+    const url = props.endpointUrl === undefined ? undefined : completeServiceUrl(this, props.endpointUrl);
     if (url !== undefined && !props.serviceType) {
       throw new Error(
         `[${this.node.path}] endpointUrl needs serviceType (the catalogue type, e.g. 'volumev3')`,

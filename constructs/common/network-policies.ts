@@ -3,21 +3,30 @@ import { k8s } from 'cdk8s-plus-33';
 import { Cloud, Component, JsonApiObject } from '../../lib/model';
 
 /**
- * The cloud's network fence, ingress only: every pod of the namespace refuses connections unless a
- * policy below allows them.
+ * The cloud's network fence, ingress only: every pod of the cloud's namespaces (the control plane's
+ * and the agents') refuses connections unless a policy below allows them.
  * - {@link allowFromAnywhere}: an API on its port, from anywhere (the cloud's public face;
  *   Keystone authenticates every request);
  * - {@link allowFromConsumers}: an infrastructure server (database, message bus, cache, OVSDB)
  *   from its own members on every port, and on its client ports from the pods of the services
- *   that have a component with an edge to it (the same edges that order the rollout).
+ *   that have a component with an edge to it (the same edges that order the rollout), in the
+ *   control plane's namespace and, for a service with node agents, in the agents' namespace.
  * Egress is not fenced. docs/security.md has the reachability table and what the fence does not
  * cover.
  */
 function denyIngressByDefault(cloud: Cloud): void {
-  const id = 'default-deny-ingress';
+  denyIngress(cloud, 'default-deny-ingress', cloud.namespace);
+}
+
+/** The agents' namespace refuses every connection too: its pods, on the host network or not, listen to no one. */
+export function denyIngressToAgents(cloud: Cloud): void {
+  denyIngress(cloud, 'agent-default-deny-ingress', cloud.agentNamespace);
+}
+
+function denyIngress(cloud: Cloud, id: string, namespace: string): void {
   if (cloud.node.tryFindChild(id)) return;
   new JsonApiObject(cloud, id, k8s.KubeNetworkPolicy, {
-    metadata: { name: id },
+    metadata: { name: 'default-deny-ingress', namespace },
     spec: { podSelector: {}, policyTypes: ['Ingress'] },
   });
 }
@@ -54,21 +63,30 @@ export function allowFromConsumers(component: Component, clientPorts: readonly n
       policyTypes: ['Ingress'],
       ingress: Lazy.any({
         produce: () => {
+          const cloud = Cloud.of(component);
           const consumers = consumersOf(component);
-          const services = [...new Set(consumers.map((c) => c.serviceName))].sort();
           const fromHost = consumers.some(inHostNetwork);
+          const services = servicesOf(consumers);
+          // A service's node agents off the host network (ceilometer's compute agent) connect as
+          // their service too, from the agents' namespace; those on it connect from node addresses
+          // (below).
+          const agentPods = new Set(
+            servicesOf(
+              cloud.components.filter((c) => c.enabled && cloud.isNodeAgent(c) && !inHostNetwork(c)),
+            ),
+          );
+          const peers = [
+            ...services.map((s) => ({ podSelector: { matchLabels: { 'app.kubernetes.io/instance': s } } })),
+            ...services
+              .filter((s) => agentPods.has(s))
+              .map((s) => ({
+                namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': cloud.agentNamespace } },
+                podSelector: { matchLabels: { 'app.kubernetes.io/instance': s } },
+              })),
+          ];
           return [
             { from: [{ podSelector: { matchLabels: component.selectorLabels } }] },
-            ...(services.length > 0
-              ? [
-                  {
-                    from: services.map((s) => ({
-                      podSelector: { matchLabels: { 'app.kubernetes.io/instance': s } },
-                    })),
-                    ports: ports(clientPorts),
-                  },
-                ]
-              : []),
+            ...(peers.length > 0 ? [{ from: peers, ports: ports(clientPorts) }] : []),
             ...(fromHost ? [{ ports: ports(clientPorts.slice(0, 1)) }] : []),
           ];
         },
@@ -82,6 +100,11 @@ function consumersOf(component: Component): Component[] {
   return Cloud.of(component).components.filter(
     (c) => c !== component && c.enabled && c.edges.some((e) => e.target === component),
   );
+}
+
+/** The names of the services of `components`, sorted, each once. */
+function servicesOf(components: readonly Component[]): string[] {
+  return [...new Set(components.map((c) => c.serviceName))].sort();
 }
 
 /** True when a workload of `component` runs its pods in the host's network namespace. */

@@ -1,6 +1,7 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Cloud, Component } from '../../lib/model';
 import { podScheduling } from '../../lib/scheduling';
+import { denyIngressToAgents } from './network-policies';
 import { priorityClassName } from './priority-classes';
 
 export interface PodTemplateOptions {
@@ -12,7 +13,8 @@ export interface PodTemplateOptions {
   readonly restartPolicy?: string;
   /**
    * Node agents that manage the host's network or hypervisor need the host namespaces. Everything
-   * else runs as a non-root user.
+   * else runs as a non-root user. A pod that needs the host (this, or a `hostPath` volume) makes its
+   * component a node agent, in the cloud's agent namespace (`Cloud.addNodeAgent`).
    * @default false
    */
   readonly hostAgent?: boolean;
@@ -50,6 +52,10 @@ export function podTemplate(component: Component, options: PodTemplateOptions): 
     throw new Error(
       `[${component.node.path}] owns pods but has no placement; pass \`placement\` to the component`,
     );
+  }
+  if (needsTheHost(options)) {
+    Cloud.of(component).addNodeAgent(component);
+    denyIngressToAgents(Cloud.of(component));
   }
   const scheduling = podScheduling(component.placement, { forcedDownscale: options.forcedDownscale });
   const antiAffinity: k8s.PodAntiAffinity | undefined =
@@ -103,6 +109,14 @@ export function podTemplate(component: Component, options: PodTemplateOptions): 
       volumes: options.volumes,
     },
   };
+}
+
+/**
+ * True when Pod Security `restricted` refuses the pod because it reaches into its node: the host's
+ * namespaces and privileges (`hostAgent`), or a directory of the node (`hostPath`).
+ */
+function needsTheHost(options: PodTemplateOptions): boolean {
+  return (options.hostAgent ?? false) || (options.volumes ?? []).some((v) => v.hostPath !== undefined);
 }
 
 /** Unprivileged containers drop every capability; host agents are privileged (see `hostAgent`). */

@@ -13,6 +13,7 @@ import {
 import { commandRule, configFilesRule, requestsRule } from './building-block-rules';
 import { PodPlacement } from '../../lib/scheduling';
 import { CONFIG_CHECKSUM_ANNOTATION, ConfigDirectory, ConfigFiles, configFiles } from './config-files';
+import { copySecretsForNodeAgent } from './agent-secret-copy';
 import { disruptionBudget } from './disruption-budget';
 import { containerResources, podTemplate, ResourceRequests } from './pod-template';
 
@@ -147,6 +148,7 @@ export class WorkerService extends Component {
         },
       ],
     });
+    copySecretsForNodeAgent(this, template);
     const metadata = { name: this.componentName };
     const selector = { matchLabels: this.selectorLabels };
     if (kind === 'DaemonSet') {

@@ -93,7 +93,7 @@ export class MariaDB extends Service implements DatabaseEndpoint {
     });
     this.server.dependsOn(this.credentials, 'completed').dependsOn(this.sstCredentials, 'completed');
     const name = this.server.componentName;
-    this.host = name;
+    this.host = cloud.serviceHost(name);
     this.clientImage = props.image ?? cloud.image('mariadb', '11.4');
     const services: ClusterServices = {
       replicas,

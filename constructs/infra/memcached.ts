@@ -1,6 +1,14 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
-import { assertNoProblems, Component, propsProblems, PropsSpec, Rules, Service } from '../../lib/model';
+import {
+  assertNoProblems,
+  Cloud,
+  Component,
+  propsProblems,
+  PropsSpec,
+  Rules,
+  Service,
+} from '../../lib/model';
 import { groupPlacement, SchedulingKey } from '../../lib/scheduling';
 import { CacheEndpoint } from '../common/endpoints';
 import { ClusterServices, clusteredStatefulSet, clusterMemberHosts } from '../common/clustered-stateful-set';
@@ -42,7 +50,11 @@ export class Memcached extends Service implements CacheEndpoint {
       clientPorts: [{ name: 'memcached', port: PORT, targetPort: k8s.IntOrString.fromNumber(PORT) }],
     };
     // Servers do not talk to each other: clients list every one, through the headless Service.
-    this.servers = clusterMemberHosts(this.server, services).map((host) => `${host}:${PORT}`);
+    const cloud = Cloud.of(this);
+    // Qualified: node agents read the cache from the agents' namespace.
+    this.servers = clusterMemberHosts(this.server, services).map(
+      (host) => `${cloud.serviceHost(host)}:${PORT}`,
+    );
     const probe: k8s.Probe = { tcpSocket: { port: k8s.IntOrString.fromNumber(PORT) }, periodSeconds: 10 };
     clusteredStatefulSet(this.server, {
       ...services,

@@ -111,8 +111,9 @@ export class OvsdbDatabase extends Component {
     const peers = clusterServiceName(this, services);
     this.dbName = schema.dbName;
     this.port = schema.clientPort;
+    // Qualified: the OVN agent reaches the southbound from the agents' namespace.
     this.connection = clusterMemberHosts(this, services)
-      .map((m) => `tcp:${m}:${schema.clientPort}`)
+      .map((m) => `tcp:${Cloud.of(this).serviceHost(m)}:${schema.clientPort}`)
       .join(',');
 
     const control = `/var/run/ovn/${schema.fileStem}.ctl`;

@@ -83,7 +83,8 @@ export class RabbitMQ extends Service implements MessagingEndpoint {
     });
     this.server.dependsOn(this.credentials, 'completed');
     const name = this.server.componentName;
-    this.host = name;
+    // Qualified: node agents reach the bus from the agents' namespace.
+    this.host = cloud.serviceHost(name);
     const services: ClusterServices = {
       replicas,
       peerPorts: [

@@ -1,6 +1,7 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import { Component } from '../../lib/model';
+import { completeServiceHost } from '../common/service-host';
 import { ovnAgentPlacement, SchedulingKey } from '../../lib/scheduling';
 import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../common/config-files';
 import { NodeConfiguredAgent, NodeConfigTemplate } from '../common/node-config-templates';
@@ -99,7 +100,13 @@ export function neutronOvnAgent(scope: Construct, id: string, wiring: OvnAgentWi
         bridges: renderBridges(ovn),
       };
       if (metadata)
-        files['metadata-agent.conf'] = renderOslo(metadataAgentConf(options, wiring.sbConnection));
+        files['metadata-agent.conf'] = renderOslo(
+          // The agent runs in the agents' namespace: the metadata API's name must say its namespace.
+          metadataAgentConf(
+            wiring.sbConnection,
+            completeServiceHost(scope, options.novaMetadataHost ?? 'nova-metadata'),
+          ),
+        );
       const config = configFiles(component, '/etc/ovn-agent', files);
       ovnAgentDaemonSet(component, wiring, config, metadata);
       return component;
@@ -241,10 +248,10 @@ function ovnAgentDaemonSet(
   });
 }
 
-function metadataAgentConf(options: NeutronOvnAgentOptions, sbConnection: string): OsloValues {
+function metadataAgentConf(sbConnection: string, novaMetadataHost: string): OsloValues {
   return {
     DEFAULT: {
-      nova_metadata_host: options.novaMetadataHost ?? 'nova-metadata',
+      nova_metadata_host: novaMetadataHost,
       nova_metadata_port: METADATA_PORT,
       nova_metadata_protocol: 'http',
       metadata_workers: 2,

@@ -11,3 +11,4 @@ export * from './forced-downscale';
 export * from './dns-name';
 export * from './label';
 export * from './manifest-contract';
+export * from './home-namespace';

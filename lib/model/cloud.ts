@@ -10,8 +10,9 @@ import {
   topologicalOrder,
 } from '../graph';
 import { Component } from './component';
-import { JsonApiObject } from './json-api-object';
 import { CLOUD_MARKER, closest, COMPONENT_MARKER, hasMarker, mark } from './markers';
+import { JsonApiObject } from './json-api-object';
+import { podSecurityLabels } from './pod-security';
 import {
   addCheck,
   assertNoProblems,
@@ -24,8 +25,20 @@ import {
 } from './validation';
 
 export interface CloudProps {
-  /** The namespace every namespaced object of the cloud goes to. */
+  /**
+   * The namespace of the control plane: every namespaced object of the cloud goes there, except
+   * those of the node agents (see `agentNamespace`). Its Pod Security admission enforces
+   * `restricted`.
+   */
   readonly namespace: string;
+  /**
+   * The namespace of the node agents, the components whose pods need the host (its network, PID
+   * namespace, devices or directories: nova-compute, libvirt, the OVN agent, ceilometer's compute
+   * agent). Its Pod Security admission allows `privileged` pods, which `namespace` refuses. It is
+   * created only when the cloud has a node agent.
+   * @default `<namespace>-agents`
+   */
+  readonly agentNamespace?: string;
   /**
    * The OpenStack release, used as the default image tag.
    * @default '2025.1'
@@ -47,7 +60,8 @@ export interface CloudProps {
    */
   readonly labels?: Readonly<Record<string, string>>;
   /**
-   * Whether the cloud synthesises its Namespace object.
+   * Whether the cloud synthesises its Namespace objects (with their Pod Security labels). Without
+   * them, label the namespaces yourself (docs/security.md says how).
    * @default true
    */
   readonly createNamespace?: boolean;
@@ -67,6 +81,7 @@ const CLOUD_PROPS: PropsSpec<CloudProps> = {
   labels: Rules.labels(),
   createNamespace: Rules.bool(),
   allowReservedNamespace: Rules.bool(),
+  agentNamespace: Rules.dnsLabel(),
 };
 
 const MANAGED_BY = 'stackwright';
@@ -95,10 +110,15 @@ export class Cloud extends Chart {
   }
 
   readonly cloudName: string;
+  /** The control plane's namespace (Pod Security `restricted`). */
   readonly namespace: string;
+  /** The node agents' namespace (Pod Security `privileged`); see {@link Cloud.addNodeAgent}. */
+  readonly agentNamespace: string;
   readonly release: string;
   readonly imageRegistry: string;
   readonly toolboxImage: string;
+  private readonly createNamespace: boolean;
+  private readonly nodeAgents = new Set<Component>();
 
   constructor(scope: Construct, id: string, props: CloudProps) {
     super(scope, id, { namespace: props?.namespace, labels: props?.labels, disableResourceNameHashes: true });
@@ -108,16 +128,59 @@ export class Cloud extends Chart {
       ...dnsLabelProblems(id, 'cloud id'),
       ...propsProblems(props, CLOUD_PROPS),
       ...reservedNamespaceProblems(props?.namespace, props?.allowReservedNamespace ?? false),
+      ...agentNamespaceProblems(props),
     ]);
     this.cloudName = id;
     this.namespace = props.namespace;
+    this.agentNamespace = props.agentNamespace ?? defaultAgentNamespace(props.namespace);
     this.release = props.release ?? '2025.1';
     this.imageRegistry = props.imageRegistry ?? 'registry.yaook.cloud/yaook';
     this.toolboxImage = props.toolboxImage ?? 'docker.io/bitnami/kubectl:1.36';
-    if (props.createNamespace ?? true) {
-      new JsonApiObject(this, 'namespace', k8s.KubeNamespace, { metadata: { name: props.namespace } });
+    this.createNamespace = props.createNamespace ?? true;
+    if (this.createNamespace) {
+      new JsonApiObject(this, 'namespace', k8s.KubeNamespace, {
+        metadata: { name: props.namespace, labels: podSecurityLabels('restricted') },
+      });
     }
     addCheck(this, () => this.problems());
+  }
+
+  /**
+   * Declares `component` a node agent: its pods need the host, which the control plane's namespace
+   * refuses, so its namespaced objects go to {@link agentNamespace} (created with the first agent).
+   * `podTemplate` calls it for every pod that needs the host: the decision follows from the pod,
+   * never from a list of services. Whatever the agent's pods mount must be in that namespace too.
+   */
+  addNodeAgent(component: Component): void {
+    if (Cloud.of(component) !== this)
+      throw new Error(
+        `[${component.node.path}] is not a component of cloud ${this.cloudName}; add it to its own cloud`,
+      );
+    if (this.nodeAgents.size === 0 && this.createNamespace) {
+      new JsonApiObject(this, 'agent-namespace', k8s.KubeNamespace, {
+        metadata: { name: this.agentNamespace, labels: podSecurityLabels('privileged') },
+      });
+    }
+    this.nodeAgents.add(component);
+  }
+
+  /** True when `component` is a node agent (see {@link addNodeAgent}). */
+  isNodeAgent(component: Component): boolean {
+    return this.nodeAgents.has(component);
+  }
+
+  /** The namespace `component`'s namespaced objects go to: the agents' or the control plane's. */
+  namespaceOf(component: Component): string {
+    return this.nodeAgents.has(component) ? this.agentNamespace : this.namespace;
+  }
+
+  /**
+   * The DNS name of a Service of the control plane (`keystone-api`), or of a member of one
+   * (`memcached-0.memcached`): `<name>.<namespace>.svc`, which resolves from either of the cloud's
+   * namespaces (a bare name resolves only in its own), so node agents reach the control plane by it.
+   */
+  serviceHost(name: string): string {
+    return `${name}.${this.namespace}.svc`;
   }
 
   /** `<registry>/<name>:<release>`, or the given tag. */
@@ -156,10 +219,9 @@ export class Cloud extends Chart {
     const objects = subtree.filter((c): c is ApiObject => c instanceof ApiObject);
     this.annotate(objects);
     const position = new Map(this.orderedComponents.map((c, i) => [c.componentName, i]));
-    const rendered = objects
-      .filter((o) => Chart.of(o) === this)
-      .filter((o) => (closest(o, COMPONENT_MARKER) as Component | undefined)?.enabled ?? true)
-      .map((o) => withoutNamespaceWhenClusterScoped(o.toJson() as RenderedObject));
+    const rendered = this.placedObjects(objects.filter((o) => Chart.of(o) === this)).map(
+      ({ object, namespace }) => inNamespace(object.toJson() as RenderedObject, namespace),
+    );
     return rendered
       .map((o, index) => ({ o, index }))
       .sort((a, b) => compareObjects(a.o, b.o, position) || a.index - b.index)
@@ -239,28 +301,40 @@ export class Cloud extends Chart {
   }
 
   /**
-   * The enabled objects of this cloud (those whose closest component is enabled) that `include`
-   * accepts, each with the key that identifies it in a cluster. One walk down the tree: every cloud
-   * of an App runs it for each earlier cloud (`sharedObjectProblems`), so its cost grows with the
-   * square of the clouds.
+   * The objects rendered of `objects`, each with the namespace it goes to (undefined when
+   * cluster-scoped): a disabled component's are left out, a node agent's go to the agents'
+   * namespace, and when no enabled component is a node agent, nothing goes to that namespace
+   * (not even the Namespace itself: the cloud does not create a privileged namespace it does not use).
    */
-  private renderedObjects(include: (object: ApiObject) => boolean = () => true): RenderedKey[] {
-    const rendered: RenderedKey[] = [];
-    const walk = (scope: IConstruct, enabled: boolean): void => {
-      for (const child of scope.node.children) {
-        const childEnabled = Component.isComponent(child) ? child.enabled : enabled;
-        if (childEnabled && child instanceof ApiObject && include(child)) {
-          const namespace = isClusterScoped(child) ? '' : this.namespace;
-          rendered.push({
-            object: child,
-            key: `${child.apiVersion.split('/')[0]}/${child.kind}/${namespace}/${child.name}`,
-          });
-        }
-        walk(child, childEnabled);
+  private placedObjects(objects: readonly ApiObject[]): { object: ApiObject; namespace?: string }[] {
+    const agents = [...this.nodeAgents].some((c) => c.enabled);
+    const placed: { object: ApiObject; namespace?: string }[] = [];
+    for (const object of objects) {
+      const component = closest(object, COMPONENT_MARKER) as Component | undefined;
+      if (component && !component.enabled) continue;
+      if (isClusterScoped(object)) {
+        if (object.kind === 'Namespace' && object.name === this.agentNamespace && !agents) continue;
+        placed.push({ object });
+        continue;
       }
-    };
-    walk(this, true);
-    return rendered;
+      const namespace =
+        component && this.nodeAgents.has(component)
+          ? this.agentNamespace
+          : (object.metadata.namespace ?? this.namespace);
+      if (namespace === this.agentNamespace && !agents) continue;
+      placed.push({ object, namespace });
+    }
+    return placed;
+  }
+
+  /** The enabled objects of this cloud, each with the key that identifies it in a cluster. */
+  private renderedObjects(): RenderedKey[] {
+    const objects = this.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject);
+    return this.placedObjects(objects).map(({ object, namespace }) => ({
+      object,
+      namespace,
+      key: [object.apiVersion.split('/')[0], object.kind, namespace ?? '', object.name].join('/'),
+    }));
   }
 
   private duplicateObjectProblems(rendered: readonly RenderedKey[]): string[] {
@@ -289,12 +363,11 @@ export class Cloud extends Chart {
     if (earlier.length === 0) return [];
     const mine = new Map(rendered.map(({ key, object }) => [key, object]));
     return earlier.flatMap((other) =>
-      // Another namespace shares only cluster-scoped objects with this one.
       other
-        .renderedObjects(other.namespace === this.namespace ? undefined : isClusterScoped)
+        .renderedObjects()
         .filter(({ key }) => mine.has(key))
-        .map(({ key, object }) => {
-          const where = isClusterScoped(object) ? '(cluster-scoped)' : `in namespace "${this.namespace}"`;
+        .map(({ key, object, namespace }) => {
+          const where = namespace === undefined ? '(cluster-scoped)' : `in namespace "${namespace}"`;
           return (
             `${object.kind} "${object.name}" ${where} is rendered by cloud ${other.cloudName} (${object.node.path}) and by this cloud ` +
             `(${mine.get(key)?.node.path}); the deploys would overwrite each other: give each cloud its own namespace` +
@@ -307,10 +380,11 @@ export class Cloud extends Chart {
   }
 }
 
-/** An object of a cloud and the key that identifies it in a cluster (`group/Kind/namespace/name`). */
+/** An object of a cloud, the namespace it goes to, and the key that identifies it in a cluster (`group/Kind/namespace/name`). */
 interface RenderedKey {
   readonly key: string;
   readonly object: ApiObject;
+  readonly namespace?: string;
 }
 
 interface RenderedObject {
@@ -324,13 +398,40 @@ interface RenderedObject {
 }
 
 /**
- * The chart's namespace lands on every object cdk8s renders; a cluster-scoped one must not carry it
- * (the API server rejects it on some kinds). Removed from the rendered copy, so rendering leaves the
- * construct tree as it was.
+ * The chart's namespace lands on every object cdk8s renders; the object goes to `namespace` instead
+ * (a node agent's to the agents' namespace), and a cluster-scoped one carries none (the API server
+ * rejects it on some kinds). Set on the rendered copy, so rendering leaves the construct tree as it was.
  */
-function withoutNamespaceWhenClusterScoped(object: RenderedObject): RenderedObject {
-  if (isClusterScoped(object)) delete object.metadata.namespace;
+function inNamespace(object: RenderedObject, namespace: string | undefined): RenderedObject {
+  if (namespace === undefined) delete object.metadata.namespace;
+  else object.metadata.namespace = namespace;
   return object;
+}
+
+/** The agents' namespace when none is given: `<namespace>-agents`. */
+function defaultAgentNamespace(namespace: string): string {
+  return `${namespace}-agents`;
+}
+
+/** The agents' namespace must be a namespace of its own, valid, and not one Kubernetes uses itself. */
+function agentNamespaceProblems(props: CloudProps | undefined): string[] {
+  if (typeof props?.namespace !== 'string') return [];
+  if (props.agentNamespace === undefined) {
+    const name = defaultAgentNamespace(props.namespace);
+    return dnsLabelProblems(name, 'agentNamespace').length === 0
+      ? []
+      : [
+          `the default agentNamespace "${name}" is longer than 63 characters; pass a shorter agentNamespace (or a shorter namespace)`,
+        ];
+  }
+  if (typeof props.agentNamespace !== 'string') return [];
+  if (props.agentNamespace === props.namespace)
+    return [
+      `agentNamespace "${props.agentNamespace}" is the control plane's namespace; node agents need a namespace of their own (Pod Security 'privileged' there, 'restricted' in namespace): pass another name, e.g. '${defaultAgentNamespace(props.namespace)}'`,
+    ];
+  return reservedNamespaceProblems(props.agentNamespace, props.allowReservedNamespace ?? false).map((p) =>
+    p.replace(/^namespace/, 'agentNamespace'),
+  );
 }
 
 /** Runs the validations of every construct of a subtree, reporting like cdk8s: `[path] message`. */

@@ -3,3 +3,4 @@ export * from './component';
 export * from './service';
 export * from './validation';
 export * from './json-api-object';
+export * from './pod-security';

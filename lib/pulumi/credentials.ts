@@ -1,12 +1,13 @@
 import type * as pulumi from '@pulumi/pulumi';
-import { KubeObject } from '../graph';
+import { homeNamespace, KubeObject } from '../graph';
 
 /** The keys of one Kubernetes Secret and their values, e.g. `{ password: cfg.requireSecret('adminPassword') }`. */
 export type SecretValues = Readonly<Record<string, pulumi.Input<string>>>;
 
 /**
- * Credentials by Secret: the key is the Secret's name (`keystone-admin`) or `namespace/name`; the
- * values become the Secret's `stringData`. A Secret the manifests already contain gets these keys
+ * Credentials by Secret: the key is the Secret's name (`keystone-admin`, in the cloud's control
+ * plane namespace unless the manifests hold it elsewhere) or `namespace/name`; the values become
+ * the Secret's `stringData`. A Secret the manifests already contain gets these keys
  * (they win over the same keys in its `data`/`stringData`); any other is created as a bootstrap
  * object, so every component in its namespace waits for it.
  */
@@ -32,9 +33,7 @@ export function placeCredentials(
   keys: readonly string[],
 ): { objects: KubeObject[]; targets: CredentialTarget[] } {
   const secrets = objects.filter(isSecret);
-  const namespaces = [
-    ...new Set(objects.map((o) => o.metadata.namespace).filter((ns): ns is string => !!ns)),
-  ].sort();
+  const home = homeNamespace(objects);
   const added: KubeObject[] = [];
   const targets = keys.map((key): CredentialTarget => {
     const slash = key.indexOf('/');
@@ -47,10 +46,11 @@ export function placeCredentials(
           `credential "${key}" matches Secrets in several namespaces; write it as "<namespace>/${name}"`,
         );
       }
-      namespace = matching[0]?.metadata.namespace ?? (namespaces.length === 1 ? namespaces[0] : undefined);
+      // Else the control plane's namespace: a node agent reads its own copy, made from that one.
+      namespace = matching[0]?.metadata.namespace ?? home;
       if (namespace === undefined) {
         throw new Error(
-          `credential "${key}": the manifests span ${namespaces.length === 0 ? 'no namespace' : `the namespaces ${namespaces.join(', ')}`}; write it as "<namespace>/${name}"`,
+          `credential "${key}": cannot tell the cloud's namespace from the manifests (none, or several of the same size); write it as "<namespace>/${name}"`,
         );
       }
     }

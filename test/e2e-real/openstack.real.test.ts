@@ -156,12 +156,19 @@ function runClientPod(): ClientReport {
       restartPolicy: 'Never',
       // Without a Yaook key of its own the pod could land on a kwok node, where nothing runs.
       nodeSelector: { 'kubernetes.io/hostname': realNodeName() },
-      securityContext: { runAsUser: 42424, runAsGroup: 42424, runAsNonRoot: true },
+      // The cloud's namespace enforces Pod Security `restricted`: the client complies like the cloud's pods.
+      securityContext: {
+        runAsUser: 42424,
+        runAsGroup: 42424,
+        runAsNonRoot: true,
+        seccompProfile: { type: 'RuntimeDefault' },
+      },
       containers: [
         {
           name: 'client',
           image: LOCAL_IMAGES.openstackClient,
           imagePullPolicy: 'IfNotPresent',
+          securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
           command: ['python3', '-c', CLIENT_SCRIPT],
           env: [
             {

@@ -23,6 +23,7 @@ jest.setTimeout(600_000);
 
 const suffix = uniqueSuffix();
 const namespace = `sw-rbac-${suffix}`;
+const agents = `${namespace}-agents`;
 const home = `sw-rbac-home-${suffix}`;
 const name = `stackwright-deployer-${suffix}`;
 let kube: Kube;
@@ -65,7 +66,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const ns of [namespace, home])
+  for (const ns of [namespace, agents, home])
     await admin.delete({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
   for (const kind of ['ClusterRole', 'ClusterRoleBinding'])
     await admin.delete({ apiVersion: 'rbac.authorization.k8s.io/v1', kind, metadata: { name } });
@@ -73,17 +74,20 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-test('a ServiceAccount bound only to the generated Role and ClusterRole deploys, verifies and destroys the reference cloud', async () => {
+test('a ServiceAccount bound only to the generated Roles and ClusterRole deploys, verifies and destroys the reference cloud in its two namespaces', async () => {
   // GIVEN the reference cloud, and the deployer's permissions derived from its manifests
   const objects = referenceCloud(new App(), 'e2e', { namespace }).toJson() as KubeObject[];
   const graph = graphFromManifests(objects);
   const rbac = deployerRbac(graph, name);
-  // AND a ServiceAccount (in a namespace of its own) bound to them, nothing else. The Role lives in
-  // the cloud's namespace, so an administrator creates that namespace first (the deployer then
-  // applies its Namespace object over it).
+  // AND a ServiceAccount (in a namespace of its own) bound to them, nothing else. There is a Role
+  // in each of the cloud's namespaces (the control plane's and the node agents'), so an
+  // administrator creates those namespaces first (the deployer then applies the cloud's Namespace
+  // objects, with their Pod Security labels, over them).
+  expect(rbac.roles.map((r) => r.metadata.namespace).sort()).toEqual([namespace, agents]);
   const setup: KubeObject[] = [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: home } },
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } },
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: agents } },
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'deployer', namespace: home } },
     rbac.clusterRole,
     ...rbac.roles,
@@ -102,6 +106,11 @@ test('a ServiceAccount bound only to the generated Role and ClusterRole deploys,
     // WHEN the deployer deploys, verifies and destroys it
     const deployed = await deploy(graph, { cluster: deployer, componentTimeoutMs: 120_000 });
     const verified = await verify(graph, deployer, { waitMs: 60_000 });
+    // (the node agents' pods were admitted in their namespace; each namespace as labelled live)
+    const agentPods = await kube.core.listNamespacedPod({ namespace: agents });
+    const enforced = async (name: string) =>
+      (await kube.core.readNamespace({ name })).metadata?.labels?.['pod-security.kubernetes.io/enforce'];
+    const levels = [await enforced(namespace), await enforced(agents)];
     const destroyed = await destroy(graph, { cluster: deployer });
 
     // THEN every step succeeds under the least privilege
@@ -111,6 +120,11 @@ test('a ServiceAccount bound only to the generated Role and ClusterRole deploys,
     expect(problems).toEqual([]);
     expect(verified.ok).toBe(true);
     expect(destroyed.ok).toBe(true);
+    expect(new Set(agentPods.items.map((p) => p.metadata?.labels?.['app.kubernetes.io/instance']))).toEqual(
+      new Set(['nova', 'neutron', 'ceilometer']),
+    );
+    // AND the control plane's namespace enforced restricted, the agents' privileged
+    expect(levels).toEqual(['restricted', 'privileged']);
   } finally {
     deployer.close();
   }

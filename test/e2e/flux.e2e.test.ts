@@ -119,7 +119,7 @@ describe('Flux applies the exported reference cloud', () => {
     await controller?.stop();
     await source?.stop();
     if (kubectl) await deleteFluxObjects(kubectl, FLUX_NAMESPACE);
-    if (kube) await deleteTestNamespace(kube, namespace);
+    if (kube) for (const ns of [namespace, `${namespace}-agents`]) await deleteTestNamespace(kube, ns);
     cluster?.close();
     fs.rmSync(work, { recursive: true, force: true });
     process.stderr.write(`[e2e] flux wall times (s): ${JSON.stringify(timings)}\n`);
@@ -128,8 +128,8 @@ describe('Flux applies the exported reference cloud', () => {
   test(
     'converges, each component created only after its gating dependencies are ready',
     async () => {
-      // GIVEN every kind of the cloud watched in its namespace from before the first write
-      history = await ObjectHistory.record(cluster, namespace, objects);
+      // GIVEN every kind of the cloud watched in its namespaces from before the first write
+      history = await ObjectHistory.record(cluster, objects);
       synthAndExport(objects, 'dist');
       const revision = await (source as LoopbackGitSource).publish(repo);
 

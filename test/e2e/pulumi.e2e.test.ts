@@ -11,7 +11,7 @@
  * - a per-service option changed with `pulumi config set` previews as exactly that field of that
  *   component's object, and `pulumi up` writes that one object and rolls it (the API server's
  *   audit log of the provider's writes);
- * - `pulumi destroy` leaves nothing: the namespace, which outlives its last object, is gone.
+ * - `pulumi destroy` leaves nothing: the namespaces, which outlive their last objects, are gone.
  *
  * Offline: local file backend, generated passphrase and PULUMI_HOME in a temp dir, no plugin
  * download, no update check (support/pulumi-cli.ts).
@@ -112,7 +112,7 @@ describe('pulumi up of the reference cloud', () => {
       if (!destroyed) await pulumi('destroy', '--yes', '--skip-preview');
       await workspace.run('stack', 'rm', '--yes', '--force', stack);
     } finally {
-      await deleteTestNamespace(kube, namespace);
+      for (const ns of [namespace, `${namespace}-agents`]) await deleteTestNamespace(kube, ns);
       cluster.close();
       workspace.remove();
       process.stderr.write(`[e2e] pulumi wall times (s): ${JSON.stringify(timings)}\n`);
@@ -122,8 +122,8 @@ describe('pulumi up of the reference cloud', () => {
   test(
     'creates every object, each component only after its gating dependencies are ready',
     async () => {
-      // GIVEN every kind of the cloud watched in its namespace from before the first write
-      history = await ObjectHistory.record(cluster, namespace, objects);
+      // GIVEN every kind of the cloud watched in its namespaces from before the first write
+      history = await ObjectHistory.record(cluster, objects);
 
       // WHEN
       const run = await timed('up', 'up', '--yes', '--skip-preview');
@@ -221,20 +221,21 @@ describe('pulumi up of the reference cloud', () => {
         deployment: { resources?: unknown[] };
       };
       expect(state.deployment.resources ?? []).toEqual([]);
-      // AND the namespace is gone: the namespace controller removes it only after its last object
-      await waitFor(
-        `namespace ${namespace} to be gone`,
-        async () => {
-          try {
-            await kube.core.readNamespace({ name: namespace });
-            return undefined;
-          } catch (error) {
-            if (isNotFound(error)) return true;
-            throw error;
-          }
-        },
-        { timeoutMs: 120_000 },
-      );
+      // AND both namespaces are gone: the namespace controller removes one only after its last object
+      for (const ns of [namespace, `${namespace}-agents`])
+        await waitFor(
+          `namespace ${ns} to be gone`,
+          async () => {
+            try {
+              await kube.core.readNamespace({ name: ns });
+              return undefined;
+            } catch (error) {
+              if (isNotFound(error)) return true;
+              throw error;
+            }
+          },
+          { timeoutMs: 120_000 },
+        );
     },
     15 * 60_000,
   );

@@ -31,7 +31,7 @@ describe('examples/multi-cell-cloud', () => {
     // THEN
     expect(nova?.cells.map((c) => c.name)).toEqual(['cell1', 'cell2']);
     expect(envOf(findObject(objects, 'Deployment', 'nova-cell2-conductor')).OS_DEFAULT__TRANSPORT_URL).toBe(
-      'rabbit://nova-cell2:$(MQ_PASSWORD)@mq-cell2:5672/nova-cell2',
+      'rabbit://nova-cell2:$(MQ_PASSWORD)@mq-cell2.openstack.svc:5672/nova-cell2',
     );
     expect(edgesOf(findObject(objects, 'Deployment', 'nova-cell2-conductor'))).toContainEqual({
       from: 'nova-cell2-conductor',

@@ -33,9 +33,25 @@ describe('placeCredentials', () => {
 
     // THEN
     expect(() => placeCredentials(objects, ['admin'])).toThrow(
-      'credential "admin": the manifests span the namespaces x, y; write it as "<namespace>/admin"',
+      'credential "admin": cannot tell the cloud\'s namespace from the manifests (none, or several of the same size); write it as "<namespace>/admin"',
     );
   });
+});
+
+test("puts a bare name in the cloud's control plane namespace, not the node agents'", () => {
+  // GIVEN manifests creating two namespaces, most objects in the control plane's
+  const objects = [
+    fixtureObject('v1', 'Namespace', 'cp'),
+    fixtureObject('v1', 'Namespace', 'cp-agents'),
+    fixtureObject('v1', 'ConfigMap', 'a', { namespace: 'cp' }),
+    fixtureObject('v1', 'ConfigMap', 'b', { namespace: 'cp' }),
+    fixtureObject('v1', 'ConfigMap', 'c', { namespace: 'cp-agents' }),
+  ];
+
+  // THEN
+  expect(placeCredentials(objects, ['admin']).targets).toEqual([
+    { key: 'admin', namespace: 'cp', name: 'admin', added: true },
+  ]);
 });
 
 describe('withCredentialValues', () => {

@@ -34,45 +34,70 @@ describe('deployerRbac of the reference cloud', () => {
   // WHEN
   const { roles, clusterRole } = deployerRbac(graph, 'deployer');
 
-  test('one Role, in the cloud namespace, managing every namespaced kind of the manifests', () => {
-    expect(roles.map((r) => r.metadata.namespace)).toEqual(['openstack']);
-    const role = rulesOf(roles[0]);
-    const kinds = new Set(
-      objects.filter((o) => o.metadata.namespace).map((o) => `${o.apiVersion} ${o.kind}`),
-    );
-    for (const kind of kinds) {
-      const [apiVersion, name] = kind.split(' ');
-      const group = apiVersion.includes('/') ? apiVersion.split('/')[0] : '';
-      expect({
-        kind,
-        rule: role.find(
-          (r) => r.apiGroups[0] === group && r.resources[0] === resourceOf(name) && !r.resourceNames,
-        ),
-      }).toEqual({
-        kind,
-        rule: { apiGroups: [group], resources: [resourceOf(name)], verbs: MANAGE },
-      });
+  const NAMESPACES = ['openstack', 'openstack-agents'];
+  const roleIn = (namespace: string) =>
+    rulesOf(roles.find((r) => r.metadata.namespace === namespace) as KubeObject);
+
+  test("one Role in each of the cloud's namespaces, managing every namespaced kind of the manifests there", () => {
+    expect(roles.map((r) => r.metadata.namespace)).toEqual(NAMESPACES);
+    for (const namespace of NAMESPACES) {
+      const role = roleIn(namespace);
+      const kinds = new Set(
+        objects.filter((o) => o.metadata.namespace === namespace).map((o) => `${o.apiVersion} ${o.kind}`),
+      );
+      for (const kind of kinds) {
+        const [apiVersion, name] = kind.split(' ');
+        const group = apiVersion.includes('/') ? apiVersion.split('/')[0] : '';
+        expect({
+          namespace,
+          kind,
+          rule: role.find(
+            (r) => r.apiGroups[0] === group && r.resources[0] === resourceOf(name) && !r.resourceNames,
+          ),
+        }).toEqual({
+          namespace,
+          kind,
+          rule: { apiGroups: [group], resources: [resourceOf(name)], verbs: MANAGE },
+        });
+      }
+      expect(role).toContainEqual({ apiGroups: [''], resources: ['pods'], verbs: READ });
     }
-    expect(role).toContainEqual({ apiGroups: [''], resources: ['pods'], verbs: READ });
-    expect(role).toContainEqual({ apiGroups: [''], resources: ['configmaps'], verbs: MANAGE });
+    expect(roleIn('openstack')).toContainEqual({ apiGroups: [''], resources: ['configmaps'], verbs: MANAGE });
   });
 
-  test('holds what the per-Job Roles grant, and no more on Secrets: create, and get by name', () => {
-    // THEN every rule of every synthesised Role is covered (or the API server refuses to create it)
-    const held = rulesOf(roles[0]);
-    for (const role of objects.filter((o) => o.kind === 'Role')) {
-      for (const rule of rulesOf(role))
-        expect({ role: role.metadata.name, covered: covers(held, rule) }).toEqual({
-          role: role.metadata.name,
-          covered: true,
-        });
+  test('holds what the per-Job Roles grant in each namespace, and no more on Secrets: create, and get by name', () => {
+    for (const namespace of NAMESPACES) {
+      // THEN every rule of every synthesised Role is covered (or the API server refuses to create it)
+      const held = roleIn(namespace);
+      const synthesised = objects.filter((o) => o.kind === 'Role' && o.metadata.namespace === namespace);
+      for (const role of synthesised) {
+        for (const rule of rulesOf(role))
+          expect({ namespace, role: role.metadata.name, covered: covers(held, rule) }).toEqual({
+            namespace,
+            role: role.metadata.name,
+            covered: true,
+          });
+      }
+      const named = new Set(
+        synthesised.flatMap((role) => rulesOf(role).flatMap((r) => r.resourceNames ?? [])),
+      );
+      const onSecrets = held.filter((r) => r.resources.includes('secrets'));
+      expect(onSecrets.map((r) => ({ verbs: r.verbs, named: r.resourceNames?.length }))).toEqual([
+        { verbs: ['create'], named: undefined },
+        { verbs: ['get'], named: named.size },
+      ]);
+      expect(held.every((r) => !r.verbs.includes('*') && !r.resources.includes('*'))).toBe(true);
     }
-    const onSecrets = held.filter((r) => r.resources.includes('secrets'));
-    expect(onSecrets.map((r) => ({ verbs: r.verbs, named: r.resourceNames?.length }))).toEqual([
-      { verbs: ['create'], named: undefined },
-      { verbs: ['get'], named: objects.filter((o) => o.kind === 'Role').length },
+    // (in the agents' namespace: only the copies of the five Secrets the node agents read)
+    expect(
+      roleIn('openstack-agents').find((r) => r.verbs.includes('get') && r.resourceNames)?.resourceNames,
+    ).toEqual([
+      'ceilometer-keystone-user',
+      'ceilometer-mq',
+      'neutron-metadata-secret',
+      'nova-cell1-mq',
+      'nova-keystone-user',
     ]);
-    expect(held.every((r) => !r.verbs.includes('*') && !r.resources.includes('*'))).toBe(true);
   });
 
   test('cluster-wide: the Namespace and PriorityClasses it creates, and reading Nodes', () => {

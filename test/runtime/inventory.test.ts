@@ -1,4 +1,4 @@
-import { objectRef } from '../../lib/graph';
+import { KubeObject, objectRef } from '../../lib/graph';
 import {
   inventoryChanged,
   inventoryFromConfigMap,
@@ -27,6 +27,23 @@ const full = () =>
 describe('inventoryLocation', () => {
   test('uses the cloud annotation and the namespace the stack creates', () => {
     expect(inventoryLocation(full())).toEqual({ cloud: 'test', namespace: NS });
+  });
+
+  test('of several namespaces the stack creates, uses the one most of its objects live in', () => {
+    // GIVEN a stack creating the control plane's namespace and the agents', with more objects in
+    // a namespace it does not create
+    const elsewhere = (name: string): KubeObject => ({
+      ...deployment(name),
+      metadata: { name, namespace: 'elsewhere' },
+    });
+    const graph = graphOf(
+      [namespace('agents'), namespace()],
+      component('a', {}, deployment('a')),
+      component('b', {}, elsewhere('b'), elsewhere('c')),
+    );
+
+    // WHEN / THEN
+    expect(inventoryLocation(graph)).toEqual({ cloud: 'test', namespace: NS });
   });
 
   test('falls back to the namespace most objects live in, and honours an override', () => {

@@ -12,6 +12,11 @@ const ingressOf = (name: string) =>
   (findObject(objects, 'NetworkPolicy', name).spec as { ingress?: unknown[] }).ingress;
 const from = (...services: string[]) =>
   services.map((s) => ({ podSelector: { matchLabels: { 'app.kubernetes.io/instance': s } } }));
+/** Pods of `service` in the agents' namespace. */
+const fromAgents = (service: string) => ({
+  namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'openstack-agents' } },
+  podSelector: { matchLabels: { 'app.kubernetes.io/instance': service } },
+});
 const ports = (...numbers: number[]) => numbers.map((port) => ({ port, protocol: 'TCP' }));
 const members = (instance: string, component: string) => ({
   from: [
@@ -24,11 +29,14 @@ const members = (instance: string, component: string) => ({
 });
 
 describe('NetworkPolicies of the reference cloud', () => {
-  test('every pod refuses ingress unless a policy allows it', () => {
-    expect(findObject(objects, 'NetworkPolicy', 'default-deny-ingress').spec).toEqual({
-      podSelector: {},
-      policyTypes: ['Ingress'],
-    });
+  test('every pod of both namespaces refuses ingress unless a policy allows it', () => {
+    const denies = policies.filter((p) => p.metadata.name === 'default-deny-ingress');
+    expect(denies.map((p) => ({ namespace: p.metadata.namespace, spec: p.spec }))).toEqual([
+      { namespace: 'openstack', spec: { podSelector: {}, policyTypes: ['Ingress'] } },
+      { namespace: 'openstack-agents', spec: { podSelector: {}, policyTypes: ['Ingress'] } },
+    ]);
+    // … and nothing in the agents' namespace is opened: its pods listen to no one
+    expect(policies.filter((p) => p.metadata.namespace === 'openstack-agents')).toEqual([denies[1]]);
   });
 
   test('the database: its members, and on 3306 the services wired to it', () => {
@@ -52,34 +60,40 @@ describe('NetworkPolicies of the reference cloud', () => {
     ]);
   });
 
-  test('the message bus: its members, AMQP and management for its services, AMQP from nova-compute on the host network', () => {
+  test("the message bus: its members, AMQP and management for its services (ceilometer's compute agent across namespaces), AMQP from nova-compute on the host network", () => {
     expect(ingressOf('mq')).toEqual([
       members('mq', 'server'),
       {
-        from: from('barbican', 'ceilometer', 'cinder', 'heat', 'ironic', 'keystone', 'neutron', 'nova'),
+        from: [
+          ...from('barbican', 'ceilometer', 'cinder', 'heat', 'ironic', 'keystone', 'neutron', 'nova'),
+          fromAgents('ceilometer'),
+        ],
         ports: ports(5672, 15672),
       },
       { ports: ports(5672) },
     ]);
   });
 
-  test('memcached and the OVSDB clusters: only their consumers (the southbound also from the OVN agent on the host network)', () => {
+  test("memcached and the OVSDB clusters: only their consumers (ceilometer's compute agent across namespaces; the southbound also from the OVN agent on the host network)", () => {
     expect(ingressOf('memcached')).toEqual([
       members('memcached', 'server'),
       {
-        from: from(
-          'barbican',
-          'ceilometer',
-          'cinder',
-          'glance',
-          'gnocchi',
-          'heat',
-          'ironic',
-          'keystone',
-          'neutron',
-          'nova',
-          'placement',
-        ),
+        from: [
+          ...from(
+            'barbican',
+            'ceilometer',
+            'cinder',
+            'glance',
+            'gnocchi',
+            'heat',
+            'ironic',
+            'keystone',
+            'neutron',
+            'nova',
+            'placement',
+          ),
+          fromAgents('ceilometer'),
+        ],
         ports: ports(11211),
       },
     ]);

@@ -1,5 +1,5 @@
 import { App } from 'cdk8s';
-import { Annotations, findCycle, graphFromManifests, KubeObject } from '../../lib/graph';
+import { Annotations, findCycle, graphFromManifests, KubeObject, objectRef } from '../../lib/graph';
 import { SchedulingKey as K } from '../../lib/scheduling';
 import { findObject, podSpecOf, synthGraph, synthObjects } from '../../lib/testing';
 import { referenceCloud } from '../../stacks/reference-cloud';
@@ -56,6 +56,7 @@ const JOB_OPERATOR_KEY: Record<string, string> = {
   placement: K.OPERATOR_NOVA, // Yaook deploys Placement with Nova
   nova: K.OPERATOR_NOVA,
   neutron: K.OPERATOR_NEUTRON,
+  'agent-secrets': K.OPERATOR_CONFIGURED_DAEMON_SET, // Yaook's node-agent operator
   cinder: K.OPERATOR_CINDER,
   barbican: K.OPERATOR_BARBICAN,
   heat: K.OPERATOR_HEAT,
@@ -229,13 +230,16 @@ describe('reference cloud', () => {
   });
 
   test('every object is labelled and annotated with the graph', () => {
-    // Bootstrap objects belong to no component: the Namespace, the two PriorityClasses, the default deny
+    // Bootstrap objects belong to no component: the two Namespaces, the two PriorityClasses, the
+    // default deny of each namespace
     const bootstrap = objects.filter((x) => x.metadata.annotations?.[Annotations.COMPONENT] === undefined);
-    expect(bootstrap.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([
+    expect(bootstrap.map((o) => objectRef(o))).toEqual([
       'Namespace/openstack',
+      'Namespace/openstack-agents',
       'PriorityClass/openstack-control-plane',
       'PriorityClass/openstack-node-agent',
-      'NetworkPolicy/default-deny-ingress',
+      'NetworkPolicy/openstack/default-deny-ingress',
+      'NetworkPolicy/openstack-agents/default-deny-ingress',
     ]);
     for (const o of objects.filter((x) => !bootstrap.includes(x))) {
       expect(o.metadata.labels?.['app.kubernetes.io/managed-by']).toBe('stackwright');

@@ -13,6 +13,28 @@ interface Rule {
 const objects = synthObjects(referenceCloud(new App()));
 const named = (kind: string) => objects.filter((o) => o.kind === kind);
 const rulesOf = (role: KubeObject) => (role as unknown as { rules: Rule[] }).rules;
+const CONTROL_PLANE = 'openstack';
+const AGENTS = 'openstack-agents';
+/** The Secrets the node agents read, each copied into the agents' namespace by its own Job. */
+const COPIED = [
+  'ceilometer-keystone-user',
+  'ceilometer-mq',
+  'neutron-metadata-secret',
+  'nova-cell1-mq',
+  'nova-keystone-user',
+];
+/** The names of the Roles bound to ServiceAccount `name` of the control plane, by namespace. */
+function rolesBoundTo(name: string): string[] {
+  return named('RoleBinding')
+    .filter((b) =>
+      (b as unknown as { subjects: { name: string; namespace: string }[] }).subjects.some(
+        (s) => s.name === name && s.namespace === CONTROL_PLANE,
+      ),
+    )
+    .map((b) => `${b.metadata.namespace}/${(b as unknown as { roleRef: { name: string } }).roleRef.name}`);
+}
+const roleIn = (namespace: string, name: string) =>
+  named('Role').find((r) => r.metadata.namespace === namespace && r.metadata.name === name) as KubeObject;
 
 /** The Jobs whose pods carry a Kubernetes API token: every workload with a ServiceAccount. */
 const withToken = objects.filter((o) => {
@@ -20,10 +42,10 @@ const withToken = objects.filter((o) => {
   return podSpecOf(o).automountServiceAccountToken === true;
 });
 
-/** The Secret each generator Job creates, from its `kubectl get secret NAME` guard. */
+/** The Secret each generator or copy Job creates, from its `kubectl get secret [-n NS] NAME` guard. */
 function generatedSecretOf(job: KubeObject): string {
   const script = (podSpecOf(job).containers as { command: string[] }[])[0].command[2];
-  const match = /^kubectl get secret (\S+) /.exec(script);
+  const match = /^kubectl get secret (?:-n \S+ )?(\S+) /.exec(script);
   if (!match) throw new Error(`Job/${job.metadata.name} is not a generator: ${script}`);
   return match[1];
 }
@@ -52,42 +74,78 @@ describe('Secret access per Job', () => {
 
   test('each token-carrying pod is a generator Job that may read only the Secret it creates', () => {
     // THEN every pod with a token runs as its own ServiceAccount, bound to one Role of its own name
-    expect(withToken.length).toBeGreaterThan(30);
-    for (const job of withToken) {
+    // in the control plane's namespace, where it may read only its Secret and create Secrets
+    const generators = withToken.filter((job) => !job.metadata.name.startsWith('agent-secrets-'));
+    expect(generators.length).toBeGreaterThan(30);
+    for (const job of generators) {
       const name = job.metadata.name;
-      expect({ kind: job.kind, account: podSpecOf(job).serviceAccountName }).toEqual({
+      expect({
+        kind: job.kind,
+        namespace: job.metadata.namespace,
+        account: podSpecOf(job).serviceAccountName,
+      }).toEqual({
         kind: 'Job',
+        namespace: CONTROL_PLANE,
         account: name,
       });
-      const bindings = named('RoleBinding').filter((b) =>
-        (b as unknown as { subjects: { name: string }[] }).subjects.some((s) => s.name === name),
-      );
-      expect(bindings.map((b) => (b as unknown as { roleRef: { name: string } }).roleRef.name)).toEqual([
-        name,
-      ]);
-      const role = named('Role').find((r) => r.metadata.name === name) as KubeObject;
-      expect(rulesOf(role)).toEqual([
+      expect(rolesBoundTo(name)).toEqual([`${CONTROL_PLANE}/${name}`]);
+      expect(rulesOf(roleIn(CONTROL_PLANE, name))).toEqual([
         { apiGroups: [''], resources: ['secrets'], resourceNames: [generatedSecretOf(job)], verbs: ['get'] },
         { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
       ]);
     }
   });
 
-  test('every generated Secret is readable through the API by exactly one ServiceAccount', () => {
-    // WHEN the Secrets each Role may get are counted
+  test("each copy Job reads its one original and creates its copy in the agents' namespace, nothing else", () => {
+    const copies = withToken.filter((job) => job.metadata.name.startsWith('agent-secrets-'));
+    expect(copies.map((job) => generatedSecretOf(job)).sort()).toEqual(COPIED);
+    for (const job of copies) {
+      const name = job.metadata.name;
+      const secret = generatedSecretOf(job);
+      // THEN it runs in the control plane's namespace, bound to a Role of its name in each namespace
+      expect(job.metadata.namespace).toBe(CONTROL_PLANE);
+      expect(rolesBoundTo(name)).toEqual([`${CONTROL_PLANE}/${name}`, `${AGENTS}/${name}`]);
+      // … may only read the original where it is generated …
+      expect(rulesOf(roleIn(CONTROL_PLANE, name))).toEqual([
+        { apiGroups: [''], resources: ['secrets'], resourceNames: [secret], verbs: ['get'] },
+      ]);
+      // … and only read and create the copy in the agents' namespace
+      expect(rulesOf(roleIn(AGENTS, name))).toEqual([
+        { apiGroups: [''], resources: ['secrets'], resourceNames: [secret], verbs: ['get'] },
+        { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
+      ]);
+    }
+  });
+
+  test('every generated Secret is readable through the API by its generator, and its copy Job when node agents read it', () => {
+    // WHEN the Secrets each Role may get are counted, per namespace
     const readers = new Map<string, string[]>();
     for (const role of named('Role')) {
       for (const rule of rulesOf(role)) {
         for (const secret of rule.verbs.includes('get') ? (rule.resourceNames ?? []) : []) {
-          readers.set(secret, [...(readers.get(secret) ?? []), role.metadata.name]);
+          const key = `${role.metadata.namespace}/${secret}`;
+          readers.set(key, [...(readers.get(key) ?? []), role.metadata.name]);
         }
       }
     }
-    // THEN each one by its generator alone, among them the cloud's most sensitive
-    expect([...readers.values()].every((r) => r.length === 1)).toBe(true);
-    expect(readers.get('keystone-admin-credentials')).toEqual(['keystone-admin-credentials']);
-    expect(readers.get('db-credentials')).toEqual(['db-credentials']);
-    expect(readers.get('barbican-kek')).toEqual(['barbican-kek-setup']);
+    // THEN each one by its generator alone, among them the cloud's most sensitive …
+    const copied = new Set(COPIED.map((s) => `${CONTROL_PLANE}/${s}`));
+    const single = [...readers.entries()].filter(([key]) => !copied.has(key));
+    expect(single.filter(([, names]) => names.length !== 1)).toEqual([]);
+    expect(readers.get(`${CONTROL_PLANE}/keystone-admin-credentials`)).toEqual([
+      'keystone-admin-credentials',
+    ]);
+    expect(readers.get(`${CONTROL_PLANE}/db-credentials`)).toEqual(['db-credentials']);
+    expect(readers.get(`${CONTROL_PLANE}/barbican-kek`)).toEqual(['barbican-kek-setup']);
+    // … and what node agents read, by its generator and its copy Job (and the copy by that Job alone)
+    expect(readers.get(`${CONTROL_PLANE}/nova-keystone-user`)).toEqual([
+      'nova-ks-register-credentials',
+      'agent-secrets-nova-keystone-user',
+    ]);
+    for (const secret of COPIED) {
+      expect(readers.get(`${CONTROL_PLANE}/${secret}`)?.length).toBe(2);
+      expect(readers.get(`${AGENTS}/${secret}`)).toEqual([`agent-secrets-${secret}`]);
+    }
     expect(readers.size).toBe(withToken.length);
   });
 

@@ -1,4 +1,4 @@
-import { ComponentGraph, isGating, KubeObject, objectRef } from '../../graph';
+import { ComponentGraph, homeNamespace, isGating, KubeObject, objectRef } from '../../graph';
 import { canonicalJson, hashObject } from '../kube/object-diff';
 import { ApplyOptions, ClusterPort } from '../ports';
 import { FIELD_MANAGER } from '../defaults';
@@ -61,9 +61,9 @@ export function inventoryName(cloud: string): string {
 }
 
 /**
- * The cloud and namespace of a graph's inventory: the cloud annotation of its components, and the
- * namespace the stack creates (its only Namespace object) or, failing that, the namespace most of
- * its objects live in. Throws when the graph names several clouds or has no namespace at all.
+ * The cloud and namespace of a graph's inventory: the cloud annotation of its components, and its
+ * control plane's namespace ({@link homeNamespace}). Throws when the graph names several clouds or
+ * has no namespace at all.
  */
 export function inventoryLocation(graph: ComponentGraph, namespaceOverride?: string): InventoryLocation {
   const clouds = [...new Set(graph.components.map((c) => c.cloud).filter((c) => c.length > 0))].sort();
@@ -72,20 +72,12 @@ export function inventoryLocation(graph: ComponentGraph, namespaceOverride?: str
   }
   const cloud = clouds[0] ?? 'default';
   if (namespaceOverride) return { cloud, namespace: namespaceOverride };
-  const all = [...graph.bootstrap, ...graph.components.flatMap((c) => c.objects)];
-  const namespaces = all
-    .filter((o) => o.kind === 'Namespace' && o.apiVersion === 'v1')
-    .map((o) => o.metadata.name);
-  if (namespaces.length === 1) return { cloud, namespace: namespaces[0] };
-  const counts = new Map<string, number>();
-  for (const o of all)
-    if (o.metadata.namespace) counts.set(o.metadata.namespace, (counts.get(o.metadata.namespace) ?? 0) + 1);
-  const [top] = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  if (!top)
+  const namespace = homeNamespace([...graph.bootstrap, ...graph.components.flatMap((c) => c.objects)]);
+  if (namespace === undefined)
     throw new Error(
-      'cannot tell where to keep the inventory: no object has a namespace; pass an inventory namespace',
+      'cannot tell where to keep the inventory: no object has a namespace, or several hold as many objects; pass an inventory namespace',
     );
-  return { cloud, namespace: top[0] };
+  return { cloud, namespace };
 }
 
 /** A stable hash of the graph's shape: component names and edges (not object contents). */

@@ -29,7 +29,7 @@ describe('service user sections', () => {
     // THEN
     expect(section).toEqual({
       auth_type: 'password',
-      auth_url: 'http://keystone-api:5000/v3',
+      auth_url: 'http://keystone-api.openstack.svc:5000/v3',
       username: 'example',
       project_name: 'service',
       user_domain_name: 'Default',
@@ -64,8 +64,8 @@ describe('service user sections', () => {
     // THEN
     expect(config.keystone_authtoken).toEqual({
       ...serviceUserAuthConfig(keystone, ksRegister),
-      www_authenticate_uri: 'http://keystone-api:5000/v3',
-      memcached_servers: ['cache-0.cache:11211', 'cache-1.cache:11211'],
+      www_authenticate_uri: 'http://keystone-api.openstack.svc:5000/v3',
+      memcached_servers: ['cache-0.cache.openstack.svc:11211', 'cache-1.cache.openstack.svc:11211'],
       service_token_roles_required: true,
     });
     expect(Object.keys(KEYSTONE_AUTHTOKEN_SCHEMA.keystone_authtoken).sort()).toEqual(
@@ -87,7 +87,7 @@ describe('keystoneAdminClientEnv', () => {
     const env = keystoneAdminClientEnv(keystone);
     // THEN
     expect(env).toEqual({
-      OS_AUTH_URL: 'http://keystone-api:5000/v3',
+      OS_AUTH_URL: 'http://keystone-api.openstack.svc:5000/v3',
       OS_REGION_NAME: 'RegionOne',
       OS_USERNAME: 'admin',
       OS_PROJECT_NAME: 'admin',

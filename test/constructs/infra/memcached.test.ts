@@ -34,9 +34,9 @@ describe('Memcached', () => {
     const objects = synthObjects(cloud);
     // THEN
     expect(memcached.servers).toEqual([
-      'memcached-0.memcached:11211',
-      'memcached-1.memcached:11211',
-      'memcached-2.memcached:11211',
+      'memcached-0.memcached.openstack.svc:11211',
+      'memcached-1.memcached.openstack.svc:11211',
+      'memcached-2.memcached.openstack.svc:11211',
     ]);
     expect(objects.filter((o) => o.kind === 'Service').map((o) => o.metadata.name)).toEqual(['memcached']);
     expect((findObject(objects, 'Service', 'memcached').spec as { clusterIP: string }).clusterIP).toBe(

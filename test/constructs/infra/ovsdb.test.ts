@@ -71,10 +71,10 @@ describe('OvsdbCluster', () => {
   test('clients get every member of each database', () => {
     // THEN
     expect(ovsdb.nb.connection).toBe(
-      'tcp:ovsdb-nb-0.ovsdb-nb-peers:6641,tcp:ovsdb-nb-1.ovsdb-nb-peers:6641,tcp:ovsdb-nb-2.ovsdb-nb-peers:6641',
+      'tcp:ovsdb-nb-0.ovsdb-nb-peers.openstack.svc:6641,tcp:ovsdb-nb-1.ovsdb-nb-peers.openstack.svc:6641,tcp:ovsdb-nb-2.ovsdb-nb-peers.openstack.svc:6641',
     );
     expect(ovsdb.sb.connection).toBe(
-      'tcp:ovsdb-sb-0.ovsdb-sb-peers:6642,tcp:ovsdb-sb-1.ovsdb-sb-peers:6642,tcp:ovsdb-sb-2.ovsdb-sb-peers:6642',
+      'tcp:ovsdb-sb-0.ovsdb-sb-peers.openstack.svc:6642,tcp:ovsdb-sb-1.ovsdb-sb-peers.openstack.svc:6642,tcp:ovsdb-sb-2.ovsdb-sb-peers.openstack.svc:6642',
     );
   });
 

@@ -92,7 +92,7 @@ describe('Barbican', () => {
     // THEN the listener's transport is Keystone's vhost, on which Keystone publishes to `notifications`
     expect(
       envOf(findObject(objects, 'Deployment', 'barbican-keystone-listener')).OS_DEFAULT__TRANSPORT_URL,
-    ).toBe('rabbit://keystone:$(MQ_PASSWORD)@mq:5672/keystone');
+    ).toBe('rabbit://keystone:$(MQ_PASSWORD)@mq.openstack.svc:5672/keystone');
     expect(fileOf(objects, 'keystone-api-config', 'keystone.conf')).toContain(
       '[oslo_messaging_notifications]\ndriver = messagingv2\ntopics = notifications\n',
     );

@@ -99,7 +99,12 @@ describe('Ceilometer', () => {
     );
     expect(edgesOf(findObject(objects, 'DaemonSet', 'ceilometer-compute'))).toEqual(
       edgesFrom('ceilometer-compute', {
-        completed: ['ceilometer-ks-register', 'ceilometer-mq-init'],
+        completed: [
+          'agent-secrets-ceilometer-keystone-user',
+          'agent-secrets-ceilometer-mq',
+          'ceilometer-ks-register',
+          'ceilometer-mq-init',
+        ],
         ready: ['mq'],
         'same-node': ['nova-compute-default', 'nova-compute-gpu'],
       }),
@@ -123,7 +128,7 @@ describe('Ceilometer', () => {
     // THEN
     const conf = fileOf(objects, 'ceilometer-central-config', 'ceilometer.conf');
     expect(conf).toContain(
-      '[service_credentials]\nauth_type = password\nauth_url = http://keystone-api:5000/v3\ninterface = internalURL\nproject_domain_name = Default\nproject_name = service\nregion_name = RegionOne\nuser_domain_name = Default\nusername = ceilometer\n',
+      '[service_credentials]\nauth_type = password\nauth_url = http://keystone-api.openstack.svc:5000/v3\ninterface = internalURL\nproject_domain_name = Default\nproject_name = service\nregion_name = RegionOne\nuser_domain_name = Default\nusername = ceilometer\n',
     );
     expect(conf).toContain('[compute]\ninstance_discovery_method = libvirt_metadata\n');
     expect(conf).not.toContain('[coordination]');
@@ -145,7 +150,7 @@ describe('Ceilometer', () => {
     const ha = synthObjects(ceilometerCloud(({ cache }) => ({ cache, centralReplicas: 2 })));
     // THEN
     expect(fileOf(ha, 'ceilometer-central-config', 'ceilometer.conf')).toContain(
-      '[coordination]\nbackend_url = memcached://cache-0.cache:11211\n',
+      '[coordination]\nbackend_url = memcached://cache-0.cache.openstack.svc:11211\n',
     );
     expect(edgesOf(findObject(ha, 'Deployment', 'ceilometer-central'))).toContainEqual({
       from: 'ceilometer-central',

@@ -122,11 +122,21 @@ describe('Cinder', () => {
     // AND volume and backup wait for the API
     for (const [kind, name] of [
       ['StatefulSet', 'cinder-volume-ceph'],
-      ['StatefulSet', 'cinder-volume-lvm'],
       ['Deployment', 'cinder-backup'],
     ]) {
       expect(edgesOf(findObject(objects, kind, name))).toEqual(edgesFrom(name, { ready: ['cinder-api'] }));
     }
+    // (the LVM backend, a host agent, also for the copies of its credentials in the agents' namespace)
+    expect(edgesOf(findObject(objects, 'StatefulSet', 'cinder-volume-lvm'))).toEqual(
+      edgesFrom('cinder-volume-lvm', {
+        ready: ['cinder-api'],
+        completed: [
+          'agent-secrets-cinder-db',
+          'agent-secrets-cinder-keystone-user',
+          'agent-secrets-cinder-mq',
+        ],
+      }),
+    );
     // AND registration waits for Keystone's bootstrap
     expect(edgesOf(findObject(objects, 'Job', 'cinder-ks-register'))).toEqual(
       edgesFrom('cinder-ks-register', {
@@ -140,7 +150,7 @@ describe('Cinder', () => {
     expect(envOf(findObject(objects, 'Job', 'cinder-ks-register'))).toMatchObject({
       SERVICE_NAME: 'cinder',
       SERVICE_TYPE: 'volumev3',
-      ENDPOINT_URL: 'http://cinder-api:8776/v3/%(project_id)s',
+      ENDPOINT_URL: 'http://cinder-api.openstack.svc:8776/v3/%(project_id)s',
       USER_NAME: 'cinder',
     });
   });
@@ -180,13 +190,13 @@ describe('Cinder', () => {
     expect(conf).toContain('backup_driver = cinder.backup.drivers.ceph.CephBackupDriver');
     expect(conf).toContain('backup_ceph_pool = backups');
     expect(conf).toContain(
-      '[keystone_authtoken]\nauth_type = password\nauth_url = http://keystone-api:5000/v3',
+      '[keystone_authtoken]\nauth_type = password\nauth_url = http://keystone-api.openstack.svc:5000/v3',
     );
     expect(conf).toContain('username = cinder\n');
     expect(conf).not.toContain('enabled_backends');
     expect(conf).not.toMatch(/password =|connection =|transport_url =/);
     expect(envOf(findObject(objects, 'Deployment', 'cinder-api'))).toMatchObject({
-      OS_DEFAULT__TRANSPORT_URL: 'rabbit://cinder:$(MQ_PASSWORD)@mq:5672/cinder',
+      OS_DEFAULT__TRANSPORT_URL: 'rabbit://cinder:$(MQ_PASSWORD)@mq.openstack.svc:5672/cinder',
       OS_KEYSTONE_AUTHTOKEN__PASSWORD: { secretKeyRef: { name: 'cinder-keystone-user', key: 'password' } },
     });
   });

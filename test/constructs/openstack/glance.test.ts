@@ -87,7 +87,7 @@ describe('Glance', () => {
     expect(conf).toContain('[DEFAULT]\ndebug = false\nenabled_backends = file:file');
     expect(conf).toContain('[file]\nfilesystem_store_datadir = /var/lib/glance/images');
     expect(conf).toContain('[glance_store]\ndefault_backend = file');
-    expect(conf).toContain('auth_url = http://keystone-api:5000/v3');
+    expect(conf).toContain('auth_url = http://keystone-api.openstack.svc:5000/v3');
     expect(conf).toContain('driver = noop');
     expect(conf).not.toMatch(/^(password|connection|transport_url)\s*=/m);
     expect(envOf(findObject(objects, 'Deployment', 'glance-api')).OS_KEYSTONE_AUTHTOKEN__PASSWORD).toEqual({

@@ -62,7 +62,7 @@ describe('Gnocchi', () => {
     expect(command('gnocchi-db-sync')).toEqual(['gnocchi-upgrade', '--skip-storage', '--skip-incoming']);
     expect(command('gnocchi-storage-init')).toEqual(['gnocchi-upgrade', '--skip-index']);
     expect(envOf(findObject(objects, 'Job', 'gnocchi-db-sync')).OS_INDEXER__URL).toBe(
-      'mysql+pymysql://gnocchi:$(DB_PASSWORD)@db:3306/gnocchi?charset=utf8',
+      'mysql+pymysql://gnocchi:$(DB_PASSWORD)@db.openstack.svc:3306/gnocchi?charset=utf8',
     );
     expect(envOf(findObject(objects, 'Job', 'gnocchi-storage-init'))).toEqual({
       OS_STORAGE__DRIVER: 'file',
@@ -89,7 +89,7 @@ describe('Gnocchi', () => {
   test('renders gnocchi.conf with keystone auth, coordination over memcached and no credential', () => {
     // THEN
     const conf = fileOf(objects, 'gnocchi-metricd-config', 'gnocchi.conf');
-    expect(conf).toContain('[DEFAULT]\ncoordination_url = memcached://cache-0.cache:11211\n');
+    expect(conf).toContain('[DEFAULT]\ncoordination_url = memcached://cache-0.cache.openstack.svc:11211\n');
     expect(conf).toContain('[api]\nauth_mode = keystone\n');
     expect(conf).toContain('[metricd]\nworkers = 2\n');
     expect(conf).toContain('[storage]\ndriver = file\nfile_basepath = /var/lib/gnocchi\n');

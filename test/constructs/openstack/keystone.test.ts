@@ -90,7 +90,9 @@ describe('Keystone', () => {
   test('renders keystone.conf from typed options, with no credential in it', () => {
     const conf = fileOf(objects, 'keystone-api-config', 'keystone.conf');
     expect(conf).toContain('[token]\nexpiration = 3600\nprovider = fernet');
-    expect(conf).toContain('memcache_servers = cache-0.cache:11211,cache-1.cache:11211');
+    expect(conf).toContain(
+      'memcache_servers = cache-0.cache.openstack.svc:11211,cache-1.cache.openstack.svc:11211',
+    );
     expect(conf.startsWith('[DEFAULT]\n')).toBe(true);
     expect(conf).not.toMatch(/connection|password/);
   });
@@ -103,7 +105,7 @@ describe('Keystone', () => {
       { name: 'DB_PASSWORD', valueFrom: { secretKeyRef: { key: 'password', name: 'keystone-db' } } },
       {
         name: 'OS_DATABASE__CONNECTION',
-        value: 'mysql+pymysql://keystone:$(DB_PASSWORD)@db:3306/keystone?charset=utf8',
+        value: 'mysql+pymysql://keystone:$(DB_PASSWORD)@db.openstack.svc:3306/keystone?charset=utf8',
       },
     ]);
   });

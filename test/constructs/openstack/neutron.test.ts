@@ -91,7 +91,7 @@ describe('Neutron', () => {
     ]);
     expect(containers.every((c) => c.securityContext.privileged)).toBe(true);
     expect(envOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'), 'ovn-controller').OVN_SB).toBe(
-      'tcp:ovsdb-sb-0.ovsdb-sb-peers:6642,tcp:ovsdb-sb-1.ovsdb-sb-peers:6642,tcp:ovsdb-sb-2.ovsdb-sb-peers:6642',
+      'tcp:ovsdb-sb-0.ovsdb-sb-peers.openstack.svc:6642,tcp:ovsdb-sb-1.ovsdb-sb-peers.openstack.svc:6642,tcp:ovsdb-sb-2.ovsdb-sb-peers.openstack.svc:6642',
     );
     expect(
       envOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'), 'metadata-agent')
@@ -104,7 +104,11 @@ describe('Neutron', () => {
   test('ovn-controller waits for the southbound database', () => {
     // THEN
     expect(edgesOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'))).toEqual(
-      edgesFrom('neutron-ovn-agent', { completed: ['neutron-metadata-secret'], ready: ['ovsdb-sb'] }),
+      edgesFrom('neutron-ovn-agent', {
+        // the copy of the proxy's secret in the agents' namespace, which waits for the original
+        completed: ['agent-secrets-neutron-metadata-secret', 'neutron-metadata-secret'],
+        ready: ['ovsdb-sb'],
+      }),
     );
   });
 
@@ -112,15 +116,19 @@ describe('Neutron', () => {
     // THEN
     const conf = fileOf(objects, 'neutron-api-config', 'neutron.conf');
     expect(conf).toContain('mechanism_drivers = ovn');
-    expect(conf).toContain('ovn_nb_connection = tcp:ovsdb-nb-0.ovsdb-nb-peers:6641,');
-    expect(conf).toContain('ovn_sb_connection = tcp:ovsdb-sb-0.ovsdb-sb-peers:6642,');
-    expect(conf).toContain('[nova]\nauth_type = password\nauth_url = http://keystone-api:5000/v3');
+    expect(conf).toContain('ovn_nb_connection = tcp:ovsdb-nb-0.ovsdb-nb-peers.openstack.svc:6641,');
+    expect(conf).toContain('ovn_sb_connection = tcp:ovsdb-sb-0.ovsdb-sb-peers.openstack.svc:6642,');
+    expect(conf).toContain(
+      '[nova]\nauth_type = password\nauth_url = http://keystone-api.openstack.svc:5000/v3',
+    );
     expect(conf).not.toMatch(/^(password|connection|transport_url)\s*=/m);
     const env = envOf(findObject(objects, 'Deployment', 'neutron-api'));
     expect(env.OS_NOVA__PASSWORD).toEqual({
       secretKeyRef: { name: 'neutron-keystone-user', key: 'password' },
     });
-    expect(env.OS_DEFAULT__TRANSPORT_URL).toBe('rabbit://neutron:$(MQ_PASSWORD)@mq:5672/neutron');
+    expect(env.OS_DEFAULT__TRANSPORT_URL).toBe(
+      'rabbit://neutron:$(MQ_PASSWORD)@mq.openstack.svc:5672/neutron',
+    );
   });
 
   test('no optional agent without its options', () => {
@@ -165,6 +173,8 @@ describe('Neutron with the BGP, L3 and DHCP agents', () => {
     const agent = findObject(objects, 'DaemonSet', name);
     expect(termsOf(agent)).toEqual(keyTerms([key]));
     expect(edgesOf(agent)).toEqual([
+      // a host agent: its message bus credentials are copied into the agents' namespace
+      { from: name, to: 'agent-secrets-neutron-mq', kind: 'completed' },
       { from: name, to: 'mq', kind: 'ready' },
       { from: name, to: 'neutron-api', kind: 'ready' },
       { from: name, to: 'neutron-mq-init', kind: 'completed' },

@@ -147,7 +147,7 @@ describe('Nova (one cell)', () => {
         runtime: ['glance-api', 'neutron-api'],
         ready: ['keystone-api', 'mq', 'nova-conductor', 'placement-api'],
         'same-node': ['neutron-ovn-agent', 'nova-libvirt'],
-        completed: ['nova-cell1-mq-init'],
+        completed: ['agent-secrets-nova-cell1-mq', 'agent-secrets-nova-keystone-user', 'nova-cell1-mq-init'],
       }),
     );
   });
@@ -217,12 +217,14 @@ describe('Nova (one cell)', () => {
     // THEN
     const conductor = envOf(findObject(objects, 'Deployment', 'nova-conductor'));
     expect(conductor.OS_API_DATABASE__CONNECTION).toBe(
-      'mysql+pymysql://nova_api:$(API_DB_PASSWORD)@db:3306/nova_api?charset=utf8',
+      'mysql+pymysql://nova_api:$(API_DB_PASSWORD)@db.openstack.svc:3306/nova_api?charset=utf8',
     );
     expect(conductor.OS_DATABASE__CONNECTION).toBe(
-      'mysql+pymysql://nova_cell1:$(CELL_DB_PASSWORD)@db:3306/nova_cell1?charset=utf8',
+      'mysql+pymysql://nova_cell1:$(CELL_DB_PASSWORD)@db.openstack.svc:3306/nova_cell1?charset=utf8',
     );
-    expect(conductor.OS_DEFAULT__TRANSPORT_URL).toBe('rabbit://nova-cell1:$(MQ_PASSWORD)@mq:5672/nova-cell1');
+    expect(conductor.OS_DEFAULT__TRANSPORT_URL).toBe(
+      'rabbit://nova-cell1:$(MQ_PASSWORD)@mq.openstack.svc:5672/nova-cell1',
+    );
     expect(envOf(findObject(objects, 'Job', 'nova-api-db-sync')).OS_API_DATABASE__CONNECTION).toBeDefined();
     expect(commandOf(findObject(objects, 'Job', 'nova-cell0-db-sync'))).toEqual([
       'nova-manage',
@@ -232,9 +234,11 @@ describe('Nova (one cell)', () => {
     ]);
     const mapping = envOf(findObject(objects, 'Job', 'nova-cell-mapping'));
     expect(mapping.CELL1_DATABASE).toBe(
-      'mysql+pymysql://nova_cell1:$(CELL1_DB_PASSWORD)@db:3306/nova_cell1?charset=utf8',
+      'mysql+pymysql://nova_cell1:$(CELL1_DB_PASSWORD)@db.openstack.svc:3306/nova_cell1?charset=utf8',
     );
-    expect(mapping.CELL1_TRANSPORT).toBe('rabbit://nova-cell1:$(CELL1_MQ_PASSWORD)@mq:5672/nova-cell1');
+    expect(mapping.CELL1_TRANSPORT).toBe(
+      'rabbit://nova-cell1:$(CELL1_MQ_PASSWORD)@mq.openstack.svc:5672/nova-cell1',
+    );
   });
 
   test('renders nova.conf for the control plane and the hypervisors, with no credential in either', () => {
@@ -245,7 +249,7 @@ describe('Nova (one cell)', () => {
     expect(control).toContain('service_metadata_proxy = true');
     const compute = fileOf(objects, 'nova-compute-config', 'nova.conf');
     expect(compute).toContain('[libvirt]\nvirt_type = kvm');
-    expect(compute).toContain('novncproxy_base_url = http://nova-vnc:6080/vnc_lite.html');
+    expect(compute).toContain('novncproxy_base_url = http://nova-vnc.openstack.svc:6080/vnc_lite.html');
     expect(compute).toContain('compute_driver = libvirt.LibvirtDriver');
     for (const conf of [control, compute])
       expect(conf).not.toMatch(/^(password|connection|transport_url|metadata_proxy_shared_secret)\s*=/m);
@@ -364,12 +368,14 @@ describe('Nova with two cells', () => {
     expect(nova.cells.map((c) => c.name)).toEqual(['cell1', 'cell2']);
     const conductor = envOf(findObject(objects, 'Deployment', 'nova-cell2-conductor'));
     expect(conductor.OS_DATABASE__CONNECTION).toBe(
-      'mysql+pymysql://nova_cell2:$(CELL_DB_PASSWORD)@db:3306/nova_cell2?charset=utf8',
+      'mysql+pymysql://nova_cell2:$(CELL_DB_PASSWORD)@db.openstack.svc:3306/nova_cell2?charset=utf8',
     );
-    expect(conductor.OS_DEFAULT__TRANSPORT_URL).toBe('rabbit://nova-cell2:$(MQ_PASSWORD)@mq:5672/nova-cell2');
+    expect(conductor.OS_DEFAULT__TRANSPORT_URL).toBe(
+      'rabbit://nova-cell2:$(MQ_PASSWORD)@mq.openstack.svc:5672/nova-cell2',
+    );
     expect(conductor.OS_API_DATABASE__CONNECTION).toBeUndefined();
     expect(fileOf(objects, 'nova-cell2-compute-config', 'nova.conf')).toContain(
-      'novncproxy_base_url = http://nova-cell2-vnc:6080/vnc_lite.html',
+      'novncproxy_base_url = http://nova-cell2-vnc.openstack.svc:6080/vnc_lite.html',
     );
   });
 
@@ -403,7 +409,7 @@ describe('Nova with two cells', () => {
     );
     // map_cell0 derives cell0's URL from [database] connection: it gets the same user on `nova`
     expect(envOf(findObject(objects, 'Job', 'nova-cell-mapping')).CELL0_DERIVED_FROM).toBe(
-      'mysql+pymysql://nova_cell0:$(CELL0_DB_PASSWORD)@db:3306/nova?charset=utf8',
+      'mysql+pymysql://nova_cell0:$(CELL0_DB_PASSWORD)@db.openstack.svc:3306/nova?charset=utf8',
     );
     expect(nova.compute.map((c) => c.components[0].componentName)).toEqual([
       'nova-compute',
@@ -525,7 +531,7 @@ describe('Nova wiring and validation', () => {
     test('nova.conf has [service_user] and is mounted where nova-api reads it, beside the image files', () => {
       // THEN
       expect(fileOf(objects, 'nova-api-config', 'nova.conf')).toContain(
-        '[service_user]\nauth_type = password\nauth_url = http://keystone-api:5000/v3\nproject_domain_name = Default\n' +
+        '[service_user]\nauth_type = password\nauth_url = http://keystone-api.openstack.svc:5000/v3\nproject_domain_name = Default\n' +
           'project_name = service\nsend_service_user_token = true\nuser_domain_name = Default\nusername = nova\n',
       );
       const api = (

@@ -65,7 +65,7 @@ describe('PlacementService', () => {
     // THEN
     const env = envOf(findObject(objects, 'Deployment', 'placement-api'));
     expect(env.OS_PLACEMENT_DATABASE__CONNECTION).toBe(
-      'mysql+pymysql://placement:$(DB_PASSWORD)@db:3306/placement?charset=utf8',
+      'mysql+pymysql://placement:$(DB_PASSWORD)@db.openstack.svc:3306/placement?charset=utf8',
     );
     expect(env.DB_PASSWORD).toEqual({ secretKeyRef: { name: 'placement-db', key: 'password' } });
     expect(

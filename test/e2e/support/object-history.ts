@@ -1,5 +1,5 @@
 /**
- * When each object of a namespace was created and when it first became ready, recorded from watch
+ * When each object of a cloud (in its namespaces) was created and when it first became ready, recorded from watch
  * events, so a test can check the order a deploy tool (Pulumi here) really produced instead of
  * trusting its log.
  *
@@ -33,22 +33,19 @@ export class ObjectHistory {
   private readonly stops: (() => void)[] = [];
 
   /**
-   * Starts one watch per kind of `objects` in `namespace` and resolves once every watch has its
-   * initial list, so nothing created afterwards can be missed.
+   * Starts one watch per kind and namespace of `objects` (a cloud has two: the control plane's
+   * and the node agents') and resolves once every watch has its initial list, so nothing created
+   * afterwards can be missed.
    */
-  static async record(
-    cluster: KubeCluster,
-    namespace: string,
-    objects: readonly KubeObject[],
-  ): Promise<ObjectHistory> {
+  static async record(cluster: KubeCluster, objects: readonly KubeObject[]): Promise<ObjectHistory> {
     const recorder = new ObjectHistory();
     const kinds = new Map(
       namespacedOnly(objects).map((o) => [
-        `${o.apiVersion}/${o.kind}`,
-        { apiVersion: o.apiVersion, kind: o.kind },
+        `${o.apiVersion}/${o.kind}/${o.metadata.namespace}`,
+        { apiVersion: o.apiVersion, kind: o.kind, namespace: o.metadata.namespace },
       ]),
     );
-    for (const { apiVersion, kind } of kinds.values()) {
+    for (const { apiVersion, kind, namespace } of kinds.values()) {
       recorder.stops.push(
         cluster.watch({ apiVersion, kind, namespace }, (type, object) => {
           if (type !== 'DELETED') recorder.observe(object);

@@ -1,0 +1,140 @@
+import { k8s } from 'cdk8s-plus-33';
+import { Cloud, Component, IDependable, JsonApiObject, Service } from '../../lib/model';
+import { SchedulingKey } from '../../lib/scheduling';
+import { GeneratedSecret } from './generated-secret';
+import { JobComponent } from './job-component';
+
+/**
+ * A Secret of the control plane's namespace copied into the agents' namespace, where a node agent's
+ * pods can mount it (a pod reads only Secrets of its own namespace). The copy is made in the
+ * cluster, like the original, so no value reaches the synthesised YAML; it is created once and then
+ * kept, like every generated credential (see {@link GeneratedSecret}).
+ *
+ * The Job may read exactly the original and the copy (`resourceNames`), and create Secrets in the
+ * agents' namespace only: it cannot read any other credential of either namespace. It waits for the
+ * Job that generates the original, when the cloud has one.
+ */
+export class AgentSecretCopy extends JobComponent {
+  readonly secretName: string;
+  private readonly readers: Component[] = [];
+
+  constructor(scope: AgentSecrets, secretName: string) {
+    const cloud = Cloud.of(scope);
+    const from = cloud.namespace;
+    const to = cloud.agentNamespace;
+    const read = { apiGroups: [''], resources: ['secrets'], resourceNames: [secretName], verbs: ['get'] };
+    super(scope, secretName, {
+      operatorKey: SchedulingKey.OPERATOR_CONFIGURED_DAEMON_SET,
+      image: cloud.toolboxImage,
+      kubernetesAccess: [read],
+      // The values go from kubectl's stdout to the shell's builtin printf to kubectl's stdin: never
+      // on a command line.
+      command: [
+        '/bin/sh',
+        '-ec',
+        [
+          `kubectl get secret -n ${to} ${secretName} >/dev/null 2>&1 && exit 0`,
+          `data=$(kubectl get secret -n ${from} ${secretName} -o jsonpath='{.data}')`,
+          `printf '{"apiVersion":"v1","kind":"Secret","metadata":{"name":"${secretName}","namespace":"${to}"},"data":%s}' "$data" | kubectl create -f -`,
+        ].join('\n'),
+      ],
+    });
+    this.secretName = secretName;
+    // The same identity, granted in the agents' namespace: read the copy, create it.
+    const metadata = { name: this.componentName, namespace: to };
+    new JsonApiObject(this, 'agent-role', k8s.KubeRole, {
+      metadata,
+      rules: [
+        read,
+        // RBAC cannot narrow `create` by name: see docs/security.md for what that leaves.
+        { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
+      ],
+    });
+    new JsonApiObject(this, 'agent-role-binding', k8s.KubeRoleBinding, {
+      metadata,
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: this.componentName },
+      subjects: [{ kind: 'ServiceAccount', name: this.componentName, namespace: from }],
+    });
+    this.dependsOn(generatorsOf(cloud, secretName), 'completed');
+  }
+
+  /** Enabled while a node agent that reads the Secret is: a copy no one reads is not made. */
+  override get enabled(): boolean {
+    return super.enabled && this.readers.some((c) => c.enabled);
+  }
+
+  /** Makes `agent` wait for the copy. */
+  readBy(agent: Component): void {
+    this.readers.push(agent);
+    agent.dependsOn(this, 'completed');
+  }
+}
+
+/**
+ * The service `agent-secrets` of a cloud: one {@link AgentSecretCopy} per Secret its node agents
+ * read (component `agent-secrets-<secret>`), created on first use. Its Jobs run with the operator
+ * key of Yaook's node-agent operator (`configured-daemon-set`).
+ */
+export class AgentSecrets extends Service {
+  /** The cloud's service, created on first use. */
+  static of(cloud: Cloud): AgentSecrets {
+    const existing = cloud.node.tryFindChild('agent-secrets');
+    return existing instanceof AgentSecrets ? existing : new AgentSecrets(cloud, 'agent-secrets');
+  }
+
+  /** The copy of `secretName`, created on first use. */
+  copy(secretName: string): AgentSecretCopy {
+    const existing = this.node.tryFindChild(secretName);
+    return existing instanceof AgentSecretCopy ? existing : new AgentSecretCopy(this, secretName);
+  }
+
+  protected get entryPoints(): readonly Component[] {
+    return this.components;
+  }
+}
+
+/**
+ * Gives node agent `component` a copy, in the agents' namespace, of every Secret `pod` reads (env,
+ * envFrom, volumes), and makes it wait for the copies. Nothing to do for a component of the
+ * control plane.
+ */
+export function copySecretsForNodeAgent(component: Component, pod: k8s.PodTemplateSpec): void {
+  const cloud = Cloud.of(component);
+  if (!cloud.isNodeAgent(component)) return;
+  for (const secretName of secretsReadBy(pod)) {
+    AgentSecrets.of(cloud).copy(secretName).readBy(component);
+  }
+}
+
+/** The names of the Secrets a pod reads, sorted. */
+function secretsReadBy(pod: k8s.PodTemplateSpec): string[] {
+  const names = new Set<string>();
+  const spec = pod.spec;
+  for (const container of [...(spec?.initContainers ?? []), ...(spec?.containers ?? [])]) {
+    for (const env of container.env ?? []) {
+      const name = env.valueFrom?.secretKeyRef?.name;
+      if (name) names.add(name);
+    }
+    for (const from of container.envFrom ?? []) if (from.secretRef?.name) names.add(from.secretRef.name);
+  }
+  for (const volume of spec?.volumes ?? []) {
+    if (volume.secret?.secretName) names.add(volume.secret.secretName);
+    for (const source of volume.projected?.sources ?? [])
+      if (source.secret?.name) names.add(source.secret.name);
+  }
+  return [...names].sort();
+}
+
+/**
+ * The Jobs of `cloud` that generate `secretName`, read when the edges are (at synthesis), so a
+ * generator declared after the agent counts. Empty for a Secret the user provides.
+ */
+function generatorsOf(cloud: Cloud, secretName: string): IDependable {
+  return {
+    get dependencyTargets(): readonly Component[] {
+      return cloud.components.filter(
+        (c): c is GeneratedSecret => c instanceof GeneratedSecret && c.secretName === secretName,
+      );
+    },
+  };
+}
