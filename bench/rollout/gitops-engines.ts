@@ -4,18 +4,12 @@ import * as os from 'os';
 import * as path from 'path';
 import { performance } from 'perf_hooks';
 import { promisify } from 'util';
-import {
-  exportFlux,
-  exportKapp,
-  FLUX_ROOT_FILE,
-  KAPP_FOLDER,
-  planUnits,
-  writeExportTree,
-} from '../../lib/export';
+import { exportFlux, exportKapp, FLUX_ROOT_FILE, planUnits, writeExportTree } from '../../lib/export';
 import { ComponentGraph } from '../../lib/graph';
 import { FluxController } from '../support/gitops/flux-controller';
 import { waitForKustomizations } from '../support/gitops/flux-objects';
 import { GitOpsBinaries } from '../support/gitops/gitops-binaries';
+import { kappDeployArgs } from '../support/gitops/kapp-deploy';
 import { applyObjects, Kubectl } from '../support/gitops/kubectl';
 import { LoopbackGitSource } from '../support/gitops/loopback-git-source';
 
@@ -83,21 +77,11 @@ export async function kappRollout(
     writeExportTree(exportKapp(graph), dir);
     await run(
       binaries.kapp,
-      [
-        'deploy',
-        '--app',
-        app,
-        '--namespace',
-        'default',
-        '--file',
-        path.join(dir, KAPP_FOLDER),
-        '--yes',
-        '--diff-changes=false',
+      kappDeployArgs(app, dir, kubeconfig, [
         `--apply-concurrency=${concurrency}`,
         `--wait-concurrency=${concurrency}`,
         '--wait-timeout=15m',
-        `--kubeconfig=${kubeconfig}`,
-      ],
+      ]),
       { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, KAPP_FORCE_COLOR: 'false' } },
     );
   } finally {

@@ -33,9 +33,10 @@ import * as http from 'http';
 import { AddressInfo } from 'net';
 import * as os from 'os';
 import * as path from 'path';
-import { exportKapp, KAPP_FOLDER, writeExportTree } from '../../lib/export';
+import { exportKapp, writeExportTree } from '../../lib/export';
 import { graphFromManifests, loadManifests } from '../../lib/graph';
 import { gitOpsBinaries } from '../support/gitops/gitops-binaries';
+import { kappDeployArgs } from '../support/gitops/kapp-deploy';
 import { median, option } from '../support/run-options';
 
 const root = path.join(__dirname, '..', '..').replace(/[\\/]dist-lib$/, '');
@@ -269,7 +270,8 @@ async function main(): Promise<void> {
       variants.push({
         group: 'no-op re-deploy',
         name: '`kapp deploy` of the same cloud (its own copy and namespace), unchanged',
-        command: kappDeploy(kapp, path.resolve(cluster), kappLayout),
+        // kapp's defaults (concurrency, wait interval)
+        command: [kapp, ...kappDeployArgs(KAPP_CLOUD.id, kappLayout, path.resolve(cluster))].join(' '),
         prepareOnce: () => writeKappLayout(kappLayout),
       });
     }
@@ -341,23 +343,6 @@ async function writeKappLayout(dir: string): Promise<void> {
     ` referenceCloud(app, '${KAPP_CLOUD.id}', { namespace: '${KAPP_CLOUD.namespace}' }); app.synth();`;
   await measure(`node --require ./bin/ts-register.js -e ${JSON.stringify(program)}`);
   writeExportTree(exportKapp(graphFromManifests(loadManifests(synthesised))), dir);
-}
-
-/** `kapp deploy` of the layout with kapp's defaults (concurrency, wait interval), its app record in `default`. */
-function kappDeploy(kapp: string, kubeconfig: string, dir: string): string {
-  return [
-    kapp,
-    'deploy',
-    '--app',
-    KAPP_CLOUD.id,
-    '--namespace',
-    'default',
-    '--file',
-    path.join(dir, KAPP_FOLDER),
-    '--yes',
-    '--diff-changes=false',
-    `--kubeconfig=${kubeconfig}`,
-  ].join(' ');
 }
 
 function report(variants: readonly Variant[], samples: Map<Variant, Sample[]>, runs: number): string {
