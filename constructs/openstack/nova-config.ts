@@ -1,8 +1,6 @@
 import { k8s } from 'cdk8s-plus-33';
-import { CacheEndpoint } from '../common/endpoints';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../common/keystone-service-user';
-import { osloCacheConfig } from '../common/oslo-cache';
 import { OsloValues } from '../common/oslo-config';
 import type { Keystone } from './keystone';
 
@@ -16,14 +14,11 @@ export function novaServicePasswords(registration: KeystoneRegistration): k8s.En
 }
 
 /**
- * nova.conf as every Nova process reads it, the control plane and the compute nodes alike: cache,
- * the service users towards Placement, Neutron and Cinder, and no notifications.
+ * nova.conf as every Nova process reads it, the control plane and the compute nodes alike: the
+ * service users towards Placement, Neutron and Cinder, and no notifications. oslo.cache is the
+ * control plane's alone (see Nova).
  */
-export function novaCommonConfig(
-  keystone: Keystone,
-  registration: KeystoneRegistration,
-  cache: CacheEndpoint,
-): OsloValues {
+export function novaCommonConfig(keystone: Keystone, registration: KeystoneRegistration): OsloValues {
   const serviceUser = (section: 'placement' | 'neutron'): OsloValues => ({
     [section]: { ...serviceUserAuthConfig(keystone, registration), valid_interfaces: ['internal'] },
   });
@@ -33,7 +28,6 @@ export function novaCommonConfig(
   );
   return {
     DEFAULT: { debug: false, use_stderr: true },
-    ...osloCacheConfig(cache),
     cinder: { os_region_name: keystone.region },
     glance: { valid_interfaces: ['internal'] },
     oslo_concurrency: { lock_path: '/tmp/nova' },

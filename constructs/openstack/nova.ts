@@ -18,6 +18,7 @@ import { JobComponent } from '../common/job-component';
 import { keystoneAuthtokenConfig, keystoneAuthtokenEnv } from '../common/keystone-authtoken';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import { NodeConfiguredAgent, NodeScope } from '../common/node-config-templates';
+import { osloCacheConfig } from '../common/oslo-cache';
 import { mergeOslo, osloEnvName, osloProblems } from '../common/oslo-config';
 import { commonInputHints } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
@@ -197,9 +198,14 @@ export class Nova extends OpenStackApiService {
       endpointUrl: `http://${this.serviceName}-api:${API_PORT}/v2.1`,
     });
     const servicePasswords = novaServicePasswords(this.registration);
-    const common = novaCommonConfig(props.keystone, this.registration, props.cache);
+    const common = novaCommonConfig(props.keystone, this.registration);
     const controlConf = this.renderConfig(
       mergeOslo(common, {
+        // oslo.cache on memcached for the control plane only. nova-compute runs on the host network,
+        // where the NetworkPolicies cannot tell a hypervisor from any other source, and memcached
+        // has no authentication: rather than open it to every node, the hypervisors keep Nova's
+        // in-process cache (without `[cache] enabled`, nova.cache_utils uses an oslo_cache.dict region).
+        ...osloCacheConfig(props.cache),
         neutron: { service_metadata_proxy: true },
         oslo_middleware: { enable_proxy_headers_parsing: true },
         scheduler: { discover_hosts_in_cells_interval: 300 },

@@ -251,6 +251,9 @@ describe('Nova (one cell)', () => {
     expect(compute).toContain('[libvirt]\nvirt_type = kvm');
     expect(compute).toContain('novncproxy_base_url = http://nova-vnc.openstack.svc:6080/vnc_lite.html');
     expect(compute).toContain('compute_driver = libvirt.LibvirtDriver');
+    // memcached only for the control plane: the fence does not open it to the host network
+    expect(control).toMatch(/^\[cache\]\n(.*\n)*enabled = true$/m);
+    expect(compute).not.toContain('[cache]');
     for (const conf of [control, compute])
       expect(conf).not.toMatch(/^(password|connection|transport_url|metadata_proxy_shared_secret)\s*=/m);
     expect(envOf(findObject(objects, 'DaemonSet', 'nova-compute')).OS_DEFAULT__MY_IP).toEqual({
