@@ -85,7 +85,7 @@ export class UsageReports extends OpenStackApiService {
       registration: {
         serviceType: 'usage-reports',
         catalogName: 'usage-reports',
-        endpointUrl: `http://${this.serviceName}-api:${PORT}`,
+        endpointUrl: this.apiUrl(PORT),
       },
     });
     const conf = this.renderConfig({

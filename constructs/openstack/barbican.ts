@@ -77,7 +77,7 @@ export class Barbican extends OpenStackApiService {
       format: 'fernet',
       secretName: `${id}-kek`,
     });
-    const apiUrl = `http://${this.serviceName}-api:${PORT}`;
+    const apiUrl = this.apiUrl(PORT);
     const deps = this.dependencies(props, {
       syncCommand: ['barbican-manage', 'db', 'upgrade'],
       registration: { serviceType: 'key-manager', catalogName: 'barbican', endpointUrl: apiUrl },

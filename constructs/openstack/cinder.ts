@@ -149,7 +149,7 @@ export class Cinder extends OpenStackApiService {
       registration: {
         serviceType: 'volumev3',
         catalogName: 'cinder',
-        endpointUrl: `http://${this.serviceName}-api:${PORT}/v3/%(project_id)s`,
+        endpointUrl: this.apiUrl(PORT, '/v3/%(project_id)s'),
       },
     });
     this.registration = deps.registration;

@@ -112,7 +112,7 @@ export class Glance extends OpenStackApiService {
       registration: {
         serviceType: 'image',
         catalogName: 'glance',
-        endpointUrl: `http://${this.serviceName}-api:${PORT}`,
+        endpointUrl: this.apiUrl(PORT),
       },
     });
     this.database = deps.database;

@@ -105,7 +105,7 @@ export class Gnocchi extends OpenStackApiService {
       registration: {
         serviceType: 'metric',
         catalogName: 'gnocchi',
-        endpointUrl: `http://${this.serviceName}-api:${PORT}`,
+        endpointUrl: this.apiUrl(PORT),
       },
     });
     this.registration = deps.registration;

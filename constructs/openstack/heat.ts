@@ -93,7 +93,7 @@ export class Heat extends OpenStackApiService {
       registration: {
         serviceType: 'orchestration',
         catalogName: 'heat',
-        endpointUrl: `http://${this.serviceName}-api:${PORT}/v1/%(project_id)s`,
+        endpointUrl: this.apiUrl(PORT, '/v1/%(project_id)s'),
       },
     });
     this.registration = deps.registration;

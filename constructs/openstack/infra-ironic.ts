@@ -152,7 +152,7 @@ export class InfraIronic extends OpenStackApiService {
     const networks = props.networks ?? { provisioning: { name: 'ironic-provisioning' } };
     const cleaning = networks.cleaning ?? networks.provisioning;
 
-    const apiUrl = `http://${this.serviceName}-api:${PORT}`;
+    const apiUrl = this.apiUrl(PORT);
     const deps = this.dependencies(props, {
       syncCommand: ['ironic-dbsync', 'upgrade'],
       registration: { serviceType: 'baremetal', catalogName: 'ironic', endpointUrl: apiUrl },

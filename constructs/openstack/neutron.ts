@@ -154,7 +154,7 @@ export class Neutron extends OpenStackApiService {
       registration: {
         serviceType: 'network',
         catalogName: 'neutron',
-        endpointUrl: `http://${this.serviceName}-api:${PORT}`,
+        endpointUrl: this.apiUrl(PORT),
       },
     });
     this.database = deps.database;

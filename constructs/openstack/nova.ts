@@ -195,7 +195,7 @@ export class Nova extends OpenStackApiService {
       operatorKey,
       serviceType: 'compute',
       catalogName: 'nova',
-      endpointUrl: `http://${this.serviceName}-api:${API_PORT}/v2.1`,
+      endpointUrl: this.apiUrl(API_PORT, '/v2.1'),
     });
     const servicePasswords = novaServicePasswords(this.registration);
     const common = novaCommonConfig(props.keystone, this.registration);

@@ -41,6 +41,14 @@ export abstract class OpenStackApiService extends OpenStackService {
     return [this.api];
   }
 
+  /**
+   * The in-cluster URL the API built by {@link serveApi} answers at, `http://<service>-api:<port><path>`:
+   * for the catalogue entry, which is registered before the API exists.
+   */
+  protected apiUrl(port: number, path = ''): string {
+    return `http://${this.serviceName}-api:${port}${path}`;
+  }
+
   /** The API component `<service>-api`, running the service's image with its configuration files. */
   protected serveApi(props: OpenStackApiProps): ApiService {
     const { schedulingKey, files, ...api } = props;

@@ -57,7 +57,7 @@ export class PlacementService extends OpenStackApiService {
       registration: {
         serviceType: 'placement',
         catalogName: 'placement',
-        endpointUrl: `http://${this.serviceName}-api:${PORT}`,
+        endpointUrl: this.apiUrl(PORT),
       },
     });
     this.database = deps.database;
