@@ -14,6 +14,8 @@ import { CLOUD_MARKER, closest, COMPONENT_MARKER, hasMarker, mark } from './mark
 import { commonLabelsProblems } from './common-labels';
 import { JsonApiObject } from './json-api-object';
 import { podSecurityLabels } from './pod-security';
+import { strayObjectProblems } from './stray-objects';
+import { reportUncaughtInputErrors } from './uncaught-errors';
 import { DEFAULT_RELEASE, OpenStackRelease, releaseProblems } from './releases';
 import {
   addCheck,
@@ -128,6 +130,7 @@ export class Cloud extends Chart {
   constructor(scope: Construct, id: string, props: CloudProps) {
     super(scope, id, { namespace: props?.namespace, labels: props?.labels, disableResourceNameHashes: true });
     mark(this, CLOUD_MARKER);
+    reportUncaughtInputErrors();
     // The id names the inventory (`stackwright-inventory-<id>`) and is its label's value.
     assertNoProblems(this, [
       ...dnsLabelProblems(id, 'cloud id'),
@@ -301,7 +304,11 @@ export class Cloud extends Chart {
       );
     }
     const rendered = this.renderedObjects();
-    problems.push(...this.duplicateObjectProblems(rendered), ...this.sharedObjectProblems(rendered));
+    problems.push(
+      ...this.duplicateObjectProblems(rendered),
+      ...this.sharedObjectProblems(rendered),
+      ...strayObjectProblems(this),
+    );
     return problems;
   }
 
