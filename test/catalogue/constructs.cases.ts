@@ -21,7 +21,7 @@ import {
   Keystone,
   Neutron,
   Nova,
-  PlacementService,
+  Placement,
 } from '../../constructs/openstack';
 import { Cloud, Component, CloudProps } from '../../lib/model';
 import { groupPlacement, placement, SchedulingKey } from '../../lib/scheduling';
@@ -97,7 +97,7 @@ function nova(props: Record<string, unknown>) {
   return (cloud: Cloud) => {
     const base = infra(cloud);
     const { keystone: ks, database, cache } = base;
-    const placementService = new PlacementService(cloud, 'placement', { keystone: ks, database, cache });
+    const placementService = new Placement(cloud, 'placement', { keystone: ks, database, cache });
     const glance = new Glance(cloud, 'glance', { keystone: ks, database, cache });
     const net = new Neutron(cloud, 'neutron', {
       ...base,
