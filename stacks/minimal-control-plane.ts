@@ -1,6 +1,6 @@
 import { Construct } from 'constructs';
 import { MariaDB, Memcached, OvsdbCluster, RabbitMQ } from '../constructs/infra';
-import { Glance, Keystone, Neutron, Nova, PlacementService } from '../constructs/openstack';
+import { Glance, Keystone, Neutron, Nova, Placement } from '../constructs/openstack';
 import { Cloud, CloudProps } from '../lib/model';
 import { apiServiceOptions, ReferenceCloudServices } from './reference-cloud-services';
 
@@ -33,7 +33,7 @@ export interface ControlPlane {
   readonly ovsdb: OvsdbCluster;
   readonly keystone: Keystone;
   readonly glance: Glance;
-  readonly placement: PlacementService;
+  readonly placement: Placement;
   readonly neutron: Neutron;
   readonly nova: Nova;
 }
@@ -58,7 +58,7 @@ export function buildControlPlane(scope: Construct, id: string, props: ControlPl
     ...services.keystone,
   });
   const glance = new Glance(cloud, 'glance', { keystone, database, cache, ...services.glance });
-  const placement = new PlacementService(cloud, 'placement', {
+  const placement = new Placement(cloud, 'placement', {
     keystone,
     database,
     cache,

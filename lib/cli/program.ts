@@ -23,9 +23,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const { printError } = await import('./commands/common');
     const { exitCodeForError } = await import('./commands/cluster-command');
     printError(io, error);
-    return exitCodeForError(error);
+    const code = exitCodeForError(error);
+    if (program.opts<{ json?: boolean }>().json) io.stdout.write(failureSummary(program, code, error));
+    return code;
   }
   return exitCode;
+}
+
+/**
+ * The closing `summary` line of a `--json` run that ended before its command could write one (bad
+ * manifests, an unreachable cluster): docs/cli.md promises every `--json` run ends with one.
+ */
+function failureSummary(program: Command, exitCode: number, error: unknown): string {
+  const command = program.args.find((arg) => program.commands.some((c) => c.name() === arg)) ?? null;
+  const message = error instanceof Error ? error.message : String(error);
+  return `${JSON.stringify({ type: 'summary', command, exitCode, ok: false, error: message })}\n`;
 }
 
 function buildProgram(io: CliIo, setExit: (code: number) => void): Command {

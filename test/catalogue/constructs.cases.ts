@@ -21,7 +21,7 @@ import {
   Keystone,
   Neutron,
   Nova,
-  PlacementService,
+  Placement,
 } from '../../constructs/openstack';
 import { Cloud, Component, CloudProps } from '../../lib/model';
 import { groupPlacement, placement, SchedulingKey } from '../../lib/scheduling';
@@ -97,7 +97,7 @@ function nova(props: Record<string, unknown>) {
   return (cloud: Cloud) => {
     const base = infra(cloud);
     const { keystone: ks, database, cache } = base;
-    const placementService = new PlacementService(cloud, 'placement', { keystone: ks, database, cache });
+    const placementService = new Placement(cloud, 'placement', { keystone: ks, database, cache });
     const glance = new Glance(cloud, 'glance', { keystone: ks, database, cache });
     const net = new Neutron(cloud, 'neutron', {
       ...base,
@@ -413,9 +413,47 @@ export const CONSTRUCT_CASES: readonly ConstructCase[] = [
   {
     class: 1,
     name: 'a release with a line break (image tags)',
-    build: (_cloud, app) => new Cloud(app, 'bad', { namespace: 'bad', release: '2025.1\nfoo' }),
+    build: (_cloud, app) => new Cloud(app, 'bad', { namespace: 'bad', release: js('2025.1\nfoo') }),
     path: '[bad] release',
-    fix: "e.g. '2025.1'",
+    fix: "must be one of '2025.1'",
+  },
+  {
+    class: 3,
+    name: 'a release the package carries no schemas or images for',
+    build: (_cloud, app) => new Cloud(app, 'bad', { namespace: 'bad', release: js('2025.2') }),
+    path: '[bad] release',
+    fix: "this package carries option schemas and images for '2025.1' only",
+  },
+  {
+    class: 3,
+    name: 'a release given by its codename',
+    build: (_cloud, app) => new Cloud(app, 'bad', { namespace: 'bad', release: js('epoxy') }),
+    path: '[bad] release',
+    fix: "write release: '2025.1'",
+  },
+  {
+    class: 3,
+    name: 'common labels that overwrite the label Stackwright manages objects by',
+    build: (_cloud, app) =>
+      new Cloud(app, 'bad', { namespace: 'bad', labels: { 'app.kubernetes.io/managed-by': 'me' } }),
+    path: '[bad] labels must not set app.kubernetes.io/managed-by',
+    fix: 'use a label key of your own',
+  },
+  {
+    class: 3,
+    name: 'common labels with the stackwright.io prefix',
+    build: (_cloud, app) =>
+      new Cloud(app, 'bad', { namespace: 'bad', labels: { 'stackwright.io/cloud': 'x' } }),
+    path: '[bad] labels must not set stackwright.io/cloud',
+    fix: "the stackwright.io prefix belongs to Stackwright's manifest contract",
+  },
+  {
+    class: 3,
+    name: "common labels with Yaook's reserved forced-downscale label",
+    build: (_cloud, app) =>
+      new Cloud(app, 'bad', { namespace: 'bad', labels: { 'state.yaook.cloud/forced-downscale': 'true' } }),
+    path: '[bad] labels must not set state.yaook.cloud/forced-downscale',
+    fix: 'remove it',
   },
   {
     class: 1,

@@ -150,6 +150,32 @@ describe('stackwright deploy', () => {
     expect(io.stderr.text).toContain('cannot reach the API server');
   });
 
+  test('--json ends with a summary line even when the run stops before its command could write one', async () => {
+    // GIVEN an unreachable cluster, and manifests that do not exist
+    const unreachable = testIo({
+      connectError: new ClusterUnreachableError('cannot reach the API server at https://127.0.0.1:1'),
+    });
+    const missing = testIo();
+    // WHEN both run with --json
+    expect(await runCli(['deploy', manifestDir(cloud()), '--json'], unreachable)).toBe(ExitCode.UNREACHABLE);
+    expect(await runCli(['plan', '/nonexistent/dist', '--json'], missing)).toBe(ExitCode.USAGE);
+    // THEN stdout's last line is the summary with the exit code and the reason
+    const last = (io: ReturnType<typeof testIo>) => JSON.parse(io.stdout.text.trim().split('\n').pop() ?? '');
+    expect(last(unreachable)).toEqual({
+      type: 'summary',
+      command: 'deploy',
+      exitCode: ExitCode.UNREACHABLE,
+      ok: false,
+      error: 'cannot reach the API server at https://127.0.0.1:1',
+    });
+    expect(last(missing)).toMatchObject({
+      type: 'summary',
+      command: 'plan',
+      exitCode: ExitCode.USAGE,
+      ok: false,
+    });
+  });
+
   test('exits 3 when the API server is lost mid-run and stays away past --api-loss-timeout', async () => {
     // GIVEN a cluster whose API server is lost for good as soon as the run starts, a 1 s loss timeout
     const cluster = new InMemoryCluster({ apiLossTimeoutMs: 1_000 });

@@ -38,7 +38,7 @@ export async function connect(
   const file = options.kubeconfig ?? firstKubeconfigFromEnv(env) ?? defaultKubeconfig();
   if (!file) {
     throw new ClusterUnreachableError(
-      'no kubeconfig: pass --kubeconfig <file>, set KUBECONFIG, or create ~/.kube/config (`npm run cluster:up` writes one for the test cluster)',
+      'no kubeconfig: pass --kubeconfig <file>, set KUBECONFIG, or create ~/.kube/config',
     );
   }
   if (!fs.existsSync(file)) throw new ClusterUnreachableError(`kubeconfig ${file} does not exist`);
