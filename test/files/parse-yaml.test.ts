@@ -1,16 +1,5 @@
 import { MAX_YAML_DEPTH, parseYamlDocument, parseYamlDocuments, YamlError } from '../../lib/files';
-
-/** Nine levels of nine-fold aliases: under 800 bytes, 9^10 values once expanded. */
-export function billionLaughs(): string {
-  const levels = ['a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
-  for (let i = 1; i <= 9; i++)
-    levels.push(
-      `a${i}: &a${i} [${Array(9)
-        .fill(`*a${i - 1}`)
-        .join(', ')}]`,
-    );
-  return `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: lol\n${levels.join('\n')}\n`;
-}
+import { billionLaughs } from '../support/hostile-yaml';
 
 function yamlError(fn: () => unknown): string {
   try {
