@@ -56,7 +56,8 @@ export function kubeconfigProblems(value: unknown, directory: string): string[] 
   if (value === undefined || value === null) return ['the file is empty'];
   if (!isRecord(value)) return ['is not a kubeconfig (a mapping with clusters, contexts and users)'];
   const problems: string[] = [];
-  if (value['current-context'] !== undefined && typeof value['current-context'] !== 'string')
+  const current = value['current-context'];
+  if (current !== undefined && current !== null && typeof current !== 'string')
     problems.push('current-context must be a context name');
   for (const [list, spec] of Object.entries(LISTS)) {
     const entries = value[list];
@@ -72,7 +73,7 @@ export function kubeconfigProblems(value: unknown, directory: string): string[] 
         return;
       }
       const body = entry[spec.body];
-      if (body === undefined && spec.body === 'user') return;
+      if ((body === undefined || body === null) && spec.body === 'user') return;
       if (!isRecord(body)) {
         problems.push(`${where}.${spec.body} must be a mapping`);
         return;
