@@ -1,5 +1,3 @@
-import * as fs from 'fs';
-import * as path from 'path';
 import { stringify } from 'yaml';
 import { ComponentGraph } from '../graph';
 
@@ -26,37 +24,6 @@ export function exportTree(files: readonly ExportFile[]): ExportTree {
     if (i > 0 && sorted[i - 1].path === file.path) throw new Error(`export wrote ${file.path} twice`);
   });
   return sorted;
-}
-
-/**
- * Writes a tree below `outDir`, replacing files of an earlier export that are no longer part of it
- * (a unit that disappeared must disappear from Git too, or the engine keeps applying it). Only
- * files this export could have written are removed: `*.yaml` below the layout's own folders.
- */
-export function writeExportTree(tree: ExportTree, outDir: string): void {
-  const keep = new Set(tree.map((f) => path.join(outDir, f.path)));
-  const roots = new Set(tree.map((f) => f.path.split('/')[0]));
-  for (const root of roots) {
-    for (const stale of listYaml(path.join(outDir, root)).filter((file) => !keep.has(file))) fs.rmSync(stale);
-    removeEmptyFolders(path.join(outDir, root));
-  }
-  for (const file of tree) {
-    const target = path.join(outDir, file.path);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.writeFileSync(target, file.content);
-  }
-}
-
-function removeEmptyFolders(entry: string): void {
-  if (!fs.existsSync(entry) || !fs.statSync(entry).isDirectory()) return;
-  for (const name of fs.readdirSync(entry)) removeEmptyFolders(path.join(entry, name));
-  if (fs.readdirSync(entry).length === 0) fs.rmdirSync(entry);
-}
-
-function listYaml(entry: string): string[] {
-  if (!fs.existsSync(entry)) return [];
-  if (!fs.statSync(entry).isDirectory()) return entry.endsWith('.yaml') ? [entry] : [];
-  return fs.readdirSync(entry).flatMap((name) => listYaml(path.join(entry, name)));
 }
 
 /** The cloud's name from the components' annotations, for names that must not collide across clouds. */

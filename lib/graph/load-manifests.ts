@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { CORE_SCHEMA, loadAll, YAMLException } from 'js-yaml';
+import { FileRefusedError, mebibytes, parseYamlDocuments, readRegularFile } from '../files';
 import { isKubeObject, KubeObject, objectRef } from './manifest';
 
 /**
@@ -23,14 +23,21 @@ export function objectSource(object: KubeObject): string {
 
 /**
  * Reads every `*.yaml`/`*.yml` file of a directory (sorted by name, as cdk8s numbers its files in
- * dependency order) or a single file, and returns the objects in file order.
+ * dependency order) or a single file, and returns the objects in file order. Each file is read
+ * the careful way (`readRegularFile`): a directory, FIFO, socket or device named `*.yaml` is
+ * refused by name, a link is not followed out of the directory, and no file gives more than
+ * {@link MAX_FILE_BYTES}, whatever `stat` says.
  */
 export function loadManifests(fileOrDirectory: string): KubeObject[] {
-  if (!fs.existsSync(fileOrDirectory))
-    throw new Error(
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(fileOrDirectory);
+  } catch {
+    throw new FileRefusedError(
+      fileOrDirectory,
       `${fileOrDirectory} does not exist; run \`npx cdk8s synth\` first, or pass the manifests directory`,
     );
-  const stat = fs.statSync(fileOrDirectory);
+  }
   const files = stat.isDirectory()
     ? fs
         .readdirSync(fileOrDirectory)
@@ -40,32 +47,27 @@ export function loadManifests(fileOrDirectory: string): KubeObject[] {
     : [fileOrDirectory];
   if (files.length === 0)
     throw new Error(`no *.yaml files in ${fileOrDirectory}; run \`npx cdk8s synth\` first`);
-  for (const file of files) {
-    const size = fs.statSync(file).size;
-    if (size > MAX_FILE_BYTES)
-      throw new Error(
-        `${file} is ${mebibytes(size)}, more than the ${mebibytes(MAX_FILE_BYTES)} a manifest file may have; split it into several files`,
-      );
-  }
-  return files.flatMap((file) => parseManifestText(fs.readFileSync(file, 'utf8'), file));
+  const within = stat.isDirectory() ? fileOrDirectory : undefined;
+  return files.flatMap((file) =>
+    parseManifestText(
+      readRegularFile(file, {
+        what: 'manifest file',
+        maxBytes: MAX_FILE_BYTES,
+        tooBigFix: 'split it into several files',
+        within,
+      }),
+      file,
+    ),
+  );
 }
 
 /**
- * Parses multi-document YAML into objects, naming the file and document on errors.
- *
- * js-yaml with the YAML 1.2 core schema (what cdk8s writes: no timestamps, no merge keys) parses
- * the reference cloud 4-6x faster than the `yaml` package's document model, which keeps every
- * node's source range; `deploy` pays for the parse before its first request.
+ * Parses multi-document YAML into objects, naming the file and document on errors; the parse is
+ * the shared, limited one (`parseYamlDocuments`: nesting and alias expansion bounded).
  */
 export function parseManifestText(text: string, source: string): KubeObject[] {
   assertDocumentSizes(text, source);
-  let documents: unknown[];
-  try {
-    documents = loadAll(text, undefined, { schema: CORE_SCHEMA, filename: source });
-  } catch (error) {
-    if (error instanceof YAMLException) throw new Error(`${source}: ${error.message}`);
-    throw error;
-  }
+  const documents = parseYamlDocuments(text, source);
   const objects: KubeObject[] = [];
   documents.forEach((value, index) => {
     if (value === null || value === undefined) return;
@@ -101,8 +103,4 @@ function assertDocumentSizes(text: string, source: string): void {
     if (end > 0 || index > 0) index++;
     start = match.index + match[0].length;
   }
-}
-
-function mebibytes(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }

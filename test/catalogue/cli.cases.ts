@@ -1,7 +1,12 @@
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { stringify } from 'yaml';
 import { ExitCode } from '../../lib/cli/exit-codes';
 import { Annotations, KubeObject } from '../../lib/graph';
 import { component, configMap, deployment, job, namespace, service } from '../runtime/support/manifests';
+import { billionLaughs } from '../support/hostile-yaml';
 import { BadInputCase } from './bad-input';
 
 /**
@@ -15,6 +20,8 @@ export interface CliCase extends BadInputCase {
   readonly exit: number;
   /** Standard output is a terminal. @default false */
   readonly tty?: boolean;
+  /** Makes what `files` cannot hold (links, FIFOs, folders) in the manifests directory. @default - nothing */
+  readonly setup?: (dir: string) => void;
 }
 
 /** A valid little cloud: namespace, mariadb, keystone-api needing it. */
@@ -340,6 +347,86 @@ export const CLI_CASES: readonly CliCase[] = [
     args: (dir) => ['plan', `${dir}/missing`],
     path: 'missing does not exist',
     fix: 'run `stackwright synth` (or `npx cdk8s synth`) first',
+  },
+  // Files that are not what their name or size says (issue 25): refused by name, bounded.
+  ...everyCommand({
+    class: 2,
+    exit: ExitCode.USAGE,
+    name: 'a directory named x.yaml',
+    files: withObjects(),
+    setup: (dir) => fs.mkdirSync(path.join(dir, 'x.yaml')),
+    path: 'x.yaml is a directory, not a regular file',
+    fix: 'a manifest file must be a file: remove it or put the file there',
+  }),
+  ...everyCommand({
+    class: 3,
+    exit: ExitCode.USAGE,
+    name: 'a link to /dev/zero named x.yaml',
+    files: withObjects(),
+    setup: (dir) => fs.symlinkSync('/dev/zero', path.join(dir, 'x.yaml')),
+    path: 'x.yaml is a symbolic link to /dev/zero, outside',
+    fix: 'links are not followed out of the folder given',
+  }),
+  {
+    class: 3,
+    exit: ExitCode.USAGE,
+    name: 'a FIFO named x.yaml',
+    files: withObjects(),
+    setup: (dir) => execFileSync('mkfifo', [path.join(dir, 'x.yaml')]),
+    args: (dir) => ['deploy', dir],
+    path: 'x.yaml is a FIFO (named pipe), not a regular file',
+    fix: 'remove it or put the file there',
+  },
+  {
+    class: 3,
+    exit: ExitCode.USAGE,
+    name: 'a link to a manifest outside the directory',
+    files: withObjects(),
+    setup: (dir) => {
+      const elsewhere = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'stackwright-elsewhere-')), 'x.yaml');
+      fs.writeFileSync(elsewhere, yamlOf([owned(configMap('elsewhere'), 'mariadb')]));
+      fs.symlinkSync(elsewhere, path.join(dir, 'x.yaml'));
+    },
+    args: (dir) => ['plan', dir],
+    path: 'x.yaml is a symbolic link to',
+    fix: 'copy the file into',
+  },
+  {
+    class: 3,
+    exit: ExitCode.USAGE,
+    name: 'the manifest file given is a link to /dev/zero',
+    files: {},
+    setup: (dir) => fs.symlinkSync('/dev/zero', path.join(dir, 'zero.yaml')),
+    args: (dir) => ['graph', path.join(dir, 'zero.yaml')],
+    path: 'zero.yaml is a symbolic link to /dev/zero, which is a character device, not a regular file',
+    fix: 'a manifest file must be a file',
+  },
+  ...(['deploy', 'graph', 'plan'] as const).map((command): CliCase => ({
+    class: 3,
+    exit: ExitCode.USAGE,
+    name: `${command}: 700 bytes of nested aliases (billion laughs)`,
+    files: { 'lol.yaml': billionLaughs() },
+    args: (dir) => [command, dir],
+    path: 'lol.yaml: its aliases expand it to more than',
+    fix: 'write the values out instead of nesting aliases',
+  })),
+  {
+    class: 2,
+    exit: ExitCode.USAGE,
+    name: 'nesting 5000 levels deep',
+    files: { 'deep.yaml': `${yamlOf(CLOUD)}---\nx: ${'['.repeat(5000)}${']'.repeat(5000)}\n` },
+    args: (dir) => ['deploy', dir],
+    path: 'deep.yaml: nesting deeper than 128 levels',
+    fix: 'flatten it',
+  },
+  {
+    class: 2,
+    exit: ExitCode.USAGE,
+    name: 'cdk8s.yaml of nested aliases',
+    files: { 'cdk8s.yaml': billionLaughs() },
+    args: () => ['graph'],
+    path: 'cdk8s.yaml: its aliases expand it to more than',
+    fix: 'write the values out instead of nesting aliases',
   },
   // Usage: options, checked before anything is read or opened.
   ...[

@@ -28,8 +28,9 @@ describe('catalogue: bad input to the CLI', () => {
     async (_title, testCase) => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stackwright-catalogue-cli-'));
       for (const [file, text] of Object.entries(testCase.files)) fs.writeFileSync(path.join(dir, file), text);
+      testCase.setup?.(dir);
       const cluster = new InMemoryCluster();
-      const io = testIo({ cluster, tty: testCase.tty });
+      const io = testIo({ cluster, tty: testCase.tty, cwd: dir });
 
       const code = await runCli(testCase.args(dir), io);
 

@@ -1294,4 +1294,59 @@ export const CONSTRUCT_CASES: readonly ConstructCase[] = [
     path: '[prod/cinder] backup.type',
     fix: 'must be one of "ceph", "swift"',
   },
+  // Secret material in rendered values (issue 25): refused with the Secret reference to use instead.
+  ...[
+    {
+      name: 'a password in a transport_url override',
+      build: keystone({
+        config: { DEFAULT: { transport_url: 'rabbit://keystone:s3cret@mq:5672/keystone' } },
+      }),
+      path: '[prod/keystone] config: [DEFAULT] transport_url holds a password in plain text (rabbit://keystone:****@)',
+    },
+    {
+      name: 'a password in a Redis URL of the profiler',
+      build: keystone({ config: { profiler: { connection_string: 'redis://:s3cret@redis:6379' } } }),
+      path: '[prod/keystone] config: [profiler] connection_string holds a password in plain text (redis://:****@)',
+    },
+    {
+      name: 'a password in a URL inside a list option',
+      build: nova({ config: { glance: { api_servers: ['https://glance:s3cret@glance:9292'] } } }),
+      path: '[prod/nova] config: [glance] api_servers holds a password in plain text (https://glance:****@)',
+    },
+    {
+      name: 'a password in a node template of nova-compute',
+      build: nova({
+        compute: {
+          configTemplates: [
+            {
+              nodeSelector: { gpu: 'true' },
+              config: { libvirt: { connection_uri: 'qemu+tcp://u:s3cret@h/system' } },
+            },
+          ],
+        },
+      }),
+      path: '[libvirt] connection_uri holds a password in plain text (qemu+tcp://u:****@)',
+    },
+    {
+      name: 'a password option not marked secret by its schema',
+      build: keystone({ config: { cache: { memcache_password: 's3cret' } } }),
+      path: '[prod/keystone] config: [cache] memcache_password is a password',
+    },
+  ].map((c): ConstructCase => ({
+    class: 3,
+    ...c,
+    fix: /pass it from a Secret instead: envFromSecret\(osloEnvName\('\w+', '\w+'\), \{ secretName, key \}\)/,
+  })),
+  {
+    class: 3,
+    name: "a password in a URL of a configuration file of one's own service",
+    build: api({
+      config: {
+        mountPath: '/etc/billing',
+        files: { 'billing.ini': 'db = postgres://billing:s3cret@pg/billing\n' },
+      },
+    }),
+    path: '[prod/api] config.files.billing.ini holds a password in plain text (postgres://billing:****@)',
+    fix: 'give it to the pod from a Secret with envFromSecret(NAME, { secretName, key })',
+  },
 ];

@@ -385,6 +385,33 @@ describe('stackwright synth', () => {
     expect(await runCli(['synth'], cyclic)).toBe(ExitCode.USAGE);
     expect(cyclic.stderr.text).toContain('dependency cycle between components: a -> b -> a');
   });
+
+  test('stale YAML: a link is removed and its target kept; a folder named *.yaml is refused before anything is removed', async () => {
+    // GIVEN an output folder with a link to a file elsewhere, then a folder named like a manifest
+    const cwd = project();
+    const elsewhere = path.join(
+      fs.mkdtempSync(path.join(os.tmpdir(), 'stackwright-elsewhere-')),
+      'keep.yaml',
+    );
+    fs.writeFileSync(elsewhere, 'keep: me\n');
+    fs.symlinkSync(elsewhere, path.join(cwd, 'out', 'linked.k8s.yaml'));
+    const io = { ...testIo({ cwd }), runShell: async () => 1 };
+
+    // WHEN / THEN the link goes, its target stays
+    expect(await runCli(['synth'], io)).toBe(ExitCode.USAGE);
+    expect(fs.readdirSync(path.join(cwd, 'out'))).toEqual([]);
+    expect(fs.readFileSync(elsewhere, 'utf8')).toBe('keep: me\n');
+
+    // WHEN / THEN a folder is named, nothing is removed
+    fs.writeFileSync(path.join(cwd, 'out', 'a.k8s.yaml'), 'kind: A\n');
+    fs.mkdirSync(path.join(cwd, 'out', 'b.k8s.yaml'));
+    const folder = { ...testIo({ cwd }), runShell: async () => 0 };
+    expect(await runCli(['synth'], folder)).toBe(ExitCode.USAGE);
+    expect(folder.stderr.text).toContain(
+      `${path.join(cwd, 'out', 'b.k8s.yaml')} is a directory, where synth writes manifest files; rename or move it, or pass another --output`,
+    );
+    expect(fs.readdirSync(path.join(cwd, 'out')).sort()).toEqual(['a.k8s.yaml', 'b.k8s.yaml']);
+  });
 });
 
 describe('plan and status details', () => {

@@ -11,6 +11,7 @@ import {
   KAPP_FOLDER,
   writeExportTree,
 } from '../../export';
+import { FileRefusedError } from '../../files';
 import { ComponentGraph } from '../../graph';
 import { ExitCode } from '../exit-codes';
 import { CliIo } from '../io';
@@ -54,7 +55,13 @@ export function exportCommand(
   }
 
   const tree = build(engine, graph, repoPath, options.repoUrl ?? '');
-  writeExportTree(tree, out);
+  try {
+    writeExportTree(tree, out);
+  } catch (error) {
+    // Refused before anything was written: bad input, like every check above.
+    if (error instanceof FileRefusedError) throw new UsageError(error.message);
+    throw error;
+  }
   const shown = path.relative(io.cwd, out) || '.';
   io.stdout.write(`wrote ${tree.length} files to ${shown}\n${nextStep(engine, shown)}\n`);
   return ExitCode.OK;
