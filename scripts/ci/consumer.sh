@@ -26,7 +26,7 @@ timed() {
   local label="$1" start=$SECONDS
   shift
   "$@"
-  printf '  [%3ss] %s\n' "$((SECONDS - start))" "$label"
+  printf '  [%3ss] %s\n' "$((SECONDS - start))" "$label" >&2
 }
 peer() { node -p "require('$repo/package.json').peerDependencies['$1']"; }
 dev() { node -p "require('$repo/package.json').devDependencies['$1']"; }
@@ -83,9 +83,11 @@ export const used = [MariaDB, deploy, StackwrightCloud, InMemoryCluster, synthCo
 EOF
   cp "$dir/probe.ts" "$dir/probe.mts"
   cd "$work/typescript-consumer"
-  for mode in commonjs:node10 node16:node16 nodenext:nodenext esnext:bundler; do
-    timed "tsc, module ${mode%%:*}, moduleResolution ${mode##*:}" npx tsc --noEmit --strict --types node \
-      --module "${mode%%:*}" --moduleResolution "${mode##*:}" --target es2022 "$dir/probe.ts" "$dir/probe.mts"
+  # node10 (cdk8s' tsconfig) checks our declaration files too; the other modes only resolve differently.
+  for mode in commonjs:node10: node16:node16:--skipLibCheck nodenext:nodenext:--skipLibCheck esnext:bundler:--skipLibCheck; do
+    IFS=: read -r module resolution skip <<<"$mode"
+    timed "tsc, module $module, moduleResolution $resolution $skip" npx tsc --noEmit --strict --types node \
+      --module "$module" --moduleResolution "$resolution" --target es2022 $skip "$dir/probe.ts" "$dir/probe.mts"
   done
   rm -rf "$dir"
   cd "$work"
