@@ -204,11 +204,12 @@ const TEST_BODY = `describe('my cloud', () => {
     expect(nodeSelectorTerms.every((term) => term.includes('compute.yaook.cloud/hypervisor'))).toBe(true);
   });
 
+  // A few seconds: every component of the cloud is applied and verified, in dependency order.
   test('deploys in dependency order (on an in-memory cluster)', async () => {
     const cluster = new InMemoryCluster();
     const result = await deploy(cloud, { cluster, preflight: 'off' });
     expect(result.ok).toBe(true);
-  });
+  }, 60_000);
 });
 `;
 
