@@ -55,7 +55,8 @@ function blocksOf(doc: string, text: string): CodeBlock[] {
       source,
       run: mark?.[1] === 'run',
       content: [
-        `// ${source}, written by test/docs/code-blocks.test.ts (UPDATE_DOCS=1): edit the doc, not this file.`,
+        // No line number here: an edit above the block must not make its file stale.
+        `// ${doc}, TypeScript block ${blocks.length + 1}, written by test/docs/code-blocks.test.ts (UPDATE_DOCS=1): edit the doc.`,
         ...(prelude ? [PRELUDES[prelude], '// ---- the block'] : []),
         ...lines.slice(i + 1, end),
         'export {};',

@@ -1,4 +1,4 @@
-// docs/cli.md:251, written by test/docs/code-blocks.test.ts (UPDATE_DOCS=1): edit the doc, not this file.
+// docs/cli.md, TypeScript block 1, written by test/docs/code-blocks.test.ts (UPDATE_DOCS=1): edit the doc.
 import { deploy } from 'stackwright/runtime';
 
 async function main(): Promise<void> {

@@ -1,4 +1,4 @@
-// docs/configuration.md:13, written by test/docs/code-blocks.test.ts (UPDATE_DOCS=1): edit the doc, not this file.
+// docs/configuration.md, TypeScript block 1, written by test/docs/code-blocks.test.ts (UPDATE_DOCS=1): edit the doc.
 import { App } from 'cdk8s';
 import { Cloud, Glance, Keystone, MariaDB, Memcached, Neutron, Nova, PlacementService, RabbitMQ } from 'stackwright';
 declare const app: App;

@@ -1,4 +1,4 @@
-// docs/images.md:168, written by test/docs/code-blocks.test.ts (UPDATE_DOCS=1): edit the doc, not this file.
+// docs/images.md, TypeScript block 1, written by test/docs/code-blocks.test.ts (UPDATE_DOCS=1): edit the doc.
 import { App } from 'cdk8s';
 import { Cloud, MariaDB, Memcached, RabbitMQ } from 'stackwright';
 declare const app: App;

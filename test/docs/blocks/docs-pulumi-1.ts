@@ -1,4 +1,4 @@
-// docs/pulumi.md:162, written by test/docs/code-blocks.test.ts (UPDATE_DOCS=1): edit the doc, not this file.
+// docs/pulumi.md, TypeScript block 1, written by test/docs/code-blocks.test.ts (UPDATE_DOCS=1): edit the doc.
 import { Cloud } from 'stackwright';
 import { StackwrightCloud } from 'stackwright/pulumi';
 declare const cloud: Cloud;

@@ -1,4 +1,4 @@
-// docs/pulumi.md:188, written by test/docs/code-blocks.test.ts (UPDATE_DOCS=1): edit the doc, not this file.
+// docs/pulumi.md, TypeScript block 3, written by test/docs/code-blocks.test.ts (UPDATE_DOCS=1): edit the doc.
 import * as k8s from '@pulumi/kubernetes';
 import * as pulumi from '@pulumi/pulumi';
 import { App } from 'cdk8s';

@@ -1,4 +1,4 @@
-// docs/testing.md:24, written by test/docs/code-blocks.test.ts (UPDATE_DOCS=1): edit the doc, not this file.
+// docs/testing.md, TypeScript block 1, written by test/docs/code-blocks.test.ts (UPDATE_DOCS=1): edit the doc.
 import { Testing } from 'cdk8s';
 import { referenceCloud } from 'stackwright';
 import { deploy } from 'stackwright/runtime';

@@ -1,4 +1,4 @@
-// docs/validation.md:64, written by test/docs/code-blocks.test.ts (UPDATE_DOCS=1): edit the doc, not this file.
+// docs/validation.md, TypeScript block 1, written by test/docs/code-blocks.test.ts (UPDATE_DOCS=1): edit the doc.
 import { Construct } from 'constructs';
 import { assertNoProblems, propsProblems, PropsSpec, Rules } from 'stackwright';
 

@@ -1,4 +1,4 @@
-// README.md:48, written by test/docs/code-blocks.test.ts (UPDATE_DOCS=1): edit the doc, not this file.
+// README.md, TypeScript block 1, written by test/docs/code-blocks.test.ts (UPDATE_DOCS=1): edit the doc.
 import { App } from 'cdk8s';
 import { Cloud, Keystone, MariaDB, Memcached } from 'stackwright';
 
