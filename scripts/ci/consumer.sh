@@ -34,7 +34,10 @@ lowest() { peer "$1" | sed -E 's/^[\^~>=]*//; s/ .*//'; }
 install() { npm install --prefer-offline --no-audit --no-fund --ignore-scripts --loglevel=error "$@" >/dev/null; }
 
 echo "--- pack"
-tarball="$work/$(cd "$repo" && npm pack --ignore-scripts --silent --pack-destination "$work")"
+# .ci/run has just built (npm run build); standalone on an unbuilt clone, prepack builds.
+pack_scripts=--ignore-scripts
+[ -f "$repo/dist-lib/stackwright-cli.js" ] || pack_scripts=
+tarball="$work/$(cd "$repo" && npm pack $pack_scripts --silent --pack-destination "$work" | tail -1)"
 size=$(stat -c %s "$tarball")
 files=$(tar tzf "$tarball" | grep -vc '/$')
 printf 'tarball %s: %s bytes (%s KiB), %s files\n' "$(basename "$tarball")" "$size" "$((size / 1024))" "$files"
