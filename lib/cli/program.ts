@@ -1,6 +1,7 @@
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { GlobalOptions } from './commands/common';
 import type { ExportEngine } from './commands/export';
+import type { ProjectLanguage } from './init/project-files';
 import { parseDuration } from './duration';
 import { ExitCode } from './exit-codes';
 import { CliIo } from './io';
@@ -92,6 +93,22 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .action(
       action((opts: { app?: string; output?: string }, command: Command) =>
         import('./commands/synth').then((m) => m.synthCommand(io, opts, globals(command))),
+      ),
+    );
+
+  program
+    .command('init [dir]')
+    .description(
+      'write a new project into dir (default: here), which must be empty: a cdk8s app starting from the reference cloud, with a test',
+    )
+    .addOption(
+      new Option('--language <language>', 'language of the project')
+        .choices(['typescript', 'javascript'])
+        .default('typescript'),
+    )
+    .action(
+      action((dir: string | undefined, opts: { language: ProjectLanguage }) =>
+        import('./commands/init').then((m) => m.initCommand(io, dir, opts)),
       ),
     );
 
