@@ -68,6 +68,7 @@ describe('namespaces by trust in the reference cloud', () => {
       'ConfigMap/ceilometer-compute-config',
       'ConfigMap/neutron-ovn-agent-config',
       'ConfigMap/nova-compute-config',
+      'ConfigMap/nova-libvirt-config',
       'DaemonSet/ceilometer-compute',
       'DaemonSet/neutron-ovn-agent',
       'DaemonSet/nova-compute',
