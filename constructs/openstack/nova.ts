@@ -112,12 +112,12 @@ const NOVA: OpenStackServiceDescriptor<NovaProps> = {
     conductorReplicas: Rules.checkedElsewhere(),
     vncReplicas: Rules.count({ min: 1, max: 20 }),
     compute: Rules.object<NovaComputeOptions>({
-      virtType: Rules.oneOf('kvm', 'qemu'),
       config: osloValuesRule,
       configTemplates: nodeConfigTemplatesRule,
       forcedDownscale: Rules.bool(),
       libvirtImage: Rules.image(),
       image: Rules.image(),
+      virtType: Rules.oneOf('kvm', 'qemu'),
     }),
   },
 };
