@@ -136,7 +136,11 @@ export function libvirtDaemon(
       {
         name: 'libvirtd',
         image: props.image,
-        command: ['libvirtd', '--listen'],
+        // Unix sockets only (nova-compute's qemu:///system). `--listen` opens TLS on 16514 by default
+        // and libvirtd refuses to start without its certificates (`Cannot read CA certificate
+        // '/etc/pki/CA/cacert.pem'`); live migration between hypervisors needs that transport
+        // designed (certificates, or SSH), which no prop offers yet.
+        command: ['libvirtd'],
         volumeMounts: [
           ...shared,
           ...config.mounts,

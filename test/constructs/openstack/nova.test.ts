@@ -674,3 +674,15 @@ describe('Nova compute image', () => {
     expect(imageOf('Deployment', 'nova-conductor')).toBe('registry.yaook.cloud/yaook/nova:2025.1');
   });
 });
+
+describe('libvirtd transport', () => {
+  test('libvirtd serves its unix sockets only: --listen would need TLS certificates no manifest provides', () => {
+    // WHEN
+    const objects = synthObjects(novaCloud().cloud);
+    // THEN
+    const [libvirtd] = podSpecOf(findObject(objects, 'DaemonSet', 'nova-libvirt')).containers as {
+      command: string[];
+    }[];
+    expect(libvirtd.command).toEqual(['libvirtd']);
+  });
+});
