@@ -37,7 +37,27 @@ const EXTERNAL_IDS: Readonly<Record<string, string>> = {
   monitor_all: 'ovn-monitor-all',
 };
 
+/**
+ * Open vSwitch's datapath: `system`, the kernel module's (production), or `netdev`, the userspace
+ * datapath in ovs-vswitchd, for hosts without the openvswitch kernel module (test clouds, DPDK).
+ */
+export type OvsDatapathType = 'system' | 'netdev';
+
 export interface NeutronOvnAgentOptions {
+  /**
+   * The datapath of every bridge on the agent's nodes: `br-int` (ovn-controller creates it with
+   * `external_ids:ovn-bridge-datapath-type`) and the provider bridges of `[ovn] bridges`
+   * (`datapath_type`). `netdev` needs `/dev/net/tun`, which the pod then requires.
+   * @default 'system'
+   */
+  readonly datapathType?: OvsDatapathType;
+  /**
+   * TCP segmentation offload in the userspace datapath (`other_config:userspace-tso-enable`), set
+   * before ovs-vswitchd starts. Only meaningful with `datapathType: 'netdev'`; without it, TCP from
+   * guests whose virtio-net offloads checksums arrives with bad checksums.
+   * @default false
+   */
+  readonly userspaceTso?: boolean;
   /**
    * The scheduling keys of the components that need the OVN agent on their node. The agent
    * tolerates them and runs wherever one of them may run (Yaook's union rule). Neutron adds
@@ -96,7 +116,7 @@ export function neutronOvnAgent(scope: Construct, id: string, wiring: OvnAgentWi
       const component = new Component(classScope, classId, { placement: nodeClass.placement });
       const ovn = mergeOslo(base, nodeClass.config).ovn ?? {};
       const files: Record<string, string> = {
-        external_ids: renderExternalIds(ovn),
+        external_ids: renderExternalIds(ovn, options.datapathType ?? 'system'),
         bridges: renderBridges(ovn),
       };
       if (metadata)
@@ -120,6 +140,8 @@ function ovnAgentDaemonSet(
   config: ReturnType<typeof configFiles>,
   metadata: boolean,
 ): void {
+  const datapathType = wiring.options.datapathType ?? 'system';
+  const userspaceTso = wiring.options.userspaceTso ?? false;
   const mount = (name: string, mountPath: string, extra: Partial<k8s.VolumeMount> = {}): k8s.VolumeMount => ({
     name,
     mountPath,
@@ -170,10 +192,19 @@ function ovnAgentDaemonSet(
       command: [
         '/bin/sh',
         '-ec',
-        'until [ -S /run/openvswitch/db.sock ]; do sleep 1; done\n' +
+        [
+          'until [ -S /run/openvswitch/db.sock ]; do sleep 1; done',
+          // Read once at start-up: set (or reset, the database persists on the node) before the daemon starts.
+          `ovs-vsctl --no-wait set open . other_config:userspace-tso-enable=${userspaceTso}`,
           'exec ovs-vswitchd unix:/run/openvswitch/db.sock --pidfile=/run/openvswitch/ovs-vswitchd.pid --mlockall -vconsole:info -vfile:off',
+        ].join('\n'),
       ],
-      volumeMounts: [...ovsMounts, mount('lib-modules', '/lib/modules', { readOnly: true })],
+      volumeMounts: [
+        ...ovsMounts,
+        mount('lib-modules', '/lib/modules', { readOnly: true }),
+        // The userspace datapath's bridge ports are TAP devices.
+        ...(datapathType === 'netdev' ? [mount('dev-net-tun', '/dev/net/tun')] : []),
+      ],
       readinessProbe: exec('ovs-appctl -t ovs-vswitchd version >/dev/null', 10),
       livenessProbe: exec('ovs-appctl -t ovs-vswitchd version >/dev/null', 30, 6),
       resources: requests('100m', '256Mi', '2Gi'),
@@ -191,7 +222,8 @@ function ovnAgentDaemonSet(
             'external_ids:ovn-remote="$OVN_SB" external_ids:ovn-encap-ip="$NODE_IP"',
           // Settings of this node's configuration class: `key=value` lines, then provider bridges.
           'while IFS= read -r line; do [ -n "$line" ] && ovs-vsctl --no-wait set open . "external_ids:$line"; done < /etc/ovn-agent/external_ids',
-          'while IFS=: read -r bridge port; do [ -n "$bridge" ] || continue; ovs-vsctl --may-exist add-br "$bridge"; ' +
+          'while IFS=: read -r bridge port; do [ -n "$bridge" ] || continue; ' +
+            `ovs-vsctl --may-exist add-br "$bridge" -- set bridge "$bridge" datapath_type=${datapathType}; ` +
             '[ -z "$port" ] || ovs-vsctl --may-exist add-port "$bridge" "$port"; done < /etc/ovn-agent/bridges',
           'exec ovn-controller unix:/run/openvswitch/db.sock --pidfile=/run/ovn/ovn-controller.pid -vconsole:info -vfile:off',
         ].join('\n'),
@@ -240,6 +272,7 @@ function ovnAgentDaemonSet(
       hostDirectory('var-lib-openvswitch', '/var/lib/openvswitch'),
       hostDirectory('run-ovn', '/run/ovn'),
       hostDirectory('lib-modules', '/lib/modules', 'Directory'),
+      ...(datapathType === 'netdev' ? [hostDirectory('dev-net-tun', '/dev/net/tun', 'CharDevice')] : []),
       ...(metadata
         ? [hostDirectory('run-netns', '/run/netns'), hostDirectory('var-lib-neutron', '/var/lib/neutron')]
         : []),
@@ -262,15 +295,25 @@ function metadataAgentConf(sbConnection: string, novaMetadataHost: string): Oslo
   };
 }
 
-function renderExternalIds(ovn: Readonly<Record<string, OsloValue>>): string {
+/** `key=value` lines of ovn-controller's external ids: the `[ovn]` options', then the datapath type. */
+function renderExternalIds(ovn: Readonly<Record<string, OsloValue>>, datapathType: OvsDatapathType): string {
   const lines = Object.keys(ovn)
     .filter((option) => option in EXTERNAL_IDS)
-    .sort()
     .map((option) => {
       const value = ovn[option];
       return `${EXTERNAL_IDS[option]}=${Array.isArray(value) ? value.join(',') : String(value)}`;
     });
-  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+  return `${[...lines, `ovn-bridge-datapath-type=${datapathType}`].sort().join('\n')}\n`;
+}
+
+/** The problems of the datapath options (`ovnAgent.` in messages). */
+export function ovsDatapathProblems(options: NeutronOvnAgentOptions): string[] {
+  return options.userspaceTso === true && options.datapathType !== 'netdev'
+    ? [
+        `ovnAgent.userspaceTso applies to the userspace datapath only, but ovnAgent.datapathType is ` +
+          `${JSON.stringify(options.datapathType ?? 'system')}; set ovnAgent.datapathType: 'netdev' or drop userspaceTso`,
+      ]
+    : [];
 }
 
 function renderBridges(ovn: Readonly<Record<string, OsloValue>>): string {

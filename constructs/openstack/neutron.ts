@@ -22,7 +22,12 @@ import {
   neutronAgent,
   neutronAgentConfigProblems,
 } from './neutron-agents';
-import { NeutronOvnAgentOptions, neutronOvnAgent, OVN_AGENT_SCHEMA } from './neutron-ovn-agent';
+import {
+  NeutronOvnAgentOptions,
+  neutronOvnAgent,
+  OVN_AGENT_SCHEMA,
+  ovsDatapathProblems,
+} from './neutron-ovn-agent';
 import { apiServiceDefaults, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
 import { OpenStackApiService } from './openstack-api-service';
 
@@ -66,6 +71,8 @@ const NEUTRON: OpenStackServiceDescriptor<NeutronProps> = {
     apiReplicas: Rules.count({ min: 1, max: 20 }),
     northdReplicas: Rules.count({ min: 1, max: 5 }),
     ovnAgent: Rules.object<NeutronOvnAgentOptions>({
+      datapathType: Rules.oneOf('system', 'netdev'),
+      userspaceTso: Rules.bool(),
       dependantKeys: Rules.list(Rules.checkedElsewhere()),
       config: osloValuesRule,
       configTemplates: nodeConfigTemplatesRule,
@@ -147,6 +154,7 @@ export class Neutron extends OpenStackApiService {
       ...(props.dhcpAgent ? neutronAgentConfigProblems(agentWiring('dhcp', props.dhcpAgent)) : []),
       ...(props.bgpAgent ? neutronAgentConfigProblems(agentWiring('bgp', props.bgpAgent)) : []),
       ...osloProblems('ovnAgent config', OVN_AGENT_SCHEMA, ovnOptions.config ?? {}),
+      ...ovsDatapathProblems(ovnOptions),
     ]);
 
     const deps = this.dependencies(props, {

@@ -166,7 +166,7 @@ export class NovaCell extends Construct {
     );
     this.compute = novaCompute(this, `${prefix}compute`, {
       options: props.compute,
-      image,
+      image: props.compute.image ?? image,
       nodes: props.nodes,
       schema: props.schema,
       config: computeConfig,

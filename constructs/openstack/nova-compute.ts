@@ -4,11 +4,26 @@ import { Component } from '../../lib/model';
 import { placement, PodPlacement, requiringNoOvnMaintenance, SchedulingKey } from '../../lib/scheduling';
 import { NodeConfiguredAgent, NodeConfigTemplate, NodeScope } from '../common/node-config-templates';
 import { mergeOslo, OsloSchema, OsloValues, osloEnvName, renderOslo } from '../common/oslo-config';
+import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../common/config-files';
 import { hostAgentDaemonSet, hostDirectory } from '../common/host-agent-daemon-set';
 import { WorkerService } from '../common/worker-service';
 
+/**
+ * How libvirt runs instances: `kvm` with hardware virtualisation (`/dev/kvm`), `qemu` with QEMU's
+ * binary translation (TCG), for hosts without usable virtualisation (nested test clouds).
+ */
+export type VirtType = 'kvm' | 'qemu';
+
 /** nova-compute and libvirt on the hypervisors. */
 export interface NovaComputeOptions {
+  /**
+   * The hypervisor type of every nova-compute (`[libvirt] virt_type`). `qemu` also sets
+   * `[libvirt] cpu_mode = none` (TCG emulates a generic CPU) and does not require `/dev/kvm` on the
+   * node; `kvm` makes the libvirt pod require `/dev/kvm`, so a node without it shows the cause in
+   * the pod's events instead of failing each instance.
+   * @default 'kvm'
+   */
+  readonly virtType?: VirtType;
   /** nova.conf options of every nova-compute, merged over Stackwright's defaults and Nova's `config`. @default - none */
   readonly config?: OsloValues;
   /**
@@ -21,6 +36,12 @@ export interface NovaComputeOptions {
   readonly forcedDownscale?: boolean;
   /** @default the cloud's registry `libvirt:<release>` */
   readonly libvirtImage?: string;
+  /**
+   * The image of nova-compute, when it is not Nova's: one with the libvirt Python binding and
+   * qemu-img, which the control plane does not need.
+   * @default Nova's image
+   */
+  readonly image?: string;
 }
 
 /**
@@ -38,29 +59,76 @@ const SHARED_HOST_DIRECTORIES: readonly [string, string][] = [
   ['run-libvirt', '/run/libvirt'],
 ];
 
-/** libvirtd on every hypervisor (`<nova>-libvirt`), one DaemonSet whatever the per-node configuration. */
+/**
+ * libvirt's `qemu.conf` for libvirtd in a container that shares the host's PID namespace and `/dev`:
+ * - `namespaces = [ ]`: QEMU runs in libvirtd's mount namespace. With its own (the default) QEMU
+ *   gets a private `/dev` built from the container's view and fails to open the console's
+ *   pseudo-terminal (`-chardev pty,...: Failed to create PTY`).
+ * - `security_driver = "none"`: the container cannot load AppArmor or SELinux profiles for guests;
+ *   the pod's own confinement applies.
+ * - `stdio_handler = "logd"`: QEMU's console and log output go through virtlogd (the pod's second
+ *   container), which Nova's console log (`openstack console log show`) reads.
+ */
+export const LIBVIRT_QEMU_CONF = [
+  'namespaces = [ ]',
+  'security_driver = "none"',
+  'stdio_handler = "logd"',
+  '',
+].join('\n');
+
+/** A character device of the node, required to exist (the pod does not start without it). */
+function hostDevice(name: string, path: string): k8s.Volume {
+  return hostDirectory(name, path, 'CharDevice');
+}
+
+/** The node's devices libvirtd needs: TAP devices for instance ports, and KVM when it is used. */
+function libvirtDevices(virtType: VirtType): [k8s.Volume, k8s.VolumeMount][] {
+  const devices: [string, string][] = [
+    ['dev-net-tun', '/dev/net/tun'],
+    ...(virtType === 'kvm' ? [['dev-kvm', '/dev/kvm'] as [string, string]] : []),
+  ];
+  return devices.map(([name, path]) => [hostDevice(name, path), { name, mountPath: path }]);
+}
+
+/**
+ * libvirtd and virtlogd on every hypervisor (`<nova>-libvirt`), one DaemonSet whatever the
+ * per-node configuration.
+ */
 export function libvirtDaemon(
   scope: Construct,
   id: string,
-  props: { image: string; forcedDownscale: boolean },
+  props: { image: string; forcedDownscale: boolean; virtType: VirtType },
 ): Component {
   const component = new Component(scope, id, { placement: hypervisorPlacement() });
-  const probe = (initialDelaySeconds: number): k8s.Probe => ({
-    exec: { command: ['virsh', '-c', 'qemu:///system', 'version'] },
+  const exec = (command: string[], initialDelaySeconds: number): k8s.Probe => ({
+    exec: { command },
     initialDelaySeconds,
     periodSeconds: 10,
     timeoutSeconds: 5,
     failureThreshold: 6,
   });
+  const virsh = ['virsh', '-c', 'qemu:///system', 'version'];
+  const virtlogdSocket = ['test', '-S', '/run/libvirt/virtlogd-sock'];
+  const resources = (cpu: string, memory: string, limit: string): k8s.ResourceRequirements => ({
+    requests: { cpu: k8s.Quantity.fromString(cpu), memory: k8s.Quantity.fromString(memory) },
+    limits: { memory: k8s.Quantity.fromString(limit) },
+  });
+  const config = configFiles(component, '/etc/libvirt', { 'qemu.conf': LIBVIRT_QEMU_CONF });
+  const devices = libvirtDevices(props.virtType);
+  const shared = SHARED_HOST_DIRECTORIES.map(([name, mountPath]) => ({ name, mountPath }));
   // libvirtd starts QEMU processes that must outlive the pod, uses /dev/kvm, cgroups and the host's
   // network devices: it needs the host's PID and network namespaces and privileges. Running
-  // instances survive a libvirtd restart.
+  // instances survive a libvirtd restart. virtlogd keeps the instances' console logs open across
+  // libvirtd restarts, so it is a container of its own.
   hostAgentDaemonSet(component, {
     forcedDownscale: props.forcedDownscale,
+    annotations: { [CONFIG_CHECKSUM_ANNOTATION]: config.checksum },
     volumes: [
+      config.volume,
       ...SHARED_HOST_DIRECTORIES.map(([name, path]) => hostDirectory(name, path)),
       hostDirectory('etc-libvirt-qemu', '/etc/libvirt/qemu'),
       hostDirectory('dev', '/dev', 'Directory'),
+      ...devices.map(([volume]) => volume),
       hostDirectory('sys-fs-cgroup', '/sys/fs/cgroup', 'Directory'),
       hostDirectory('lib-modules', '/lib/modules', 'Directory'),
     ],
@@ -68,24 +136,41 @@ export function libvirtDaemon(
       {
         name: 'libvirtd',
         image: props.image,
-        command: ['libvirtd', '--listen'],
+        // Unix sockets only (nova-compute's qemu:///system). `--listen` opens TLS on 16514 by default
+        // and libvirtd refuses to start without its certificates (`Cannot read CA certificate
+        // '/etc/pki/CA/cacert.pem'`); live migration between hypervisors needs that transport
+        // designed (certificates, or SSH), which no prop offers yet.
+        command: ['libvirtd'],
         volumeMounts: [
-          ...SHARED_HOST_DIRECTORIES.map(([name, mountPath]) => ({ name, mountPath })),
+          ...shared,
+          ...config.mounts,
           { name: 'etc-libvirt-qemu', mountPath: '/etc/libvirt/qemu' },
           { name: 'dev', mountPath: '/dev' },
+          ...devices.map(([, mount]) => mount),
           { name: 'sys-fs-cgroup', mountPath: '/sys/fs/cgroup' },
           { name: 'lib-modules', mountPath: '/lib/modules', readOnly: true },
         ],
-        readinessProbe: probe(10),
-        livenessProbe: probe(60),
-        resources: {
-          requests: { cpu: k8s.Quantity.fromString('100m'), memory: k8s.Quantity.fromString('256Mi') },
-          limits: { memory: k8s.Quantity.fromString('2Gi') },
-        },
+        readinessProbe: exec(virsh, 10),
+        livenessProbe: exec(virsh, 60),
+        resources: resources('100m', '256Mi', '2Gi'),
+      },
+      {
+        name: 'virtlogd',
+        image: props.image,
+        command: ['virtlogd'],
+        volumeMounts: shared,
+        readinessProbe: exec(virtlogdSocket, 5),
+        livenessProbe: exec(virtlogdSocket, 30),
+        resources: resources('10m', '32Mi', '256Mi'),
       },
     ],
   });
   return component;
+}
+
+/** `[libvirt]` options of nova-compute for `virtType`. */
+export function libvirtOptions(virtType: VirtType): OsloValues {
+  return { libvirt: virtType === 'qemu' ? { virt_type: 'qemu', cpu_mode: 'none' } : { virt_type: 'kvm' } };
 }
 
 /** What Nova hands to the compute agent of one cell. */

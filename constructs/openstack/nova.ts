@@ -28,7 +28,7 @@ import { WorkerService } from '../common/worker-service';
 import { Glance } from './glance';
 import { Neutron } from './neutron';
 import { NovaCell, NovaCellOptions } from './nova-cell';
-import { libvirtDaemon, NovaComputeOptions } from './nova-compute';
+import { libvirtDaemon, libvirtOptions, NovaComputeOptions } from './nova-compute';
 import { cellMappingJob } from './nova-cell-mapping';
 import { novaCommonConfig, novaServicePasswords } from './nova-config';
 import { novaDatabase } from './nova-database';
@@ -116,6 +116,8 @@ const NOVA: OpenStackServiceDescriptor<NovaProps> = {
       configTemplates: nodeConfigTemplatesRule,
       forcedDownscale: Rules.bool(),
       libvirtImage: Rules.image(),
+      image: Rules.image(),
+      virtType: Rules.oneOf('kvm', 'qemu'),
     }),
   },
 };
@@ -169,6 +171,14 @@ export class Nova extends OpenStackApiService {
     const neutron = props.neutron;
     addCheck(this, () => [
       ...osloProblems('compute nova.conf', schema, compute.config ?? {}),
+      ...(['config', 'compute.config'] as const)
+        .filter(
+          (name) => (name === 'config' ? props.config : compute.config)?.libvirt?.virt_type !== undefined,
+        )
+        .map(
+          (name) =>
+            `${name} sets [libvirt] virt_type; set compute.virtType instead (it also picks the devices libvirt needs)`,
+        ),
       ...cellProblems(props.cells),
       ...rangeProblems('schedulerReplicas', props.schedulerReplicas, { min: 1, max: 20 }),
       ...rangeProblems('conductorReplicas', props.conductorReplicas, { min: 1, max: 20 }),
@@ -215,9 +225,11 @@ export class Nova extends OpenStackApiService {
     // nova-api and nova-metadata read exactly /etc/nova/nova.conf and /etc/nova/api-paste.ini.
     const controlFiles = { mountPath: this.configDir, files: { 'nova.conf': controlConf } };
 
+    const virtType = compute.virtType ?? 'kvm';
     this.libvirt = libvirtDaemon(this, 'libvirt', {
       image: compute.libvirtImage ?? cloud.image('libvirt'),
       forcedDownscale: compute.forcedDownscale ?? false,
+      virtType,
     });
 
     // With several cells, hypervisors labelled `cellN` (N >= 2) belong to cell N, the rest to cell 1.
@@ -230,7 +242,10 @@ export class Nova extends OpenStackApiService {
           : { required: extraCellLabels[index - 1] };
     const computeConfig = mergeOslo(this.configWith(common), {
       DEFAULT: { compute_driver: 'libvirt.LibvirtDriver', instances_path: '/var/lib/nova/instances' },
-      libvirt: { virt_type: 'kvm' },
+      ...libvirtOptions(virtType),
+      // os-vif ensures br-int through the node's Open vSwitch database, which the OVN agent serves on
+      // its unix socket only (os-vif's default is tcp:127.0.0.1:6640).
+      os_vif_ovs: { ovsdb_connection: 'unix:/run/openvswitch/db.sock' },
       oslo_concurrency: { lock_path: '/var/lib/nova/tmp' },
     });
     this.cells = cellOptions.map(

@@ -13,9 +13,15 @@
 #   mounts   tmpfs/bind mounts under the kubelet's root dir, container rootfs and shm mounts under
 #            containerd's state dir, /run/netns/cni-*: all unmounted.
 #   cgroups  /sys/fs/cgroup/<controller>/kubepods (the kubelet's cgroupfs tree): removed.
+#   compute  what libvirt, QEMU, Open vSwitch and the OVN metadata agent leave (QEMU processes and
+#            libvirt's `machine` cgroups, instance taps and OVS devices, `ovnmeta-*` namespaces):
+#            removed by name, see hypervisor-leftovers.sh.
 #   files    symlinks in /var/log/containers (a kubelet constant): removed; that directory and
 #            /run/netns (containerd bind-mounts it onto itself) too when the node created them. Everything else lives in $NODE_DIR (removed with the run
 #            dir) or $NODE_CACHE (containerd's root: imported images survive a restart).
+
+# shellcheck source=scripts/cluster/hypervisor-leftovers.sh
+source "$CLUSTER_SCRIPTS_DIR/hypervisor-leftovers.sh"
 
 NODE_NAME="sw-real-0"
 NODE_BRIDGE="sw-cni0"
@@ -473,6 +479,7 @@ real_node_down() {
   remove_containers
   stop_node_component containerd
   stop_shims
+  remove_hypervisor_leftovers
   unmount_node
   remove_iptables_chains
   ip link delete "$NODE_BRIDGE" 2>/dev/null || true

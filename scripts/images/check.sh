@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Quick proofs of the image contract (docs/images.md) without Kubernetes: each image's layers are
-# mounted as a read-only overlay and its commands run chrooted as uid/gid 42424, with tmpfs on
-# /tmp and /run as the pods have, in private mount, PID and network namespaces (nothing binds a
+# mounted as a read-only overlay and its commands run chrooted as uid/gid 42424 (as root for the
+# privileged node agents' libvirt and nova-compute images), with tmpfs on /tmp and /run as the pods have, in private mount, PID and network namespaces (nothing binds a
 # host port, nothing outlives the check). Needs root and a finished scripts/images/build.sh.
 #
 #   check.sh            check every image
@@ -46,6 +46,13 @@ mount_image() {
 IMAGE_ENV=()
 as_service() {
   chroot --userspec=42424:42424 --groups=42424 "$1" /usr/bin/env -i \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp "${IMAGE_ENV[@]}" \
+    /bin/sh -ec "$2"
+}
+
+# as_root ROOT SCRIPT: the same for the images of privileged node agents, which run as root.
+as_root() {
+  chroot "$1" /usr/bin/env -i \
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp "${IMAGE_ENV[@]}" \
     /bin/sh -ec "$2"
 }
@@ -186,6 +193,49 @@ check_nova() {
     nova-manage --help >/dev/null
     command -v nova-api-wsgi nova-metadata-wsgi nova-scheduler nova-conductor nova-novncproxy uwsgi
     test -f /etc/nova/api-paste.ini -a -f /etc/nova/rootwrap.conf -a -d /etc/nova/nova.conf.d'
+}
+
+check_ovn() {
+  local root="$1"
+  # The OVSDB clusters and northd run as 42424; the node agent's containers run the same binaries.
+  as_service "$root" '
+    ovn-northd --version | head -n1; ovn-controller --version | head -n1
+    ovsdb-server --version | head -n1; ovs-vswitchd --version | head -n1; ovs-vsctl --version | head -n1
+    ovn-appctl --version | head -n1; ovs-appctl --version | head -n1
+    for db in nb sb; do ovsdb-tool create /tmp/$db.db /usr/share/ovn/ovn-$db.ovsschema; done
+    ovsdb-tool create /tmp/conf.db /usr/share/openvswitch/vswitch.ovsschema'
+  # A northbound database served and written through ovn-nbctl, as northd and Neutron use it.
+  as_service "$root" 'exec ovsdb-server /tmp/nb.db --remote=punix:/tmp/nb.sock --unixctl=/tmp/nb.ctl --pidfile=/tmp/nb.pid >/tmp/nb.log 2>&1' &
+  retry 20 as_service "$root" 'test -S /tmp/nb.sock' || { cat "$root/tmp/nb.log"; return 1; }
+  as_service "$root" '
+    ovn-nbctl --db=unix:/tmp/nb.sock ls-add check
+    test "$(ovn-nbctl --db=unix:/tmp/nb.sock ls-list | grep -c "(check)")" = 1
+    ovs-appctl -t /tmp/nb.ctl exit'
+}
+
+check_libvirt() {
+  as_root "$1" '
+    libvirtd --version; virtlogd --version; virsh --version
+    qemu-system-x86_64 --version | head -n1; qemu-img --version | head -n1; ovs-vsctl --version | head -n1
+    qemu-system-x86_64 -accel help | grep -qx tcg
+    test -f /usr/lib/x86_64-linux-gnu/libvirt/connection-driver/libvirt_driver_qemu.so
+    test ! -e /etc/libvirt/qemu/networks/autostart/default.xml'
+}
+
+check_nova_compute() {
+  as_root "$1" '
+    nova-compute --version
+    python3 -c "import libvirt, nova.virt.libvirt.driver; print(\"libvirt binding\", libvirt.getVersion())"
+    qemu-img --version | head -n1; genisoimage --version 2>&1 | head -n1; ip -V'
+}
+
+check_neutron() {
+  as_service "$1" '
+    neutron-db-manage --help >/dev/null
+    for c in neutron-server neutron-ovn-metadata-agent neutron-rootwrap privsep-helper; do command -v $c; done
+    haproxy -v | head -n1; ip -V
+    python3 -c "import neutron.plugins.ml2.drivers.ovn.mech_driver.mech_driver, neutron.agent.ovn.metadata.agent, pymysql"
+    test -f /etc/neutron/api-paste.ini -a -f /etc/neutron/rootwrap.conf -a -d /etc/neutron/neutron.conf.d'
 }
 
 mapfile -t known < <(imagelib images)

@@ -71,6 +71,7 @@ describe('namespaces by trust in the reference cloud', () => {
       'ConfigMap/neutron-l3-agent-config',
       'ConfigMap/neutron-ovn-agent-config',
       'ConfigMap/nova-compute-config',
+      'ConfigMap/nova-libvirt-config',
       'DaemonSet/ceilometer-compute',
       'DaemonSet/neutron-bgp-agent',
       'DaemonSet/neutron-dhcp-agent',

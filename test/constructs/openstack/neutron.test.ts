@@ -209,10 +209,13 @@ describe('Neutron OVN agent per-node configuration', () => {
     expect(plain).toBe('neutron-ovn-agent');
     expect(gateway).toMatch(/^neutron-ovn-agent-[0-9a-f]{6}$/);
     expect(fileOf(objects, `${gateway}-config`, 'external_ids')).toBe(
-      'ovn-bridge-mappings=physnet1:br-ex\novn-cms-options=enable-chassis-as-gw\novn-encap-type=geneve\n',
+      'ovn-bridge-datapath-type=system\novn-bridge-mappings=physnet1:br-ex\novn-cms-options=enable-chassis-as-gw\n' +
+        'ovn-encap-type=geneve\n',
     );
     expect(fileOf(objects, `${gateway}-config`, 'bridges')).toBe('br-ex:eth1\n');
-    expect(fileOf(objects, `${plain}-config`, 'external_ids')).toBe('ovn-encap-type=geneve\n');
+    expect(fileOf(objects, `${plain}-config`, 'external_ids')).toBe(
+      'ovn-bridge-datapath-type=system\novn-encap-type=geneve\n',
+    );
     const notGateway = { key: 'example.com/gateway', operator: 'NotIn', values: ['true'] };
     expect(termsOf(findObject(objects, 'DaemonSet', plain))).toEqual(
       keyTerms([OVN_AGENT, HYPERVISOR], [notGateway]),
@@ -245,6 +248,79 @@ describe('Neutron validation', () => {
     // WHEN / THEN
     expect(errorOf(() => new Neutron(base.cloud, 'neutron', props as unknown as NeutronProps))).toContain(
       '[prod/neutron] missing required input "ovsdb": pass the OVN databases (new OvsdbCluster(cloud, \'ovsdb\'))',
+    );
+  });
+});
+
+describe('Neutron OVN agent datapath', () => {
+  type Container = { name: string; command: string[]; volumeMounts: { name: string; mountPath: string }[] };
+  const agentOf = (props: Partial<NeutronProps>) => {
+    const { cloud } = neutronCloud(props);
+    const objects = synthObjects(cloud);
+    const spec = podSpecOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'));
+    const containers = spec.containers as Container[];
+    const container = (name: string) => containers.find((c) => c.name === name) as Container;
+    return {
+      externalIds: fileOf(objects, 'neutron-ovn-agent-config', 'external_ids'),
+      vswitchd: container('ovs-vswitchd'),
+      controller: container('ovn-controller'),
+      volumes: spec.volumes as { name: string; hostPath?: { path: string; type: string } }[],
+    };
+  };
+
+  test('by default the kernel datapath is named for br-int and the provider bridges, TSO reset, no TAP device', () => {
+    // WHEN
+    const agent = agentOf({});
+    // THEN
+    expect(agent.externalIds).toBe('ovn-bridge-datapath-type=system\novn-encap-type=geneve\n');
+    expect(agent.controller.command[2]).toContain(
+      'ovs-vsctl --may-exist add-br "$bridge" -- set bridge "$bridge" datapath_type=system;',
+    );
+    expect(agent.vswitchd.command[2].split('\n')).toEqual([
+      'until [ -S /run/openvswitch/db.sock ]; do sleep 1; done',
+      'ovs-vsctl --no-wait set open . other_config:userspace-tso-enable=false',
+      'exec ovs-vswitchd unix:/run/openvswitch/db.sock --pidfile=/run/openvswitch/ovs-vswitchd.pid --mlockall -vconsole:info -vfile:off',
+    ]);
+    expect(agent.volumes.map((v) => v.name)).not.toContain('dev-net-tun');
+  });
+
+  test('netdev with TSO: br-int and provider bridges in userspace, TSO on before ovs-vswitchd starts, /dev/net/tun required', () => {
+    // WHEN
+    const agent = agentOf({ ovnAgent: { datapathType: 'netdev', userspaceTso: true } });
+    // THEN
+    expect(agent.externalIds).toBe('ovn-bridge-datapath-type=netdev\novn-encap-type=geneve\n');
+    expect(agent.controller.command[2]).toContain('-- set bridge "$bridge" datapath_type=netdev;');
+    const script = agent.vswitchd.command[2].split('\n');
+    expect(script[1]).toBe('ovs-vsctl --no-wait set open . other_config:userspace-tso-enable=true');
+    expect(script[2]).toMatch(/^exec ovs-vswitchd /);
+    expect(agent.volumes).toContainEqual({
+      name: 'dev-net-tun',
+      hostPath: { path: '/dev/net/tun', type: 'CharDevice' },
+    });
+    expect(agent.vswitchd.volumeMounts).toContainEqual({ name: 'dev-net-tun', mountPath: '/dev/net/tun' });
+  });
+
+  test.each([
+    [{ userspaceTso: true }, '"system"'],
+    [{ userspaceTso: true, datapathType: 'system' as const }, '"system"'],
+  ])('userspace TSO without the userspace datapath (%j) fails naming the fix', (ovnAgent, named) => {
+    // GIVEN
+    const { cloud } = neutronCloud({ ovnAgent });
+    // WHEN / THEN
+    expect(errorOf(() => synthObjects(cloud))).toContain(
+      `[prod/neutron] ovnAgent.userspaceTso applies to the userspace datapath only, but ovnAgent.datapathType is ${named}; ` +
+        "set ovnAgent.datapathType: 'netdev' or drop userspaceTso",
+    );
+  });
+
+  test('an unknown datapath type fails at construction with the path', () => {
+    // GIVEN
+    const base = baseCloud();
+    const ovsdb = new OvsdbCluster(base.cloud, 'ovsdb');
+    const props = { ...base, ovsdb, ovnAgent: { datapathType: 'dpdk' } };
+    // WHEN / THEN
+    expect(errorOf(() => new Neutron(base.cloud, 'neutron', props as unknown as NeutronProps))).toContain(
+      'ovnAgent.datapathType must be one of "system", "netdev", got "dpdk"',
     );
   });
 });

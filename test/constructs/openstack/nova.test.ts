@@ -251,6 +251,7 @@ describe('Nova (one cell)', () => {
     expect(compute).toContain('[libvirt]\nvirt_type = kvm');
     expect(compute).toContain('novncproxy_base_url = http://nova-vnc.openstack.svc:6080/vnc_lite.html');
     expect(compute).toContain('compute_driver = libvirt.LibvirtDriver');
+    expect(compute).toContain('[os_vif_ovs]\novsdb_connection = unix:/run/openvswitch/db.sock\n');
     // memcached only for the control plane: the fence does not open it to the host network
     expect(control).toMatch(/^\[cache\]\n(.*\n)*enabled = true$/m);
     expect(compute).not.toContain('[cache]');
@@ -570,5 +571,118 @@ describe('Nova wiring and validation', () => {
         '[prod/nova] nova.conf: unknown option "max_concurrent_builds" in [compute]; it is an option of [DEFAULT]',
       );
     });
+  });
+});
+
+describe('Nova compute virtType and libvirt in a container', () => {
+  type Container = {
+    name: string;
+    command: string[];
+    volumeMounts: { name: string; mountPath: string; subPath?: string }[];
+  };
+  const libvirtOf = (props: Partial<NovaProps>) => {
+    const objects = synthObjects(novaCloud(props).cloud);
+    const spec = podSpecOf(findObject(objects, 'DaemonSet', 'nova-libvirt'));
+    return {
+      objects,
+      novaConf: fileOf(objects, 'nova-compute-config', 'nova.conf'),
+      containers: spec.containers as Container[],
+      volumes: spec.volumes as { name: string; hostPath?: { path: string; type: string } }[],
+    };
+  };
+  const section = (conf: string, name: string) => conf.split(`[${name}]\n`)[1].split('\n[')[0];
+
+  test('kvm by default: virt_type kvm, no cpu_mode, /dev/kvm and /dev/net/tun required by the libvirt pod', () => {
+    // WHEN
+    const libvirt = libvirtOf({});
+    // THEN
+    expect(section(libvirt.novaConf, 'libvirt')).toBe('virt_type = kvm\n');
+    expect(libvirt.volumes).toContainEqual({
+      name: 'dev-kvm',
+      hostPath: { path: '/dev/kvm', type: 'CharDevice' },
+    });
+    expect(libvirt.volumes).toContainEqual({
+      name: 'dev-net-tun',
+      hostPath: { path: '/dev/net/tun', type: 'CharDevice' },
+    });
+    expect(libvirt.containers[0].volumeMounts).toContainEqual({ name: 'dev-kvm', mountPath: '/dev/kvm' });
+  });
+
+  test('qemu: TCG with cpu_mode none, and the libvirt pod does not require /dev/kvm', () => {
+    // WHEN
+    const libvirt = libvirtOf({ compute: { virtType: 'qemu' } });
+    // THEN
+    expect(section(libvirt.novaConf, 'libvirt')).toBe('cpu_mode = none\nvirt_type = qemu\n');
+    expect(libvirt.volumes.map((v) => v.name)).not.toContain('dev-kvm');
+    expect(libvirt.volumes.map((v) => v.name)).toContain('dev-net-tun');
+  });
+
+  test('libvirtd reads qemu.conf from the ConfigMap beside the image files, and virtlogd runs next to it', () => {
+    // WHEN
+    const libvirt = libvirtOf({});
+    // THEN
+    expect(fileOf(libvirt.objects, 'nova-libvirt-config', 'qemu.conf')).toBe(
+      'namespaces = [ ]\nsecurity_driver = "none"\nstdio_handler = "logd"\n',
+    );
+    const [libvirtd, virtlogd] = libvirt.containers;
+    expect(libvirtd.volumeMounts).toContainEqual({
+      name: 'config',
+      mountPath: '/etc/libvirt/qemu.conf',
+      subPath: 'qemu.conf',
+      readOnly: true,
+    });
+    expect(virtlogd.name).toBe('virtlogd');
+    expect(virtlogd.command).toEqual(['virtlogd']);
+    // virtlogd writes the console logs into the instance directories and listens beside libvirtd's sockets
+    expect(virtlogd.volumeMounts.map((m) => m.mountPath)).toEqual([
+      '/var/lib/nova',
+      '/var/lib/libvirt',
+      '/run/libvirt',
+    ]);
+  });
+
+  test.each([
+    [{ config: { libvirt: { virt_type: 'qemu' } } }, 'config'],
+    [{ compute: { config: { libvirt: { virt_type: 'qemu' } } } }, 'compute.config'],
+  ])('virt_type in %j fails pointing to compute.virtType', (props, name) => {
+    // GIVEN
+    const { cloud } = novaCloud(props);
+    // WHEN / THEN
+    expect(errorOf(() => synthObjects(cloud))).toContain(
+      `[prod/nova] ${name} sets [libvirt] virt_type; set compute.virtType instead (it also picks the devices libvirt needs)`,
+    );
+  });
+
+  test('an unknown virtType fails at construction with the path', () => {
+    // WHEN / THEN
+    expect(errorOf(() => novaCloud({ compute: { virtType: 'xen' as 'kvm' } }))).toContain(
+      'compute.virtType must be one of "kvm", "qemu", got "xen"',
+    );
+  });
+});
+
+describe('Nova compute image', () => {
+  test('compute.image runs nova-compute only; the control plane keeps the Nova image', () => {
+    // GIVEN
+    const { cloud } = novaCloud({ compute: { image: 'registry.example/nova-compute:2025.1' } });
+    // WHEN
+    const objects = synthObjects(cloud);
+    // THEN
+    const imageOf = (kind: string, name: string) =>
+      (podSpecOf(findObject(objects, kind, name)).containers as { image: string }[])[0].image;
+    expect(imageOf('DaemonSet', 'nova-compute')).toBe('registry.example/nova-compute:2025.1');
+    expect(imageOf('Deployment', 'nova-conductor')).toBe('registry.yaook.cloud/yaook/nova:2025.1');
+  });
+});
+
+describe('libvirtd transport', () => {
+  test('libvirtd serves its unix sockets only: --listen would need TLS certificates no manifest provides', () => {
+    // WHEN
+    const objects = synthObjects(novaCloud().cloud);
+    // THEN
+    const [libvirtd] = podSpecOf(findObject(objects, 'DaemonSet', 'nova-libvirt')).containers as {
+      command: string[];
+    }[];
+    expect(libvirtd.command).toEqual(['libvirtd']);
   });
 });

@@ -1,0 +1,92 @@
+# shellcheck shell=bash
+# What libvirt, QEMU, Open vSwitch and the OVN metadata agent leave on the real node's host after
+# their pods are gone, and its removal. Sourced by real-node.sh (and by the test in
+# scripts/cluster/tests/), never executed. Everything is matched by exact name or by the prefix
+# the daemons use, nothing else on the host is touched, and each step is idempotent:
+#
+#   processes  QEMU started by libvirtd outlives its pod (host PID namespace): every process in a
+#              cgroup under `machine/` (libvirt's cgroupfs partition) is stopped by pid.
+#   cgroups    /sys/fs/cgroup/<controller>/machine and /sys/fs/cgroup/machine: removed (empty).
+#   links      instance taps Nova names `tap<first 11 characters of the port id>` (tap + 8 hex +
+#              `-` + 2 hex), and Open vSwitch's own devices br-int, ovs-netdev, ovs-system,
+#              genev_sys_6081: deleted.
+#   netns      the metadata agent's `ovnmeta-<network id>` namespaces: deleted.
+#
+# Variables: HYPERVISOR_CGROUP_ROOT (default /sys/fs/cgroup), HYPERVISOR_NETNS_DIR (/run/netns).
+
+HYPERVISOR_CGROUP_ROOT="${HYPERVISOR_CGROUP_ROOT:-/sys/fs/cgroup}"
+HYPERVISOR_NETNS_DIR="${HYPERVISOR_NETNS_DIR:-/run/netns}"
+HYPERVISOR_LINK_NAMES=(br-int ovs-netdev ovs-system genev_sys_6081)
+HYPERVISOR_TAP_PATTERN='^tap[0-9a-f]{8}-[0-9a-f]{2}$'
+
+# machine_cgroups: libvirt's partitions, one per controller (v1) and the unified one.
+machine_cgroups() {
+  local d
+  for d in "$HYPERVISOR_CGROUP_ROOT"/*/machine "$HYPERVISOR_CGROUP_ROOT/machine"; do
+    [[ -d "$d" ]] && echo "$d"
+  done
+  return 0
+}
+
+# machine_pids: the processes in any of them (QEMU and its helpers), once each.
+machine_pids() {
+  local d
+  while read -r d; do
+    find "$d" -name cgroup.procs -exec cat {} + 2>/dev/null
+  done < <(machine_cgroups) | sort -un
+}
+
+stop_machine_processes() {
+  local pids i
+  pids="$(machine_pids)"
+  [[ -z "$pids" ]] && return 0
+  # shellcheck disable=SC2086 # one pid per word
+  kill $pids 2>/dev/null || true
+  for ((i = 0; i < 20; i++)); do
+    [[ -z "$(machine_pids)" ]] && return 0
+    sleep 0.5
+  done
+  # shellcheck disable=SC2046 # one pid per word
+  kill -KILL $(machine_pids) 2>/dev/null || true
+}
+
+remove_machine_cgroups() {
+  local d
+  while read -r d; do
+    find "$d" -depth -type d -exec rmdir {} + 2>/dev/null || echo "cgroup $d not empty, left in place" >&2
+  done < <(machine_cgroups)
+}
+
+# hypervisor_links: the names of the links above present in this network namespace.
+hypervisor_links() {
+  local name
+  while read -r name; do
+    name="${name%%@*}"
+    if [[ "$name" =~ $HYPERVISOR_TAP_PATTERN || " ${HYPERVISOR_LINK_NAMES[*]} " == *" $name "* ]]; then
+      echo "$name"
+    fi
+  done < <(ip -o link show | awk -F': ' '{print $2}')
+}
+
+remove_hypervisor_links() {
+  local name
+  while read -r name; do
+    ip link delete "$name" 2>/dev/null || echo "could not delete link $name" >&2
+  done < <(hypervisor_links)
+}
+
+remove_ovnmeta_namespaces() {
+  local ns
+  for ns in "$HYPERVISOR_NETNS_DIR"/ovnmeta-*; do
+    [[ -e "$ns" ]] || continue
+    umount "$ns" 2>/dev/null || umount -l "$ns" 2>/dev/null || true
+    rm -f "$ns" || echo "could not remove namespace $ns" >&2
+  done
+}
+
+remove_hypervisor_leftovers() {
+  stop_machine_processes
+  remove_machine_cgroups
+  remove_hypervisor_links
+  remove_ovnmeta_namespaces
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Test of scripts/cluster/hypervisor-leftovers.sh on things it creates itself, in private network
+# and mount namespaces (the host's links, namespaces and cgroups are never seen): a Nova-named tap,
+# br-int, an `ovnmeta-test` namespace and a fake cgroup tree with a process "in" libvirt's
+# partition; and decoys that must survive (a tap not named like Nova's, a `metadata-test`
+# namespace, `machines` and `kubepods` cgroups). Runs the removal twice (idempotent). Needs root.
+#
+#   bash scripts/cluster/tests/hypervisor-leftovers.sh
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+if [[ "${1:-}" != --inside ]]; then
+  ((EUID == 0)) || { echo "needs root (network and mount namespaces)" >&2; exit 1; }
+  exec unshare --net --mount --propagation private --fork bash "$0" --inside
+fi
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+mount -t tmpfs tmpfs /run/netns 2>/dev/null || { mkdir -p /run/netns && mount -t tmpfs tmpfs /run/netns; }
+export HYPERVISOR_CGROUP_ROOT="$work/cgroup"
+# shellcheck source=scripts/cluster/hypervisor-leftovers.sh
+source "$HERE/../hypervisor-leftovers.sh"
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+has_link() { ip link show "$1" >/dev/null 2>&1; }
+
+# GIVEN what libvirt, OVS and the metadata agent leave, and decoys
+ip tuntap add dev tapdeadbeef-01 mode tap
+ip tuntap add dev tapkeep mode tap
+ip tuntap add dev br-int mode tap # what the userspace datapath makes of it
+ip netns add ovnmeta-test
+ip netns add metadata-test
+mkdir -p "$work/cgroup/cpu/machine/qemu-1-vm.libvirt-qemu" "$work/cgroup/machine" \
+  "$work/cgroup/cpu/machines" "$work/cgroup/cpu/kubepods"
+sleep 300 &
+qemu=$!
+echo "$qemu" >"$work/cgroup/cpu/machine/qemu-1-vm.libvirt-qemu/cgroup.procs"
+
+# WHEN the processes of the partition are stopped
+stop_machine_processes
+# THEN the process is gone (reaped here: it is this shell's child)
+wait "$qemu" 2>/dev/null || true
+kill -0 "$qemu" 2>/dev/null && fail "process $qemu in machine/ still running"
+# cgroupfs drops cgroup.procs with the cgroup; the fake tree must drop it by hand
+rm "$work/cgroup/cpu/machine/qemu-1-vm.libvirt-qemu/cgroup.procs"
+
+# WHEN everything is removed, twice
+remove_hypervisor_leftovers
+remove_hypervisor_leftovers
+
+# THEN the leftovers are gone and the decoys are not
+has_link tapdeadbeef-01 && fail "tap tapdeadbeef-01 left"
+has_link br-int && fail "br-int left"
+has_link tapkeep || fail "tapkeep removed"
+[[ -e /run/netns/ovnmeta-test ]] && fail "netns ovnmeta-test left"
+[[ -e /run/netns/metadata-test ]] || fail "netns metadata-test removed"
+[[ -e "$work/cgroup/cpu/machine" || -e "$work/cgroup/machine" ]] && fail "machine cgroups left"
+[[ -d "$work/cgroup/cpu/machines" && -d "$work/cgroup/cpu/kubepods" ]] || fail "other cgroups removed"
+ip netns delete metadata-test
+echo "hypervisor-leftovers: ok"
