@@ -52,7 +52,8 @@ export * from './inventory/inventory';
 // The real cluster adapter
 export { KubeCluster } from './kube/kube-cluster';
 export type { KubeClusterOptions } from './kube/kube-cluster';
-export { ClusterUnreachableError, KubeApiError } from './kube/errors';
+export { ClusterUnreachableError } from './cluster-unreachable-error';
+export { KubeApiError } from './kube/errors';
 export { diffCounts } from './kube/request-counter';
 export type { RequestCounts } from './kube/request-counter';
 export { SkipUnchanged } from './kube/skip-unchanged';

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { connect } from '../../../lib/runtime/kube/connection';
-import { ClusterUnreachableError } from '../../../lib/runtime/kube/errors';
+import { ClusterUnreachableError } from '../../../lib/runtime/cluster-unreachable-error';
 
 function kubeconfigFile(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stackwright-kubeconfig-'));
