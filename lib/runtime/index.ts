@@ -10,7 +10,8 @@ export { rollout, verify } from './operations/rollout';
 export type { RolloutOptions, VerifyOptions } from './operations/rollout-options';
 export { destroy, destroyUnits } from './operations/destroy';
 export type { DestroyOptions, DestroyResult } from './operations/destroy';
-export { prune, pruneUnits, BOOTSTRAP_UNIT } from './operations/prune';
+export { prune, pruneUnits } from './operations/prune';
+export { BOOTSTRAP_UNIT } from '../graph';
 export { plan, planGraph, renderPlan } from './operations/plan';
 export type {
   ObjectPlan,

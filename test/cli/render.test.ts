@@ -103,7 +103,7 @@ describe('the live view', () => {
     // THEN
     expect(lines).toEqual([
       'stackwright deploy dist → e2e',
-      '  ✓ (bootstrap)      verified       0.1s',
+      '  ✓ bootstrap        verified       0.1s',
       'infra',
       '  ✓ mariadb          verified       2.0s',
       '  ✓ memcached        verified       1.0s',
