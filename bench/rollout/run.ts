@@ -1,7 +1,7 @@
 /**
  * Rollout benchmark on the live test cluster (see RESULTS.md for the command and the numbers).
  *
- * For chain, fan-out, diamond and skewed-level graphs whose pods turn Ready after a known delay
+ * For chain, fan-out, diamond, skewed-level and comb graphs whose pods turn Ready after a known delay
  * (kwok stage annotation), it measures the wall time of
  *   - `stackwright`: `deploy()` — per-component scheduling, no barriers;
  *   - `stackwright-cli`: the same rollout as a user starts it, `node bin/stackwright.js deploy <dir>`,
@@ -32,6 +32,7 @@ import { GitOpsBinaries, gitOpsBinaries } from '../support/gitops/gitops-binarie
 import { Kubectl, kubectlFor } from '../support/gitops/kubectl';
 import {
   chain,
+  comb,
   criticalPathMs,
   diamond,
   fanOut,
@@ -85,6 +86,8 @@ function cases(quick: boolean): Case[] {
     { shape: diamond(50, 1000), tools: ALL },
     { shape: skewedLevels(5, 4, 500, 3000), tools: [...ALL, 'stackwright-cli'] },
     { shape: skewedLevels(10, 10, 500, 3000), tools: [...WIDE, 'stackwright-cli'] },
+    // A long critical path beside a crowd that is ready at the same moment (issue 26).
+    { shape: comb(10, 40, 4000, 1000), tools: [...ALL, 'stackwright-cli'] },
   ];
 }
 
@@ -95,6 +98,8 @@ async function main(): Promise<void> {
   const out = outIndex >= 0 ? args[outIndex + 1] : undefined;
   const toolsIndex = args.indexOf('--tools');
   const only = toolsIndex >= 0 ? new Set(args[toolsIndex + 1].split(',')) : undefined;
+  const shapesIndex = args.indexOf('--shapes');
+  const shapes = shapesIndex >= 0 ? new Set(args[shapesIndex + 1].split(',')) : undefined;
   const env = clusterEnv();
   log(`cluster: ${env.kubeconfig}; audit log: ${env.auditLog ?? 'none (request counter used)'}`);
 
@@ -110,7 +115,9 @@ async function main(): Promise<void> {
     `apply round trip ${rttMs.toFixed(1)} ms; controller latency per component ${controllerMs.toFixed(0)} ms`,
   );
 
-  const selected = cases(quick).map((c) => ({ ...c, tools: c.tools.filter((t) => !only || only.has(t)) }));
+  const selected = cases(quick)
+    .filter((c) => !shapes || shapes.has(c.shape.name))
+    .map((c) => ({ ...c, tools: c.tools.filter((t) => !only || only.has(t)) }));
   const gitops = await startGitOps(env, new Set(selected.flatMap((c) => c.tools)));
   const measurements: Measurement[] = [];
   const started = performance.now();

@@ -54,6 +54,26 @@ export function diamond(n: number, delayMs: number): Shape {
 }
 
 /**
+ * A spine of `links` components (spine0 <- spine1 <- …) with `leaves` leaves that need its first
+ * link only: when spine0 is verified, spine1 and every leaf are ready at once, and the spine is the
+ * critical path. Whether spine1 waits behind the leaves' Deployments in the controller-manager's
+ * queue (20 requests/s by default) is what the start order decides.
+ */
+export function comb(links: number, leaves: number, spineMs: number, leafMs: number): Shape {
+  return {
+    name: `comb-${links}x${leaves}`,
+    components: [
+      ...range(links).map((i) => ({
+        name: `spine${i}`,
+        delayMs: spineMs,
+        needs: i === 0 ? [] : [`spine${i - 1}`],
+      })),
+      ...range(leaves).map((i) => ({ name: `leaf${i}`, delayMs: leafMs, needs: ['spine0'] })),
+    ],
+  };
+}
+
+/**
  * `levels` levels of `width` parallel chains (component j of level i needs component j of level
  * i-1); in every level one component is slow, a different chain each time. A per-component
  * scheduler pays the slow delay about once per chain; a level barrier pays it on every level.

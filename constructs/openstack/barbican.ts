@@ -11,11 +11,13 @@ import { commonInputHints } from '../common/required-inputs';
 import { envFromSecret } from '../common/secret-ref';
 import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
-import { KEYSTONE_NOTIFICATION_TOPIC } from './keystone';
+import { Keystone, KEYSTONE_NOTIFICATION_TOPIC } from './keystone';
 import { apiServiceDefaults, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
 import { OpenStackApiService } from './openstack-api-service';
 
 export interface BarbicanProps extends OpenStackServiceProps {
+  /** Keystone itself: the keystone listener consumes its notifications. */
+  readonly keystone: Keystone;
   /** Barbican's own vhost (the API reaches it at run time). */
   readonly messaging: MessagingEndpoint;
   /** @default 2 */

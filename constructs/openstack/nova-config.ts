@@ -1,8 +1,8 @@
 import { k8s } from 'cdk8s-plus-33';
+import { IdentityEndpoint } from '../common/keystone-admin-job';
 import { KeystoneRegistration } from '../common/keystone-registration';
 import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../common/keystone-service-user';
 import { OsloValues } from '../common/oslo-config';
-import type { Keystone } from './keystone';
 
 /** The passwords of the service users Nova authenticates as towards Placement, Neutron and the others. */
 export function novaServicePasswords(registration: KeystoneRegistration): k8s.EnvVar[] {
@@ -18,7 +18,7 @@ export function novaServicePasswords(registration: KeystoneRegistration): k8s.En
  * service users towards Placement, Neutron and Cinder, and no notifications. oslo.cache is the
  * control plane's alone (see Nova).
  */
-export function novaCommonConfig(keystone: Keystone, registration: KeystoneRegistration): OsloValues {
+export function novaCommonConfig(keystone: IdentityEndpoint, registration: KeystoneRegistration): OsloValues {
   const serviceUser = (section: 'placement' | 'neutron'): OsloValues => ({
     [section]: { ...serviceUserAuthConfig(keystone, registration), valid_interfaces: ['internal'] },
   });

@@ -19,7 +19,6 @@ import {
 import { requireInputs } from '../common/required-inputs';
 import { MessagingEndpoint } from '../common/endpoints';
 import { ServiceMessaging } from '../common/service-messaging';
-import type { Keystone } from './keystone';
 
 /** What every OpenStack service construct takes besides its input services. */
 export interface OpenStackServiceOptions {
@@ -41,10 +40,7 @@ export interface OpenStackServiceOptions {
  * every service takes. A service's own props extend it, the way cdk8s-plus' `DeploymentProps`
  * extends `WorkloadProps`.
  */
-export interface OpenStackServiceProps extends OpenStackServiceInputs, OpenStackServiceOptions {
-  /** The service registers its user and catalogue entry there, and authenticates tokens against it. */
-  readonly keystone: Keystone;
-}
+export type OpenStackServiceProps = OpenStackServiceInputs & OpenStackServiceOptions;
 
 /**
  * What the configuration of an API service starts from: logs on stderr (the container's log), the

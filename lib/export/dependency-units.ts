@@ -1,4 +1,5 @@
 import {
+  BOOTSTRAP_UNIT,
   ComponentGraph,
   EdgeKind,
   findCycle,
@@ -7,9 +8,6 @@ import {
   KubeObject,
   topologicalLevels,
 } from '../graph';
-
-/** The name of the unit holding the objects without a component (namespace, shared RBAC). */
-export const BOOTSTRAP_UNIT = 'bootstrap';
 
 /** How a gating edge of the component graph reaches a GitOps engine. */
 export type UnitRule =

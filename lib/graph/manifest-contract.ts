@@ -10,6 +10,14 @@ import { isKubeObject, KubeObject, objectRef } from './manifest';
  * at once, so an invalid object is found before the first write instead of after eight.
  */
 
+/**
+ * The name of the objects no component owns (namespaces, CRDs, shared RBAC and configuration) where
+ * they are handled as one unit: the GitOps exports' unit (its folder, Kustomization, change group),
+ * the runtime's bootstrap deletion units (`bootstrap`, `bootstrap crds`, `bootstrap namespaces`) and
+ * the progress view's row. Reserved: no component may be named so.
+ */
+export const BOOTSTRAP_UNIT = 'bootstrap';
+
 /** Kinds whose names must be DNS-1123 labels (they become DNS names or label values). */
 const LABEL_NAMED_KINDS: ReadonlySet<string> = new Set(['Namespace', 'Service']);
 
@@ -53,6 +61,10 @@ export function manifestProblems(
         `${at}: has no ${Annotations.COMPONENT} annotation; only ${BOOTSTRAP_KIND_NAMES.join(', ')} may be shared ` +
           'bootstrap objects: synthesise it from a component, or add the annotation naming the component that owns it',
       );
+    } else if (component === BOOTSTRAP_UNIT) {
+      problems.push(
+        `${at}: component name "${BOOTSTRAP_UNIT}" is reserved for the objects no component owns; rename the component`,
+      );
     } else if (component !== undefined) {
       problems.push(...dnsLabelProblems(component, `${Annotations.COMPONENT}`).map((p) => `${at}: ${p}`));
     }
@@ -60,7 +72,7 @@ export function manifestProblems(
     const first = seen.get(key);
     if (first) {
       const owners = [first, object].map(
-        (o) => o.metadata.annotations?.[Annotations.COMPONENT] ?? 'bootstrap',
+        (o) => o.metadata.annotations?.[Annotations.COMPONENT] ?? BOOTSTRAP_UNIT,
       );
       const owned =
         owners[0] === owners[1] ? '' : `, owned by both component ${owners[0]} and component ${owners[1]}`;

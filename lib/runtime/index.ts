@@ -10,7 +10,8 @@ export { rollout, verify } from './operations/rollout';
 export type { RolloutOptions, VerifyOptions } from './operations/rollout-options';
 export { destroy, destroyUnits } from './operations/destroy';
 export type { DestroyOptions, DestroyResult } from './operations/destroy';
-export { prune, pruneUnits, BOOTSTRAP_UNIT } from './operations/prune';
+export { prune, pruneUnits } from './operations/prune';
+export { BOOTSTRAP_UNIT } from '../graph';
 export { plan, planGraph, renderPlan } from './operations/plan';
 export type {
   ObjectPlan,
@@ -52,7 +53,8 @@ export * from './inventory/inventory';
 // The real cluster adapter
 export { KubeCluster } from './kube/kube-cluster';
 export type { KubeClusterOptions } from './kube/kube-cluster';
-export { ClusterUnreachableError, KubeApiError } from './kube/errors';
+export { ClusterUnreachableError } from './cluster-unreachable-error';
+export { KubeApiError } from './kube/errors';
 export { diffCounts } from './kube/request-counter';
 export type { RequestCounts } from './kube/request-counter';
 export { SkipUnchanged } from './kube/skip-unchanged';

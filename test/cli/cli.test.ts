@@ -4,7 +4,7 @@ import * as path from 'path';
 import { runCli } from '../../lib/cli/program';
 import { ExitCode } from '../../lib/cli/exit-codes';
 import { InMemoryCluster, SIM_FAIL } from '../../lib/testing/in-memory-cluster';
-import { ClusterUnreachableError } from '../../lib/runtime/kube/errors';
+import { ClusterUnreachableError } from '../../lib/runtime/cluster-unreachable-error';
 import { ApplyConflictError } from '../../lib/runtime/ports';
 import { component, configMap, deployment, job, namespace, NS } from '../runtime/support/manifests';
 import { manifestDir, testIo } from './support';

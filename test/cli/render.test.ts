@@ -2,8 +2,9 @@ import { stripAnsi, style } from '../../lib/cli/render/ansi';
 import { formatRolloutEvent } from '../../lib/cli/render/line-view';
 import { ProgressModel } from '../../lib/cli/render/progress-model';
 import { renderFrame } from '../../lib/cli/render/tty-view';
-import { nextSteps } from '../../lib/cli/render/hints';
-import { renderRolloutSummary } from '../../lib/cli/render/summary';
+import { deletionNextSteps, nextSteps } from '../../lib/cli/render/hints';
+import { renderDeletionSummary, renderRolloutSummary } from '../../lib/cli/render/summary';
+import type { DeletionResult } from '../../lib/runtime/operations/delete-in-reverse-order';
 import { RolloutEvent } from '../../lib/runtime/events';
 import { countStates, FailureCause, RolloutResult } from '../../lib/runtime/result';
 import { component, deployment, graphOf, job, namespace } from '../runtime/support/manifests';
@@ -103,7 +104,7 @@ describe('the live view', () => {
     // THEN
     expect(lines).toEqual([
       'stackwright deploy dist → e2e',
-      '  ✓ (bootstrap)      verified       0.1s',
+      '  ✓ bootstrap        verified       0.1s',
       'infra',
       '  ✓ mariadb          verified       2.0s',
       '  ✓ memcached        verified       1.0s',
@@ -285,5 +286,56 @@ describe('next steps', () => {
 
   test('a successful run has none', () => {
     expect(nextSteps(failedWith('deploy'))).toEqual([]);
+  });
+});
+
+describe('next steps after a destroy or prune', () => {
+  const deletion = (...causes: FailureCause[]): DeletionResult => ({
+    ok: causes.length === 0,
+    outcome: causes.length === 0 ? 'succeeded' : 'failed',
+    units: causes.map((cause, i) => ({
+      name: `u${i}`,
+      state: cause === 'blocked' ? 'blocked' : 'failed',
+      reason: `reason ${i}`,
+      cause,
+      objects: [],
+    })),
+    counts: { deleted: 0, failed: causes.length, blocked: 0, 'not-started': 0 },
+    durationMs: 1000,
+  });
+
+  test('a failed destroy ends with what to do about each cause, in destroy terms', () => {
+    // GIVEN a unit held by a finalizer, a refused deletion and the unit kept behind them
+    const result = deletion('timeout', 'apply-rejected', 'blocked', 'timeout');
+
+    // WHEN
+    const lines = renderDeletionSummary(result, 'Destroy', style(false));
+
+    // THEN one hint per distinct cause, after the units
+    expect(lines.slice(-3)).toEqual([
+      "  → an object was still there at the limit, usually held by a finalizer (`kubectl get <object> -o jsonpath='{.metadata.finalizers}'` names it): let its controller finish, or remove the finalizer if that controller is gone, then run destroy again (or allow longer with --component-timeout)",
+      '  → the API server refused a deletion (the reason quotes it): check that you may delete it (`kubectl auth can-i delete <kind> -n <namespace>`), then run destroy again',
+      '  → kept units are deleted once the unit they wait for is gone: fix its failure and run destroy again',
+    ]);
+  });
+
+  test('a prune is run again through deploy, and never suggests a rollout fix', () => {
+    // WHEN
+    const steps = deletionNextSteps(
+      deletion('timeout', 'aborted', 'cluster-unreachable', 'apply-rejected'),
+      'prune',
+    );
+
+    // THEN
+    expect(steps).toHaveLength(4);
+    for (const step of steps) expect(step).toContain('run deploy --prune again');
+    const all = steps.join('\n');
+    expect(all).not.toContain('--component-timeout');
+    expect(all).not.toContain('synthesise again');
+    expect(all).not.toContain('verified components are skipped');
+  });
+
+  test('a successful destroy has none', () => {
+    expect(renderDeletionSummary(deletion(), 'Destroy', style(false))).toHaveLength(1);
   });
 });

@@ -1,5 +1,6 @@
 import { isGating } from '../../lib/graph';
-import { BOOTSTRAP_UNIT, DependencyUnit, planUnits } from '../../lib/export';
+import { BOOTSTRAP_UNIT } from '../../lib/graph';
+import { DependencyUnit, planUnits } from '../../lib/export';
 import { NAMESPACE, referenceGraph, smallCloud, workload } from './fixtures';
 import { graphFromManifests } from '../../lib/graph';
 
@@ -89,8 +90,8 @@ describe('dependency units', () => {
     );
   });
 
-  test('"bootstrap" is reserved', () => {
-    expect(() => planUnits(graphFromManifests([NAMESPACE, workload('bootstrap', 'bootstrap')]))).toThrow(
+  test('"bootstrap" is reserved for services too', () => {
+    expect(() => planUnits(graphFromManifests([NAMESPACE, workload('bootstrap', 'bootstrap-api')]))).toThrow(
       'a service or component is named "bootstrap"',
     );
   });

@@ -63,6 +63,16 @@ describe('the manifest contract', () => {
     expect(transitiveDependants(graph, 'a')).toEqual(['b', 'c', 'd']);
   });
 
+  test('no component may take the name of the bootstrap unit', () => {
+    // GIVEN a component named like the unit of the objects no component owns
+    const objects = [object('bootstrap'), object('a', 'bootstrap:ready')];
+
+    // THEN the exports, destroy and the progress view would mistake one for the other: refused
+    expect(() => graphFromManifests(objects)).toThrow(
+      'ConfigMap/bootstrap: component name "bootstrap" is reserved for the objects no component owns; rename the component',
+    );
+  });
+
   test('a dangling edge and a cycle in hand-edited YAML are reported', () => {
     expect(() => graphFromManifests([object('a', 'ghost:ready')])).toThrow(
       'component a depends on ghost (ready), which is not in the manifests',

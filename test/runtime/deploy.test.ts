@@ -239,7 +239,7 @@ describe('prune and destroy order', () => {
 
     // THEN glance-api is a unit of its own that depends on keystone-api, as recorded
     expect(orphans).toEqual([`ConfigMap/${NS}/glance-config`, `Deployment/${NS}/glance-api`]);
-    expect(units.find((u) => u.name === 'glance-api')?.dependsOn).toEqual(['keystone-api', '(bootstrap)']);
+    expect(units.find((u) => u.name === 'glance-api')?.dependsOn).toEqual(['keystone-api', 'bootstrap']);
   });
 
   test('a unit that cannot be deleted blocks its dependencies, not unrelated units', async () => {
@@ -292,7 +292,7 @@ describe('waiting until gone', () => {
     expect(unit('memcached')?.reason).toContain(
       `Deployment/${NS}/memcached (terminating, finalizers example.com/protect)`,
     );
-    expect(unit('(bootstrap) namespaces')?.state).toBe('blocked');
+    expect(unit('bootstrap namespaces')?.state).toBe('blocked');
     expect(cluster.peek(`Namespace/${NS}`)).toBeDefined();
   });
 });

@@ -1,6 +1,11 @@
-import type { FailureCause, RolloutResult } from '../../runtime';
+import type { DeletionResult, FailureCause, RolloutResult } from '../../runtime';
 
-type Mode = RolloutResult['mode'];
+/** The command whose failures are explained: a rollout's mode, or a deletion's. */
+type Mode = RolloutResult['mode'] | 'destroy' | 'prune';
+
+/** How a deletion is run again. */
+const rerunDeletion = (mode: 'destroy' | 'prune') =>
+  mode === 'destroy' ? 'run destroy again' : 'run deploy --prune again';
 
 /**
  * What a person can do next about each kind of failure, read from the typed causes (never from the
@@ -11,8 +16,10 @@ const NEXT_STEP: Readonly<Record<FailureCause, (mode: Mode) => string>> = {
     mode === 'deploy'
       ? 'another field manager owns fields Stackwright sets: find it with `kubectl get <object> --show-managed-fields`, or re-run with --force-conflicts to take them over'
       : 'another field manager owns fields Stackwright sets: deploy --force-conflicts takes them over',
-  'apply-rejected': () =>
-    'the API server refused an object (the reason quotes it): fix the stack or the manifest, synthesise again and re-run',
+  'apply-rejected': (mode) =>
+    mode === 'destroy' || mode === 'prune'
+      ? `the API server refused a deletion (the reason quotes it): check that you may delete it (\`kubectl auth can-i delete <kind> -n <namespace>\`), then ${rerunDeletion(mode)}`
+      : 'the API server refused an object (the reason quotes it): fix the stack or the manifest, synthesise again and re-run',
   'object-failed': () =>
     'a workload or Job failed (see the diagnosis): `kubectl logs` / `kubectl describe` the pods it names, fix, and re-run',
   'quota-exceeded': () =>
@@ -33,26 +40,45 @@ const NEXT_STEP: Readonly<Record<FailureCause, (mode: Mode) => string>> = {
     'a container keeps crashing: read `kubectl logs --previous` of the pod the diagnosis names, fix the configuration, re-run',
   'job-failed': () =>
     'a Job ran out of retries: read the logs of its last pod, fix the cause, delete the Job (`kubectl delete job <name>`) and re-run',
-  'cluster-unreachable': () =>
-    'the API server stopped answering and did not come back in time: check the cluster, then re-run (verified components are skipped), or wait longer with --api-loss-timeout',
+  'cluster-unreachable': (mode) =>
+    mode === 'destroy' || mode === 'prune'
+      ? `the API server stopped answering and did not come back in time: check the cluster, then ${rerunDeletion(mode)} (what is gone stays gone), or wait longer with --api-loss-timeout`
+      : 'the API server stopped answering and did not come back in time: check the cluster, then re-run (verified components are skipped), or wait longer with --api-loss-timeout',
   timeout: (mode) =>
     mode === 'deploy'
       ? 'a component was still converging at its limit: read the diagnosis, then raise --component-timeout or keep watching with `stackwright verify <dir> --wait 10m`'
-      : 'a component was not ready in time: read the diagnosis, or give it longer with --wait',
-  blocked: () =>
-    'blocked components start once the failure they wait for is fixed and the command is run again',
+      : mode === 'verify'
+        ? 'a component was not ready in time: read the diagnosis, or give it longer with --wait'
+        : `an object was still there at the limit, usually held by a finalizer (\`kubectl get <object> -o jsonpath='{.metadata.finalizers}'\` names it): let its controller finish, or remove the finalizer if that controller is gone, then ${rerunDeletion(mode)}` +
+          (mode === 'destroy' ? ' (or allow longer with --component-timeout)' : ''),
+  blocked: (mode) =>
+    mode === 'destroy' || mode === 'prune'
+      ? `kept units are deleted once the unit they wait for is gone: fix its failure and ${rerunDeletion(mode)}`
+      : 'blocked components start once the failure they wait for is fixed and the command is run again',
   aborted: (mode) =>
     mode === 'deploy'
       ? 'the run was stopped: run deploy again; components already verified are skipped as unchanged'
-      : 'the run was stopped: run verify again',
+      : mode === 'verify'
+        ? 'the run was stopped: run verify again'
+        : `the run was stopped: ${rerunDeletion(mode)}; what is already deleted stays deleted`,
   internal: () =>
     'an unexpected error inside Stackwright: please report it with the output of the same command and --json',
 };
 
 /** One line per distinct failure cause of a run, in the order the causes first appear. */
 export function nextSteps(result: RolloutResult): string[] {
-  const causes = new Set<FailureCause>();
-  for (const cause of [result.bootstrap.cause, ...result.components.map((c) => c.cause)])
-    if (cause !== undefined) causes.add(cause);
-  return [...causes].map((cause) => NEXT_STEP[cause](result.mode));
+  return stepsFor([result.bootstrap.cause, ...result.components.map((c) => c.cause)], result.mode);
+}
+
+/** The same for a destroy or a prune: one line per distinct cause of its units. */
+export function deletionNextSteps(result: DeletionResult, mode: 'destroy' | 'prune'): string[] {
+  return stepsFor(
+    result.units.map((u) => u.cause),
+    mode,
+  );
+}
+
+function stepsFor(causes: readonly (FailureCause | undefined)[], mode: Mode): string[] {
+  const distinct = new Set(causes.filter((c): c is FailureCause => c !== undefined));
+  return [...distinct].map((cause) => NEXT_STEP[cause](mode));
 }

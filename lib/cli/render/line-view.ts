@@ -1,3 +1,4 @@
+import { BOOTSTRAP_UNIT } from '../../graph';
 import { formatDuration } from '../duration';
 import { Style } from './ansi';
 import type { DeletionEvent, RolloutEvent } from '../../runtime';
@@ -16,10 +17,10 @@ export function formatRolloutEvent(event: RolloutEvent, startedAt: number, style
     case 'component-started':
       return [`${t} ${tag('started')} ${event.component}`];
     case 'object-applied':
-      return [`${t} ${tag('applied')} ${event.component ?? '(bootstrap)'} ${event.ref} ${event.action}`];
+      return [`${t} ${tag('applied')} ${event.component ?? BOOTSTRAP_UNIT} ${event.ref} ${event.action}`];
     case 'object-status':
       return [
-        `${t} ${tag('status')} ${event.component ?? '(bootstrap)'} ${event.ref} ${event.status}: ${event.message}`,
+        `${t} ${tag('status')} ${event.component ?? BOOTSTRAP_UNIT} ${event.ref} ${event.status}: ${event.message}`,
       ];
     case 'component-applied':
       return [

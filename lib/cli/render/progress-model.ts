@@ -1,4 +1,4 @@
-import { ComponentGraph, componentLevels } from '../../graph';
+import { BOOTSTRAP_UNIT, ComponentGraph, componentLevels } from '../../graph';
 import type { DeletionEvent, RolloutEvent } from '../../runtime';
 
 /** Where a row stands, in the terms the views colour by. */
@@ -19,9 +19,6 @@ export interface Row {
   endedAt?: number;
 }
 
-/** The name of the row that stands for the bootstrap objects (namespaces, CRDs, shared RBAC). */
-export const BOOTSTRAP_ROW = '(bootstrap)';
-
 /**
  * What the progress views draw, folded from the event stream: one row per component in
  * dependency order (grouped by service), each with its state, current detail and timings.
@@ -41,7 +38,7 @@ export class ProgressModel {
     const ordered = levels.flat();
     const groups = [...new Set(ordered.map((n) => service.get(n) ?? n))];
     const model = new ProgressModel();
-    if (graph.bootstrap.length > 0) model.add(BOOTSTRAP_ROW, '');
+    if (graph.bootstrap.length > 0) model.add(BOOTSTRAP_UNIT, '');
     for (const group of groups)
       for (const name of ordered) if ((service.get(name) ?? name) === group) model.add(name, group);
     return model;
@@ -65,7 +62,7 @@ export class ProgressModel {
       case 'run-started': {
         this.startedAt = at;
         this.mode = event.mode;
-        const bootstrap = this.rows.get(BOOTSTRAP_ROW);
+        const bootstrap = this.rows.get(BOOTSTRAP_UNIT);
         if (bootstrap && event.bootstrapObjects > 0)
           this.set(bootstrap, 'running', event.mode === 'deploy' ? 'applying' : 'reading', at);
         for (const name of event.components) this.add(name, '');
@@ -77,7 +74,7 @@ export class ProgressModel {
         return;
       case 'object-applied':
       case 'object-status': {
-        const row = this.rows.get(event.component ?? BOOTSTRAP_ROW);
+        const row = this.rows.get(event.component ?? BOOTSTRAP_UNIT);
         if (!row || row.state !== 'running') return;
         row.detail =
           event.type === 'object-applied'
@@ -118,7 +115,7 @@ export class ProgressModel {
         return;
       case 'run-finished': {
         this.finishedAt = at;
-        const bootstrap = this.rows.get(BOOTSTRAP_ROW);
+        const bootstrap = this.rows.get(BOOTSTRAP_UNIT);
         if (bootstrap) {
           const state = event.result.bootstrap.state;
           if (state === 'verified')
@@ -202,7 +199,7 @@ export class ProgressModel {
   }
 
   private finishBootstrap(at: number): void {
-    const bootstrap = this.rows.get(BOOTSTRAP_ROW);
+    const bootstrap = this.rows.get(BOOTSTRAP_UNIT);
     if (bootstrap?.state === 'running') {
       this.set(bootstrap, 'done', 'verified', undefined, at);
       bootstrap.detail = undefined;

@@ -1,6 +1,6 @@
 import { formatDuration } from '../duration';
 import { Style } from './ansi';
-import { nextSteps } from './hints';
+import { deletionNextSteps, nextSteps } from './hints';
 import type { DeletionResult, RequestCounts, RolloutResult } from '../../runtime';
 
 /** What a deploy adds to the rollout's own result in the summary. */
@@ -69,7 +69,7 @@ export function renderRolloutSummary(
   return lines;
 }
 
-/** Summary of a destroy or prune. */
+/** Summary of a destroy or prune: counts, every unit that failed or was kept, what to do next. */
 export function renderDeletionSummary(
   result: DeletionResult,
   verb: 'Destroy' | 'Prune',
@@ -86,5 +86,7 @@ export function renderDeletionSummary(
     if (unit.state === 'failed') lines.push(`  ${style.red('✗')} ${unit.name}: ${unit.reason ?? 'failed'}`);
     if (unit.state === 'blocked') lines.push(`  ${style.yellow('⊘')} ${unit.name}: ${unit.reason ?? 'kept'}`);
   }
+  for (const step of deletionNextSteps(result, verb === 'Destroy' ? 'destroy' : 'prune'))
+    lines.push(`  ${style.dim('→')} ${step}`);
   return lines;
 }

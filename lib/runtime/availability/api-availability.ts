@@ -1,9 +1,9 @@
-import { ClusterUnreachableError } from '../kube/errors';
+import { ClusterUnreachableError } from '../cluster-unreachable-error';
 import { ApiAvailabilitySource, ApiState } from '../ports';
 import { Clock, systemClock } from '../timing/clock';
 import { startTimer } from '../timing/timer';
 import { DEFAULT_API_LOSS_TIMEOUT_MS } from '../defaults';
-import { formatMs } from '../engine/format-ms';
+import { formatMs } from '../timing/format-ms';
 
 /** Settings of an `ApiAvailability`. */
 export interface ApiAvailabilityOptions {

@@ -6,7 +6,7 @@ import { Clock } from '../timing/clock';
 import { startTimer } from '../timing/timer';
 import { TrackedObject } from './tracked-object';
 import { DagRunner } from './dag-runner';
-import { formatMs } from './format-ms';
+import { formatMs } from '../timing/format-ms';
 import { iso, ObjectSession } from './object-session';
 
 /**

@@ -2,7 +2,7 @@ import { KubeObject, objectRef } from '../../graph';
 import { ClusterPort, DeletePropagation, WatchKey } from '../ports';
 import { Clock, isAbortError, systemClock } from '../timing/clock';
 import { ExponentialBackOff } from '../timing/exponential-back-off';
-import { errorMessage } from './format-ms';
+import { errorMessage } from '../error-message';
 import { UnitAction, UnitContext } from './unit-action';
 
 /** What delete-and-wait-gone reports about single objects. */

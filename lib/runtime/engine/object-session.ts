@@ -1,12 +1,12 @@
 import { RolloutEvent } from '../events';
-import { ClusterUnreachableError } from '../kube/errors';
+import { ClusterUnreachableError } from '../cluster-unreachable-error';
 import { ApplyConflictError, ClusterPort } from '../ports';
 import { FailureCause } from '../result';
 import { Clock, isAbortError } from '../timing/clock';
 import { ExponentialBackOff } from '../timing/exponential-back-off';
 import { TrackedObject } from './tracked-object';
 import { WatchRouter } from './watch-router';
-import { errorMessage } from './format-ms';
+import { errorMessage } from '../error-message';
 
 /** Outcome of writing or reading one object. */
 export type ObjectAttempt =

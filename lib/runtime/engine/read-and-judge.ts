@@ -1,5 +1,5 @@
 import { GraphComponent } from '../../graph';
-import { formatMs } from './format-ms';
+import { formatMs } from '../timing/format-ms';
 import { UnitContext } from './unit-action';
 import { ComponentUnit, ComponentUnitDeps } from './component-unit';
 

@@ -1,4 +1,4 @@
-import { assertGraphIsClosedAndAcyclic, ComponentGraph, Edge, isGating } from '../../graph';
+import { assertGraphIsClosedAndAcyclic, ComponentGraph, Edge, isGating, topologicalOrder } from '../../graph';
 import { ComponentState, isRunningState, isTerminalState } from '../result';
 import { DEFAULT_CONCURRENCY } from '../defaults';
 
@@ -39,6 +39,14 @@ export interface SchedulerOptions {
  * A failure blocks every transitive dependant at once (naming the failed component and its
  * failure) and leaves independent branches running.
  *
+ * Critical path first: when more components are runnable than there are free slots (or than the
+ * cluster absorbs at once: the runner starts them in this order, so their objects reach the API
+ * server and its controllers in this order), those with the longest remaining path to the end of
+ * the graph come first; ties go by name. A path is weighed by the components on it that will run
+ * (gating edges, skipped components weigh nothing): the scheduler knows no durations, and a guess
+ * per kind (a Job takes two seconds or twenty minutes) would be invented; counting components is
+ * exact when they take equally long, and never puts a dependency-free leaf before a long chain.
+ *
  * @example
  * const s = new RolloutScheduler(graph, { concurrency: 4 });
  * for (const name of s.nextRunnable()) { s.markApplying(name); … }
@@ -55,7 +63,10 @@ export class RolloutScheduler {
   private readonly needs = new Map<string, Edge[]>();
   /** name -> the components whose gating edges point at it. */
   private readonly neededBy = new Map<string, string[]>();
+  /** Every component by name (snapshots, reports). */
   private readonly order: string[];
+  /** Every component in start order: longest remaining path first, then by name. */
+  private readonly startOrder: string[];
 
   constructor(graph: ComponentGraph, options: SchedulerOptions = {}) {
     assertGraphIsClosedAndAcyclic(graph);
@@ -81,6 +92,13 @@ export class RolloutScheduler {
       this.needs.get(edge.from)?.push(edge);
       this.neededBy.get(edge.to)?.push(edge.from);
     }
+    const remaining = new Map<string, number>();
+    for (const name of topologicalOrder(this.order, graph.edges).reverse()) {
+      const after = (this.neededBy.get(name) ?? []).reduce((m, d) => Math.max(m, remaining.get(d) ?? 0), 0);
+      remaining.set(name, (skip.has(name) ? 0 : 1) + after);
+    }
+    // A stable sort of the name order: ties keep it.
+    this.startOrder = [...this.order].sort((a, b) => (remaining.get(b) ?? 0) - (remaining.get(a) ?? 0));
   }
 
   /** The state of `name`. Throws for an unknown component. */
@@ -104,14 +122,16 @@ export class RolloutScheduler {
   }
 
   /**
-   * Pending components whose gating edges are all satisfied, sorted by name, at most as many as
-   * there are free concurrency slots. Does not change any state: call `markApplying` for each
-   * one you start.
+   * Pending components whose gating edges are all satisfied, longest remaining path first (then by
+   * name), at most as many as there are free concurrency slots. Does not change any state: call
+   * `markApplying` for each one you start, in this order.
    */
   nextRunnable(): string[] {
     const free = this.concurrency - this.running().length;
     if (free <= 0) return [];
-    return this.order.filter((n) => this.entry(n).state === 'pending' && this.isSatisfied(n)).slice(0, free);
+    return this.startOrder
+      .filter((n) => this.entry(n).state === 'pending' && this.isSatisfied(n))
+      .slice(0, free);
   }
 
   /** The gating edges of `name` that are not satisfied yet (for "waiting for …" messages). */

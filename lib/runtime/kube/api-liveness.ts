@@ -1,4 +1,5 @@
 import { ApiAvailability } from '../availability/api-availability';
+import { errorMessage } from '../error-message';
 import { Clock, isAbortError, systemClock } from '../timing/clock';
 
 /** Settings of the liveness probe. */
@@ -129,7 +130,7 @@ export class ApiLiveness {
       await this.probe(this.timeoutMs);
       return undefined;
     } catch (error) {
-      return error instanceof Error ? error.message : String(error);
+      return errorMessage(error);
     }
   }
 }

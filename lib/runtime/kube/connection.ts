@@ -3,7 +3,8 @@ import * as https from 'https';
 import * as os from 'os';
 import * as path from 'path';
 import { loadClientNode } from './client-node';
-import { ClusterUnreachableError } from './errors';
+import { ClusterUnreachableError } from '../cluster-unreachable-error';
+import { errorMessage } from '../error-message';
 import { KubeconfigFileError, loadKubeconfigFile } from './kubeconfig-file';
 
 /** Where to find the cluster. Mirrors kubectl: `--kubeconfig`, then `$KUBECONFIG`, then `~/.kube/config`. */
@@ -115,8 +116,4 @@ function headersOf(options: https.RequestOptions): Record<string, string> {
   }
   if (options.auth) headers.Authorization = `Basic ${Buffer.from(options.auth).toString('base64')}`;
   return headers;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

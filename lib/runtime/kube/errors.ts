@@ -27,14 +27,6 @@ export class KubeApiError extends Error {
   }
 }
 
-/** The API server could not be reached at all (DNS, refused, TLS, timeout) or no kubeconfig exists. */
-export class ClusterUnreachableError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ClusterUnreachableError';
-  }
-}
-
 /** Discovery knows no resource for a kind: usually a CRD that is not installed (yet). */
 export class NoMatchError extends Error {
   constructor(

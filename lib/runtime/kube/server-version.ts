@@ -1,4 +1,5 @@
-import { ClusterUnreachableError, KubeApiError } from './errors';
+import { ClusterUnreachableError } from '../cluster-unreachable-error';
+import { KubeApiError } from './errors';
 import { KubeTransport } from './transport';
 
 /** How long `serverVersion` gives a server that has not answered yet. */

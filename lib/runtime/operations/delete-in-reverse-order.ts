@@ -17,7 +17,7 @@ import { DEFAULT_CONCURRENCY } from '../defaults';
 
 /** A group of objects deleted together. */
 export interface DeletionUnit {
-  /** Component name, or e.g. `(bootstrap)`. */
+  /** Component name, or a bootstrap unit (`bootstrap`, `bootstrap namespaces`, …). */
   readonly name: string;
   /** Units this one depends on: they are deleted after it. */
   readonly dependsOn: readonly string[];

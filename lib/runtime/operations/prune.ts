@@ -1,4 +1,4 @@
-import { ComponentGraph, KubeObject } from '../../graph';
+import { BOOTSTRAP_UNIT, ComponentGraph, KubeObject } from '../../graph';
 import { asKubeObject, Inventory, InventoryObject, objectsNotIn } from '../inventory/inventory';
 import {
   DeletionOptions,
@@ -7,9 +7,6 @@ import {
   DeletionUnit,
   deleteInReverseOrder,
 } from './delete-in-reverse-order';
-
-/** The name of the unit holding pruned objects that belonged to no component. */
-export const BOOTSTRAP_UNIT = '(bootstrap)';
 
 /**
  * The deletion units for objects recorded in `inventory` but gone from `graph`: one unit per

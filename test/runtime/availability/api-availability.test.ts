@@ -1,6 +1,6 @@
 import { ApiAvailability } from '../../../lib/runtime/availability/api-availability';
 import { ApiState } from '../../../lib/runtime/ports';
-import { ClusterUnreachableError } from '../../../lib/runtime/kube/errors';
+import { ClusterUnreachableError } from '../../../lib/runtime/cluster-unreachable-error';
 import { ManualClock } from '../../../lib/testing/manual-clock';
 
 describe('ApiAvailability', () => {

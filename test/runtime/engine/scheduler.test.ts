@@ -13,6 +13,52 @@ function graph() {
   );
 }
 
+/** A spine s0 <- s1 <- … <- s9 with `leaves` leaves (leaf0, …) that need s0 only. */
+function comb(leaves: number) {
+  return graphOf(
+    ...Array.from({ length: 10 }, (_, i) =>
+      component(`s${i}`, { needs: i === 0 ? {} : { [`s${i - 1}`]: 'ready' } }, configMap(`s${i}`)),
+    ),
+    ...Array.from({ length: leaves }, (_, i) =>
+      component(`leaf${i}`, { needs: { s0: 'ready' } }, configMap(`leaf${i}`)),
+    ),
+  );
+}
+
+/** c0 <- c1 <- … <- c{n-1}. */
+function chain(n: number) {
+  return graphOf(
+    ...Array.from({ length: n }, (_, i) =>
+      component(`c${i}`, { needs: i === 0 ? {} : { [`c${i - 1}`]: 'ready' } }, configMap(`c${i}`)),
+    ),
+  );
+}
+
+/** root <- leaf0 … leaf{n-2}. */
+function fanOut(n: number) {
+  return graphOf(
+    component('root', {}, configMap('root')),
+    ...Array.from({ length: n - 1 }, (_, i) =>
+      component(`leaf${i}`, { needs: { root: 'ready' } }, configMap(`leaf${i}`)),
+    ),
+  );
+}
+
+/**
+ * Runs the scheduler in rounds where every started component verifies by the end of its round
+ * (every component takes as long as every other): returns what started in each round.
+ */
+function rounds(s: RolloutScheduler): string[][] {
+  const started: string[][] = [];
+  while (!s.isFinished()) {
+    const round = s.nextRunnable();
+    for (const n of round) s.markApplying(n);
+    for (const n of round) s.markVerified(n);
+    started.push(round);
+  }
+  return started;
+}
+
 describe('RolloutScheduler', () => {
   test('everything without gating edges is runnable at first; runtime edges do not gate', () => {
     // GIVEN
@@ -153,5 +199,77 @@ describe('RolloutScheduler', () => {
 
     // THEN
     expect(() => new RolloutScheduler(cyclic)).toThrow('dependency cycle between components: a -> b -> a');
+  });
+
+  describe('critical path first', () => {
+    test('on a comb, the next spine link starts before the leaves, whatever the names', () => {
+      // GIVEN: a 10-link spine with 40 leaves off its first link (leaves sort before the spine)
+      const s = new RolloutScheduler(comb(40), { concurrency: 41 });
+      s.markApplying('s0');
+
+      // WHEN
+      s.markVerified('s0');
+      const runnable = s.nextRunnable();
+
+      // THEN: s1 (9 links to go) first, then the leaves in name order
+      expect(runnable).toHaveLength(41);
+      expect(runnable[0]).toBe('s1');
+      expect(runnable.slice(1)).toEqual(Array.from({ length: 40 }, (_, i) => `leaf${i}`).sort());
+    });
+
+    test('on a comb with fewer slots than runnable components, the spine never waits for a leaf', () => {
+      // GIVEN
+      const s = new RolloutScheduler(comb(40), { concurrency: 8 });
+
+      // WHEN
+      const started = rounds(s);
+
+      // THEN: one round per spine link (the longest path), the leaves in the spare slots
+      expect(started).toHaveLength(10);
+      expect(started.map((round) => round[0])).toEqual(Array.from({ length: 10 }, (_, i) => `s${i}`));
+      expect(started[1]).toEqual(['s1', 'leaf0', 'leaf1', 'leaf10', 'leaf11', 'leaf12', 'leaf13', 'leaf14']);
+    });
+
+    test('a skipped link weighs nothing on the path', () => {
+      // GIVEN: x <- y and x <- z <- w with z skipped, beside the chain zz0 <- zz1 <- zz2
+      const s = new RolloutScheduler(
+        graphOf(
+          component('x', {}, configMap('x')),
+          component('y', { needs: { x: 'ready' } }, configMap('y')),
+          component('z', { needs: { x: 'ready' } }, configMap('z')),
+          component('w', { needs: { z: 'ready' } }, configMap('w')),
+          component('zz0', {}, configMap('zz0')),
+          component('zz1', { needs: { zz0: 'ready' } }, configMap('zz1')),
+          component('zz2', { needs: { zz1: 'ready' } }, configMap('zz2')),
+        ),
+        { skip: ['z'], concurrency: 1 },
+      );
+
+      // THEN: zz0 (3 to run) before x (2 to run: x, then y or w), although x sorts first
+      expect(s.nextRunnable()).toEqual(['zz0']);
+    });
+
+    test('a chain keeps its order: one component per round', () => {
+      // GIVEN
+      const s = new RolloutScheduler(chain(10), { concurrency: 8 });
+
+      // THEN
+      expect(rounds(s)).toEqual(Array.from({ length: 10 }, (_, i) => [`c${i}`]));
+    });
+
+    test('a wide graph keeps the name order and fills every slot', () => {
+      // GIVEN
+      const s = new RolloutScheduler(fanOut(50), { concurrency: 8 });
+      const names = Array.from({ length: 49 }, (_, i) => `leaf${i}`).sort();
+
+      // WHEN
+      const started = rounds(s);
+
+      // THEN: the root, then the leaves eight at a time in name order, as before
+      expect(started).toEqual([
+        ['root'],
+        ...Array.from({ length: 7 }, (_, i) => names.slice(i * 8, i * 8 + 8)),
+      ]);
+    });
   });
 });

@@ -2,7 +2,7 @@ import * as http from 'http';
 import * as net from 'net';
 import { AddressInfo } from 'net';
 import { KubeConnection } from '../../../lib/runtime/kube/connection';
-import { ClusterUnreachableError } from '../../../lib/runtime/kube/errors';
+import { ClusterUnreachableError } from '../../../lib/runtime/cluster-unreachable-error';
 import { KubeCluster } from '../../../lib/runtime/kube/kube-cluster';
 import { KubeTransport } from '../../../lib/runtime/kube/transport';
 import { ApiState } from '../../../lib/runtime/ports';

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { connect } from '../../../lib/runtime/kube/connection';
-import { ClusterUnreachableError } from '../../../lib/runtime/kube/errors';
+import { ClusterUnreachableError } from '../../../lib/runtime/cluster-unreachable-error';
 import { billionLaughs } from '../../support/hostile-yaml';
 
 function kubeconfigFile(): string {

@@ -1,7 +1,8 @@
 import * as http from 'http';
 import { AddressInfo } from 'net';
 import { KubeConnection } from '../../../lib/runtime/kube/connection';
-import { ClusterUnreachableError, KubeApiError } from '../../../lib/runtime/kube/errors';
+import { ClusterUnreachableError } from '../../../lib/runtime/cluster-unreachable-error';
+import { KubeApiError } from '../../../lib/runtime/kube/errors';
 import { KubeTransport } from '../../../lib/runtime/kube/transport';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;

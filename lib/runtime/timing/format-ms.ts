@@ -7,8 +7,3 @@ export function formatMs(ms: number): string {
   if (minutes === 0) return `${seconds}s`;
   return seconds === 0 ? `${minutes}m` : `${minutes}m ${seconds}s`;
 }
-
-/** The message of anything thrown. */
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
