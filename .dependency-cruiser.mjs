@@ -6,10 +6,11 @@
  *   constructs/                      -> lib/model, lib/scheduling, lib/graph
  *   lib/model                        -> lib/scheduling, lib/graph
  *   lib/scheduling                   -> lib/graph (the manifest contract's reserved label only)
- *   lib/graph                        -> nothing of ours
- *   lib/pulumi, lib/export           -> lib/graph
- *   lib/runtime                      -> lib/graph
- *   lib/cli                          -> lib/runtime, lib/export, lib/graph
+ *   lib/graph                        -> lib/files
+ *   lib/files                        -> nothing of ours (files read by type and size, the limited YAML parse)
+ *   lib/pulumi, lib/export           -> lib/graph (lib/export and lib/runtime: lib/files too)
+ *   lib/runtime                      -> lib/graph, lib/files
+ *   lib/cli                          -> lib/runtime, lib/export, lib/graph, lib/files
  *   lib/testing (stackwright/testing) -> lib/runtime, lib/model, lib/graph; imported by no library code
  */
 
@@ -71,10 +72,16 @@ export default {
       'lib/scheduling imports nothing of ours but the manifest contract (the reserved downscale label).',
     ),
     floor(
-      'graph-is-the-bottom',
+      'graph-reads-files',
       '^lib/graph/',
-      '^lib/graph/',
-      'lib/graph, the manifest contract, imports nothing of ours.',
+      '^lib/(graph|files)/',
+      'lib/graph, the manifest contract, imports nothing of ours but lib/files (how a manifest file is read).',
+    ),
+    floor(
+      'files-is-the-bottom',
+      '^lib/files/',
+      '^lib/files/',
+      'lib/files (files read by type and size, the limited YAML parse) imports nothing of ours.',
     ),
     floor(
       'pulumi-reads-manifests',
@@ -85,19 +92,19 @@ export default {
     floor(
       'export-reads-manifests',
       '^lib/export/',
-      '^lib/(export|graph)/',
+      '^lib/(export|graph|files)/',
       'lib/export works from manifests (lib/graph), never from the construct tree or another back end.',
     ),
     floor(
       'runtime-reads-manifests',
       RUNTIME,
-      '^lib/(runtime|graph)/',
+      '^lib/(runtime|graph|files)/',
       'lib/runtime never imports constructs/ (nor the model, scheduling or another back end): it works from manifests.',
     ),
     floor(
       'cli-on-top-of-the-back-ends',
       '^lib/cli/',
-      '^lib/(cli|runtime|export|graph)/',
+      '^lib/(cli|runtime|export|graph|files)/',
       'lib/cli drives the runtime and the exports.',
     ),
     floor(
