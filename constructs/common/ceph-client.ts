@@ -73,7 +73,7 @@ export function cephClientProblems(client: CephClient | undefined, where: string
     client.user.startsWith('client.')
   ) {
     problems.push(
-      `${where}.user "${client.user}" is not a cephx user name; give it without the "client." prefix, e.g. 'cinder'`,
+      `${where}.user ${JSON.stringify(client.user)} is not a cephx user name; give it without the "client." prefix, e.g. 'cinder'`,
     );
   }
   return problems;

@@ -82,6 +82,9 @@ const WORKERS_POOL_SIZE_WHY =
 
 const PORT = 6385;
 
+/** A finite whole number, whatever its range (checked at synthesis). */
+const WHOLE_NUMBER = Rules.count({});
+
 const IRONIC: OpenStackServiceDescriptor<InfraIronicProps> = {
   image: 'ironic',
   // The label value Stackwright has always written for this service: deployed objects keep it.
@@ -109,15 +112,16 @@ const IRONIC: OpenStackServiceDescriptor<InfraIronicProps> = {
       }),
     }),
     apiReplicas: Rules.count({ min: 1, max: 20 }),
-    // The ranges, which depend on each other and on config, are checked at synthesis (conductorProblems).
+    // Whole numbers here, before ironic.conf is rendered from them (NaN would reach the renderer);
+    // the ranges, which depend on each other and on config, are checked at synthesis (conductorProblems).
     conductor: Rules.object<IronicConductorOptions>({
-      replicas: Rules.checkedElsewhere(),
-      workersPoolSize: Rules.checkedElsewhere(),
-      periodicMaxWorkers: Rules.checkedElsewhere(),
+      replicas: WHOLE_NUMBER,
+      workersPoolSize: WHOLE_NUMBER,
+      periodicMaxWorkers: WHOLE_NUMBER,
       periodicTaskSpacing: Rules.object<IronicPeriodicTaskSpacing>({
-        syncPowerState: Rules.checkedElsewhere(),
-        checkProvisionState: Rules.checkedElsewhere(),
-        syncLocalState: Rules.checkedElsewhere(),
+        syncPowerState: WHOLE_NUMBER,
+        checkProvisionState: WHOLE_NUMBER,
+        syncLocalState: WHOLE_NUMBER,
       }),
     }),
     enabledHardwareTypes: Rules.list(Rules.nonEmptyText()),

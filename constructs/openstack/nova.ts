@@ -105,7 +105,11 @@ const NOVA: OpenStackServiceDescriptor<NovaProps> = {
       ),
       Rules.checkedElsewhere(),
     ),
-    cellNodeLabel: Rules.given((value, name) => labelKeyProblems(String(value), name)),
+    // At the boundary: the cells are placed with this label while Nova is built.
+    cellNodeLabel: Rules.given((value, name) => [
+      ...labelKeyProblems(String(value), name),
+      ...reservedNodeLabelProblems([String(value)], name),
+    ]),
     apiReplicas: Rules.count({ min: 1, max: 20 }),
     metadataReplicas: Rules.count({ min: 1, max: 20 }),
     schedulerReplicas: Rules.checkedElsewhere(),
@@ -185,7 +189,6 @@ export class Nova extends OpenStackApiService {
       ...cellOptions.flatMap((c, i) =>
         rangeProblems(`cells[${i}].conductorReplicas`, c.conductorReplicas, { min: 1, max: 20 }),
       ),
-      ...reservedNodeLabelProblems([cellNodeLabel], 'cellNodeLabel'),
       ...(neutron.ovnAgentDependantKeys.includes(SchedulingKey.COMPUTE_HYPERVISOR)
         ? []
         : [

@@ -7,6 +7,7 @@ import {
   OsloSchema,
   OsloValues,
   osloProblems,
+  osloRenderProblems,
   osloValuesRule,
   renderOslo,
 } from '../common/oslo-config';
@@ -207,6 +208,10 @@ export abstract class OpenStackService extends Service {
 
   /** The configuration file's text: the defaults, the user's `config` over them, rendered by the schema. */
   protected renderConfig(defaults: OsloValues): string {
-    return renderOslo(this.configWith(defaults), this.schema);
+    const values = this.configWith(defaults);
+    // A default computed from a prop a rule let through is reported against this service, with
+    // the file, not as the renderer's bare error.
+    assertNoProblems(this, osloRenderProblems(values, `the rendered ${this.configDir}`));
+    return renderOslo(values, this.schema);
   }
 }

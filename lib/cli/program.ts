@@ -48,6 +48,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     )
     .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)')
     .option('--context <name>', 'kubeconfig context (default: the current context)')
+    .option('--cloud <name>', 'the cloud to work on when the manifests hold several (stackwright.io/cloud)')
     .addOption(
       new Option(
         '--api-loss-timeout <duration>',
@@ -66,6 +67,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     const o = command.optsWithGlobals<{
       kubeconfig?: string;
       context?: string;
+      cloud?: string;
       apiLossTimeout?: number;
       json?: boolean;
       color?: boolean;
@@ -73,6 +75,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     return {
       kubeconfig: o.kubeconfig,
       context: o.context,
+      cloud: o.cloud,
       apiLossTimeoutMs: o.apiLossTimeout ?? DEFAULT_API_LOSS_TIMEOUT_MS,
       json: o.json === true,
       color: o.color !== false,
@@ -119,8 +122,8 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
       new Option('--format <format>', 'output format').choices(['dot', 'mermaid', 'json']).default('dot'),
     )
     .action(
-      action((dir: string | undefined, opts: { format: string }) =>
-        import('./commands/graph').then((m) => m.graphCommand(io, dir, opts.format)),
+      action((dir: string | undefined, opts: { format: string }, command: Command) =>
+        import('./commands/graph').then((m) => m.graphCommand(io, dir, opts.format, globals(command).cloud)),
       ),
     );
 
@@ -138,7 +141,11 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
           engine: ExportEngine,
           dir: string | undefined,
           opts: { out?: string; repoPath?: string; repoUrl?: string },
-        ) => import('./commands/export').then((m) => m.exportCommand(io, engine, dir, opts)),
+          command: Command,
+        ) =>
+          import('./commands/export').then((m) =>
+            m.exportCommand(io, engine, dir, { ...opts, cloud: globals(command).cloud }),
+          ),
       ),
     );
 
@@ -151,8 +158,10 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     )
     .option('--service-account <namespace/name>', 'also bind them to this ServiceAccount')
     .action(
-      action((dir: string | undefined, opts: { name?: string; serviceAccount?: string }) =>
-        import('./commands/rbac').then((m) => m.rbacCommand(io, dir, opts)),
+      action((dir: string | undefined, opts: { name?: string; serviceAccount?: string }, command: Command) =>
+        import('./commands/rbac').then((m) =>
+          m.rbacCommand(io, dir, { ...opts, cloud: globals(command).cloud }),
+        ),
       ),
     );
 

@@ -3,6 +3,11 @@ import { KubeObject, objectRef } from './manifest';
 import { findCycle, topologicalLevels } from './topology';
 import { objectSource } from './load-manifests';
 import { manifestProblems } from './manifest-contract';
+import { HowToChooseCloud, selectCloud } from './cloud-selection';
+
+/** How a program chooses: the `cloud` of `graphFromManifests`. */
+const CLOUD_ARGUMENT: HowToChooseCloud = (example) =>
+  `choose one with graphFromManifests(objects, { cloud: '${example}' })`;
 
 /** One deployable unit as seen from its manifests. */
 export interface GraphComponent {
@@ -30,13 +35,31 @@ export interface ComponentGraph {
   readonly edges: readonly Edge[];
 }
 
+/** Which cloud of the manifests a graph is built for. */
+export interface CloudChoice {
+  /**
+   * The cloud (its `stackwright.io/cloud` annotation) when the manifests hold several.
+   * @default - the only cloud of the manifests
+   */
+  readonly cloud?: string;
+  /**
+   * How the caller chooses a cloud, for the message when the manifests hold several.
+   * @default - the `cloud` argument of `graphFromManifests`
+   */
+  readonly how?: HowToChooseCloud;
+}
+
 /**
- * Builds the graph from synthesised objects; throws, listing every problem, when they break the
- * manifest contract (see `manifest-contract.ts`) or the annotations are inconsistent.
+ * Builds the graph of one cloud from synthesised objects; throws, listing every problem, when
+ * they break the manifest contract (see `manifest-contract.ts`, checked on all of them: two
+ * clouds rendering one object is a duplicate) or the annotations are inconsistent, and when they
+ * hold several clouds and `choice.cloud` names none of them (`SeveralCloudsError`: component
+ * names are unique within a cloud only, see `selectCloud`).
  */
-export function graphFromManifests(objects: readonly KubeObject[]): ComponentGraph {
-  const problems = manifestProblems(objects, objectSource);
+export function graphFromManifests(all: readonly KubeObject[], choice: CloudChoice = {}): ComponentGraph {
+  const problems = manifestProblems(all, objectSource);
   if (problems.length > 0) throw new Error(`invalid manifests:\n  ${problems.join('\n  ')}`);
+  const objects = selectCloud(all, choice.cloud, choice.how ?? CLOUD_ARGUMENT);
   const byName = new Map<string, { first: KubeObject; objects: KubeObject[] }>();
   const bootstrap: KubeObject[] = [];
   for (const object of objects) {

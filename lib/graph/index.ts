@@ -12,3 +12,4 @@ export * from './dns-name';
 export * from './label';
 export * from './manifest-contract';
 export * from './home-namespace';
+export * from './cloud-selection';

@@ -26,6 +26,7 @@ import {
   required,
   reservedNamespaceProblems,
   Rules,
+  freeConstructId,
 } from './validation';
 
 export interface CloudProps {
@@ -128,7 +129,11 @@ export class Cloud extends Chart {
   private readonly nodeAgents = new Set<Component>();
 
   constructor(scope: Construct, id: string, props: CloudProps) {
-    super(scope, id, { namespace: props?.namespace, labels: props?.labels, disableResourceNameHashes: true });
+    super(scope, freeConstructId(scope, id), {
+      namespace: props?.namespace,
+      labels: props?.labels,
+      disableResourceNameHashes: true,
+    });
     mark(this, CLOUD_MARKER);
     reportUncaughtInputErrors();
     // The id names the inventory (`stackwright-inventory-<id>`) and is its label's value.

@@ -11,6 +11,7 @@ import {
   PropsSpec,
   Rules,
   ValidationError,
+  freeConstructId,
 } from './validation';
 import { placementRule } from './validation/placement';
 
@@ -106,7 +107,7 @@ export class Component extends Construct implements IDependable {
   private readonly declaredEdges: DeclaredEdge[] = [];
 
   constructor(scope: Construct, id: string, props: ComponentProps = {}) {
-    super(scope, id);
+    super(scope, freeConstructId(scope, id));
     // A subclass (JobComponent) checks its whole props, and these among them.
     assertNoProblems(
       this,

@@ -11,6 +11,7 @@ import {
 import { Construct } from 'constructs';
 import { AMBIGUOUS_FIELDS, MAP_FIELDS, RENAMED_FIELDS } from './generated/k8s-json-names';
 import { hasMarker, JSON_API_OBJECT_MARKER, mark } from './markers';
+import { freeConstructId } from './validation/construct-id';
 
 /**
  * A kind of cdk8s-plus' generated `k8s` namespace (`k8s.KubeDeployment`, `k8s.KubeJob`, …): its props
@@ -53,7 +54,7 @@ export class JsonApiObject<P extends object> extends ApiObject {
 
   constructor(scope: Construct, id: string, kind: KubeKind<P>, props: P) {
     const manifest = { ...kind.GVK, ...(plainJson(props) as object) };
-    super(scope, id, manifest);
+    super(scope, freeConstructId(scope, id), manifest);
     mark(this, JSON_API_OBJECT_MARKER);
     this.manifest = manifest;
   }

@@ -1,7 +1,14 @@
 import { Construct, IConstruct } from 'constructs';
 import { Component, IDependable, ServiceScope } from './component';
 import { closest, mark, SERVICE_MARKER, hasMarker } from './markers';
-import { assertNoProblems, dnsLabelProblems, propsProblems, PropsSpec, Rules } from './validation';
+import {
+  assertNoProblems,
+  dnsLabelProblems,
+  freeConstructId,
+  propsProblems,
+  PropsSpec,
+  Rules,
+} from './validation';
 
 export interface ServiceProps {
   /**
@@ -48,7 +55,7 @@ export abstract class Service extends Construct implements IDependable, ServiceS
   private readonly _enabled: boolean;
 
   constructor(scope: Construct, id: string, props: ServiceProps = {}) {
-    super(scope, id);
+    super(scope, freeConstructId(scope, id));
     mark(this, SERVICE_MARKER);
     // Component names are `<service>-<role>`: 40 leaves room for the longest role and suffixes.
     assertNoProblems(this, [

@@ -1,4 +1,4 @@
-import { apiGroupOf, ComponentGraph, KubeObject } from '../graph';
+import { apiGroupOf, ComponentGraph, dnsLabelProblems, dnsSubdomainProblems, KubeObject } from '../graph';
 import { inventoryLocation } from './inventory/inventory';
 
 /** One RBAC policy rule, as in a Role or ClusterRole. */
@@ -9,7 +9,7 @@ export interface PolicyRule {
   readonly verbs: string[];
 }
 
-/** What `stackwright deploy`, `verify`, `status`, `prune` and `destroy` of one cloud need. */
+/** What `stackwright plan`, `deploy`, `verify`, `status`, `prune` and `destroy` of one cloud need. */
 export interface DeployerRbac {
   /** One Role per namespace the manifests (and the inventory) use. */
   readonly roles: KubeObject[];
@@ -26,16 +26,32 @@ const MANAGE = ['create', 'delete', 'get', 'list', 'patch', 'watch'];
 const READ = ['get', 'list', 'watch'];
 
 /**
+ * What the stuck-state diagnosis reads in every namespace the deployer manages
+ * (`diagnose/diagnose-component.ts`): the pods behind the workloads, the ReplicaSets the
+ * Deployments own (their Events say why no pod was created: a quota, an admission webhook) and the
+ * namespace's Events. Without them a least-privilege deployer loses the fast causes and waits out
+ * the component timeout.
+ */
+const DIAGNOSIS_READS: readonly PolicyRule[] = [
+  { apiGroups: [''], resources: ['pods'], verbs: READ },
+  { apiGroups: [''], resources: ['events'], verbs: READ },
+  { apiGroups: ['apps'], resources: ['replicasets'], verbs: READ },
+];
+
+/**
  * The least-privilege Roles and ClusterRole for the deployer of the cloud in `graph`, named
  * `<name>`, derived from the manifests:
  * - every kind of the manifests, in its namespace (or cluster-wide), with {@link MANAGE};
  * - ConfigMaps in the inventory's namespace (the inventory is one);
- * - Pods (read) in every namespace and Nodes (read): the preflight and the diagnosis read them;
+ * - Pods, Events and ReplicaSets (read) in every namespace and Nodes (read): the diagnosis and
+ *   the preflight read them ({@link DIAGNOSIS_READS});
  * - every rule of every Role the manifests hold: Kubernetes lets a subject create a Role only
  *   when it holds what the Role grants (RBAC escalation prevention), e.g. the generator Jobs'
  *   `get` on their Secret by name and `create` on Secrets.
  */
 export function deployerRbac(graph: ComponentGraph, name: string): DeployerRbac {
+  const problems = deployerNameProblems(name);
+  if (problems.length > 0) throw new Error(problems.join('; '));
   const objects = [...graph.bootstrap, ...graph.components.flatMap((c) => c.objects)];
   const byNamespace = new Map<string, RuleSet>();
   const cluster = new RuleSet();
@@ -43,7 +59,7 @@ export function deployerRbac(graph: ComponentGraph, name: string): DeployerRbac 
     const existing = byNamespace.get(namespace);
     if (existing) return existing;
     const created = new RuleSet();
-    created.add({ apiGroups: [''], resources: ['pods'], verbs: READ });
+    DIAGNOSIS_READS.forEach((rule) => created.add(rule));
     byNamespace.set(namespace, created);
     return created;
   };
@@ -133,6 +149,24 @@ class RuleSet {
   }
 }
 
+/**
+ * Problems with `name` as the name of the deployer's Roles, ClusterRole and bindings (empty when
+ * valid): a DNS-1123 subdomain, as `kubectl create role` asks, so the API server accepts every one.
+ */
+export function deployerNameProblems(name: string): string[] {
+  return dnsSubdomainProblems(name, 'the deployer name').map(
+    (problem) => `${problem} (the name of its Roles, ClusterRole and bindings; e.g. team-deployer)`,
+  );
+}
+
+/** Problems with a ServiceAccount given as `NAMESPACE/NAME` (empty when valid). */
+export function deployerSubjectProblems(subject: DeployerSubject): string[] {
+  return [
+    ...dnsLabelProblems(subject.namespace, "the ServiceAccount's namespace"),
+    ...dnsSubdomainProblems(subject.serviceAccount, "the ServiceAccount's name"),
+  ];
+}
+
 /** The subject the deployer's permissions are bound to. */
 export interface DeployerSubject {
   readonly namespace: string;
@@ -144,6 +178,8 @@ export interface DeployerSubject {
  * all named `name`, to a ServiceAccount.
  */
 export function deployerBindings(rbac: DeployerRbac, name: string, subject: DeployerSubject): KubeObject[] {
+  const problems = [...deployerNameProblems(name), ...deployerSubjectProblems(subject)];
+  if (problems.length > 0) throw new Error(problems.join('; '));
   const subjects = [{ kind: 'ServiceAccount', namespace: subject.namespace, name: subject.serviceAccount }];
   const roleRef = (kind: string) => ({ apiGroup: 'rbac.authorization.k8s.io', kind, name });
   return [

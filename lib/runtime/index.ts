@@ -34,7 +34,7 @@ export { waitUntilGone } from './engine/delete-and-wait-gone';
 export { preflight } from './operations/preflight';
 export type { PreflightFinding } from './operations/preflight';
 export { toGraph } from './operations/deploy-input';
-export type { DeployInput, ManifestInput, Synthesizable } from './operations/deploy-input';
+export type { DeployInput, ManifestInput, ManifestSelection, Synthesizable } from './operations/deploy-input';
 
 // Events and results
 export * from './events';

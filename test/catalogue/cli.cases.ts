@@ -61,14 +61,22 @@ const COMMANDS_WITH_MANIFESTS: readonly ((dir: string) => string[])[] = [
   (dir) => ['status', dir],
   (dir) => ['destroy', dir, '--yes'],
   (dir) => ['graph', dir],
+  (dir) => ['rbac', dir],
+  (dir) => ['export', 'kapp', dir, '--out', `${dir}-out`],
 ];
 
 /** The same bad manifests through every command that reads them. */
-function everyCommand(testCase: Omit<CliCase, 'args' | 'name'> & { readonly name: string }): CliCase[] {
+function everyCommand(
+  testCase: Omit<CliCase, 'args' | 'name'> & {
+    readonly name: string;
+    readonly extraArgs?: readonly string[];
+  },
+): CliCase[] {
+  const { extraArgs = [], ...rest } = testCase;
   return COMMANDS_WITH_MANIFESTS.map((args) => ({
-    ...testCase,
+    ...rest,
     name: `${args('DIR')[0]}: ${testCase.name}`,
-    args,
+    args: (dir) => [...args(dir), ...extraArgs],
   }));
 }
 
@@ -258,9 +266,9 @@ export const CLI_CASES: readonly CliCase[] = [
     path: 'component glance-api: ConfigMap/openstack/glance-config and Deployment/openstack/glance-api disagree',
     fix: 're-synthesise instead of editing the YAML',
   },
-  ...['deploy', 'plan', 'status', 'destroy'].map((command): CliCase => ({
+  ...everyCommand({
     ...CONTRACT,
-    name: `${command}: two clouds in one directory`,
+    name: 'two clouds in one directory',
     files: {
       ...withObjects(),
       'other.k8s.yaml': yamlOf(
@@ -269,10 +277,58 @@ export const CLI_CASES: readonly CliCase[] = [
         ),
       ),
     },
-    args: (dir) => [command, dir, ...(command === 'destroy' ? ['--yes'] : [])],
     path: 'the manifests hold several clouds (other, test)',
-    fix: 'deploy one cloud at a time',
-  })),
+    fix: 'choose one with --cloud (e.g. --cloud other)',
+  }),
+  ...everyCommand({
+    ...CONTRACT,
+    name: 'two clouds with the same component names, each in its namespace',
+    files: {
+      ...withObjects(),
+      'staging.k8s.yaml': yamlOf(
+        CLOUD.map((o) =>
+          withMetadata(o, {
+            ...(o.kind === 'Namespace' ? { name: 'staging' } : { namespace: 'staging' }),
+            annotations: { ...o.metadata.annotations, [Annotations.CLOUD]: 'staging' },
+          }),
+        ),
+      ),
+    },
+    path: 'the manifests hold several clouds (staging, test)',
+    fix: 'choose one with --cloud (e.g. --cloud staging)',
+  }),
+  ...everyCommand({
+    ...CONTRACT,
+    name: '--cloud naming a cloud the manifests do not hold',
+    files: withObjects(),
+    extraArgs: ['--cloud', 'prod'],
+    path: 'no cloud "prod" in the manifests; they hold test',
+    fix: 'choose one with --cloud (e.g. --cloud test)',
+  }),
+  {
+    ...CONTRACT,
+    name: 'rbac --name that is not a DNS-1123 subdomain (team/deployer)',
+    files: withObjects(),
+    args: (dir) => ['rbac', dir, '--name', 'team/deployer'],
+    path: '--name: the deployer name "team/deployer" is not a valid DNS-1123 subdomain',
+    fix: 'e.g. team-deployer',
+  },
+  {
+    ...CONTRACT,
+    name: 'rbac --service-account whose namespace is not a DNS label',
+    files: withObjects(),
+    args: (dir) => ['rbac', dir, '--service-account', 'Team/deployer'],
+    path: '--service-account: the ServiceAccount\'s namespace "Team" is not a valid DNS-1123 label',
+    fix: "use lower-case letters, digits and '-'",
+  },
+  {
+    ...CONTRACT,
+    name: 'rbac --service-account without a namespace',
+    files: withObjects(),
+    args: (dir) => ['rbac', dir, '--service-account', 'deployer'],
+    path: '--service-account must be NAMESPACE/NAME, got "deployer"',
+    fix: 'NAMESPACE/NAME',
+  },
   {
     ...CONTRACT,
     name: 'destroy without --yes off a terminal',

@@ -11,7 +11,7 @@ import { CLI_CASES } from './cli.cases';
 beforeAll(
   () =>
     Promise.all(
-      ['deploy', 'destroy', 'graph', 'plan', 'status', 'verify'].map(
+      ['deploy', 'destroy', 'export', 'graph', 'plan', 'rbac', 'status', 'verify'].map(
         (c) => import(`../../lib/cli/commands/${c}`),
       ),
     ),

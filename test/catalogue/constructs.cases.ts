@@ -1163,6 +1163,66 @@ export const CONSTRUCT_CASES: readonly ConstructCase[] = [
     path: '[prod/ironic] conductor has an unknown key "workerPoolSize"',
     fix: 'the known keys are replicas, workersPoolSize',
   },
+  ...[NaN, Infinity].map((value): ConstructCase => ({
+    class: 1,
+    name: `a non-finite Ironic conductor option (workersPoolSize ${value})`,
+    build: (cloud) =>
+      new InfraIronic(cloud, 'ironic', { ...infra(cloud), conductor: { workersPoolSize: value } }),
+    path: `[prod/ironic] conductor.workersPoolSize must be a finite number, got ${value}`,
+    fix: 'must be a finite number',
+  })),
+  {
+    class: 1,
+    name: 'a non-finite Ironic periodic task spacing',
+    build: (cloud) =>
+      new InfraIronic(cloud, 'ironic', {
+        ...infra(cloud),
+        conductor: { periodicTaskSpacing: { syncPowerState: -Infinity } },
+      }),
+    path: '[prod/ironic] conductor.periodicTaskSpacing.syncPowerState must be a finite number',
+    fix: 'got -Infinity',
+  },
+  {
+    class: 3,
+    name: "the reserved downscale label as Nova's cellNodeLabel",
+    build: (cloud) => {
+      const { database, messaging, cache, keystone } = infra(cloud);
+      const glance = new Glance(cloud, 'glance', { keystone, database, cache });
+      const placementService = new Placement(cloud, 'placement', { keystone, database, cache });
+      const ovsdb = new OvsdbCluster(cloud, 'ovsdb');
+      const neutron = new Neutron(cloud, 'neutron', { keystone, database, messaging, cache, ovsdb });
+      new Nova(cloud, 'nova', {
+        keystone,
+        database,
+        messaging,
+        cache,
+        glance,
+        placement: placementService,
+        neutron,
+        cells: 2,
+        cellNodeLabel: 'state.yaook.cloud/forced-downscale',
+      });
+    },
+    path: '[prod/nova] cellNodeLabel uses the reserved label state.yaook.cloud/forced-downscale',
+    fix: 'must never match a node',
+  },
+  {
+    class: 3,
+    name: 'two constructs with the same id in one scope',
+    build: (cloud) => {
+      new Memcached(cloud, 'cache');
+      new Memcached(cloud, 'cache');
+    },
+    path: '[prod/cache] a construct with id cache already exists here',
+    fix: 'choose another id',
+  },
+  {
+    class: 3,
+    name: 'two clouds with the same id in one app',
+    build: (_cloud, app) => new Cloud(app, 'prod', { namespace: 'other' }),
+    path: '[prod] a construct with id prod already exists here',
+    fix: 'choose another id',
+  },
   {
     class: 3,
     name: 'an unknown Glance storage type',

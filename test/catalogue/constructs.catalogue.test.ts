@@ -8,7 +8,8 @@ import { CONSTRUCT_CASES } from './constructs.cases';
 
 // GIVEN a cloud `prod` in an App writing to a fresh directory
 // WHEN a case builds its bad input and the App synthesises
-// THEN the error names the construct path and the fix, nothing crashed, and no file was written
+// THEN the error names the construct path and the fix on every line, no problem is printed twice,
+//      nothing crashed, and no file was written
 describe('catalogue: bad input to the constructs', () => {
   test.each(CONSTRUCT_CASES.map((c) => [`class ${c.class}: ${c.name}`, c] as const))(
     '%s',
@@ -20,6 +21,10 @@ describe('catalogue: bad input to the constructs', () => {
         app.synth();
       });
       expectPathAndFix(message, testCase);
+      // AND every problem is one line with its construct path, and none is reported twice
+      const problems = message.replace(/^Validation failed with the following errors:\n/, '').split('\n');
+      expect(problems.filter((line) => !/^ *\[[^\]]+\] \S/.test(line))).toEqual([]);
+      expect(problems.filter((line, i) => problems.indexOf(line) !== i)).toEqual([]);
       expect(fs.readdirSync(outdir)).toEqual([]);
     },
   );

@@ -118,7 +118,7 @@ export const RUNTIME_CASES: readonly RuntimeCase[] = [
   {
     class: 4,
     name: 'several clouds in one set of manifests (one inventory per deploy or destroy)',
-    operations: ['deploy', 'destroy'],
+    operations: ['deploy', 'plan', 'destroy'],
     input: [
       ...CLOUD,
       ...component('memcached', {}, deployment('memcached')).map((o) => ({
@@ -127,7 +127,25 @@ export const RUNTIME_CASES: readonly RuntimeCase[] = [
       })),
     ],
     path: 'the manifests hold several clouds (other, test)',
-    fix: 'deploy one cloud at a time',
+    fix: "pass the option cloud: 'other' to choose one",
+  },
+  {
+    class: 4,
+    name: 'two clouds with the same component names, in their own namespaces (not merged by name)',
+    operations: ['deploy', 'plan', 'destroy'],
+    input: [
+      ...CLOUD,
+      ...CLOUD.map((o) => ({
+        ...o,
+        metadata: {
+          ...o.metadata,
+          ...(o.kind === 'Namespace' ? { name: 'staging' } : { namespace: 'staging' }),
+          annotations: { ...o.metadata.annotations, [Annotations.CLOUD]: 'staging' },
+        },
+      })),
+    ],
+    path: 'the manifests hold several clouds (staging, test)',
+    fix: "pass the option cloud: 'staging' to choose one",
   },
   {
     class: 4,

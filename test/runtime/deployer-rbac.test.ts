@@ -1,6 +1,6 @@
 import { App } from 'cdk8s';
 import { KubeObject } from '../../lib/graph';
-import { deployerRbac, PolicyRule, resourceOf } from '../../lib/runtime/deployer-rbac';
+import { deployerBindings, deployerRbac, PolicyRule, resourceOf } from '../../lib/runtime/deployer-rbac';
 import { synthGraph, synthObjects } from '../../lib/testing';
 import { referenceCloud } from '../../stacks/reference-cloud';
 
@@ -61,6 +61,9 @@ describe('deployerRbac of the reference cloud', () => {
         });
       }
       expect(role).toContainEqual({ apiGroups: [''], resources: ['pods'], verbs: READ });
+      // (the stuck-state diagnosis lists the namespace's Events and the Deployments' ReplicaSets)
+      expect(role).toContainEqual({ apiGroups: [''], resources: ['events'], verbs: READ });
+      expect(role).toContainEqual({ apiGroups: ['apps'], resources: ['replicasets'], verbs: READ });
     }
     expect(roleIn('openstack')).toContainEqual({ apiGroups: [''], resources: ['configmaps'], verbs: MANAGE });
   });
@@ -119,5 +122,27 @@ describe('resourceOf', () => {
     ['PodDisruptionBudget', 'poddisruptionbudgets'],
   ])('%s -> %s', (kind, resource) => {
     expect(resourceOf(kind)).toBe(resource);
+  });
+});
+
+describe('deployer names', () => {
+  const graph = synthGraph(referenceCloud(new App()));
+
+  test.each([
+    ['team/deployer', 'the deployer name "team/deployer" is not a valid DNS-1123 subdomain'],
+    ['Deployer', 'the deployer name "Deployer" is not a valid DNS-1123 subdomain'],
+    ['', 'the deployer name "" is not a valid DNS-1123 subdomain'],
+  ])('%j is refused with what a name may hold', (name, message) => {
+    expect(() => deployerRbac(graph, name)).toThrow(message);
+  });
+
+  test('a ServiceAccount with an invalid namespace or name is refused', () => {
+    const rbac = deployerRbac(graph, 'deployer');
+    expect(() => deployerBindings(rbac, 'deployer', { namespace: 'ci.tools', serviceAccount: 'd' })).toThrow(
+      `the ServiceAccount's namespace "ci.tools" is not a valid DNS-1123 label`,
+    );
+    expect(() =>
+      deployerBindings(rbac, 'deployer', { namespace: 'ci', serviceAccount: 'De_ployer' }),
+    ).toThrow(`the ServiceAccount's name "De_ployer" is not a valid DNS-1123 subdomain`);
   });
 });

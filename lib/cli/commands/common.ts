@@ -1,13 +1,15 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseYamlDocument, readRegularFile } from '../../files';
-import { ComponentGraph, graphFromManifests, loadManifests } from '../../graph';
+import { ComponentGraph, graphFromManifests, HowToChooseCloud, loadManifests } from '../../graph';
 import { CliCluster, CliIo } from '../io';
 
 /** Options every command accepts. */
 export interface GlobalOptions {
   readonly kubeconfig?: string;
   readonly context?: string;
+  /** `--cloud`: the cloud to work on when the manifests hold several. */
+  readonly cloud?: string;
   /** `--api-loss-timeout`: how long to wait for a lost API server. */
   readonly apiLossTimeoutMs?: number;
   readonly json: boolean;
@@ -51,8 +53,19 @@ export function manifestDir(io: CliIo, dir: string | undefined): string {
   return path.resolve(io.cwd, dir ?? readCdk8sConfig(io.cwd).output ?? 'dist');
 }
 
-/** Loads and validates the component graph; every failure is a usage error naming the problem. */
-export function loadGraph(io: CliIo, dir: string | undefined): { graph: ComponentGraph; dir: string } {
+/** How a CLI user chooses one of several clouds. */
+export const CLOUD_OPTION: HowToChooseCloud = (example) =>
+  `choose one with --cloud (e.g. --cloud ${example}); each cloud has its own inventory, so run the command once per cloud`;
+
+/**
+ * Loads and validates the component graph of one cloud (the only one in the manifests, or
+ * `--cloud`); every failure is a usage error naming the problem.
+ */
+export function loadGraph(
+  io: CliIo,
+  dir: string | undefined,
+  cloud?: string,
+): { graph: ComponentGraph; dir: string } {
   const resolved = manifestDir(io, dir);
   if (!fs.existsSync(resolved)) {
     throw new UsageError(
@@ -60,7 +73,10 @@ export function loadGraph(io: CliIo, dir: string | undefined): { graph: Componen
     );
   }
   try {
-    return { graph: graphFromManifests(loadManifests(resolved)), dir: resolved };
+    return {
+      graph: graphFromManifests(loadManifests(resolved), { cloud, how: CLOUD_OPTION }),
+      dir: resolved,
+    };
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }

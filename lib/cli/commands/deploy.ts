@@ -30,7 +30,7 @@ export async function deployCommand(
   options: DeployCommandOptions,
   global: GlobalOptions,
 ): Promise<number> {
-  const { graph, dir: resolved } = loadGraph(io, dir);
+  const { graph, dir: resolved } = loadGraph(io, dir, global.cloud);
   locate(graph); // a graph without a home for its inventory is a usage error, before connecting
   return withCluster(io, global, async (cluster) => {
     const mode = outputMode(io, global.json);

@@ -31,7 +31,7 @@ export async function destroyCommand(
   options: DestroyCommandOptions,
   global: GlobalOptions,
 ): Promise<number> {
-  const { graph, dir: resolved } = loadGraph(io, dir);
+  const { graph, dir: resolved } = loadGraph(io, dir, global.cloud);
   const unitTimeoutMs = options.componentTimeoutMs ?? options.deprecatedTimeoutMs;
   if (options.deprecatedTimeoutMs !== undefined)
     io.stderr.write(

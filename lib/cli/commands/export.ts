@@ -25,6 +25,8 @@ export interface ExportOptions {
   readonly repoPath?: string;
   /** Argo CD only: the repository's URL. */
   readonly repoUrl?: string;
+  /** `--cloud`: the cloud to export when the manifests hold several. */
+  readonly cloud?: string;
 }
 
 /**
@@ -47,7 +49,7 @@ export function exportCommand(
     );
   }
   const repoPath = engine === 'kapp' ? '' : (options.repoPath ?? repoPathOf(out, options.out));
-  const { graph, dir: manifests } = loadGraph(io, dir);
+  const { graph, dir: manifests } = loadGraph(io, dir, options.cloud);
   if (path.resolve(manifests) === out || out.startsWith(manifests + path.sep)) {
     throw new UsageError(
       `--out ${options.out} is inside the manifests directory ${path.relative(io.cwd, manifests) || manifests}; the next export would read its own output, choose another folder`,

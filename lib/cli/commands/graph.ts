@@ -5,12 +5,15 @@ import { loadGraph, UsageError } from './common';
 
 export type GraphFormat = 'dot' | 'mermaid' | 'json';
 
-/** `stackwright graph [dir]`: the component graph of synthesised manifests, as DOT, Mermaid or JSON. */
-export function graphCommand(io: CliIo, dir: string | undefined, format: string): number {
+/**
+ * `stackwright graph [dir]`: the component graph of synthesised manifests (of `cloud`, when they
+ * hold several), as DOT, Mermaid or JSON.
+ */
+export function graphCommand(io: CliIo, dir: string | undefined, format: string, cloud?: string): number {
   if (format !== 'dot' && format !== 'mermaid' && format !== 'json') {
     throw new UsageError(`unknown graph format "${format}": use dot, mermaid or json`);
   }
-  const { graph } = loadGraph(io, dir);
+  const { graph } = loadGraph(io, dir, cloud);
   if (format === 'dot') io.stdout.write(renderDot(graph));
   else if (format === 'mermaid') io.stdout.write(renderMermaid(graph));
   else {

@@ -21,7 +21,7 @@ export async function planCommand(
   options: PlanCommandOptions,
   global: GlobalOptions,
 ): Promise<number> {
-  const { graph } = loadGraph(io, dir);
+  const { graph } = loadGraph(io, dir, global.cloud);
   const location = locate(graph);
   return withCluster(io, global, async (cluster) => {
     const { value: result, requests } = await measured(cluster, async () => {

@@ -1,5 +1,11 @@
 import { stringify } from 'yaml';
-import { deployerBindings, deployerRbac, DeployerSubject } from '../../runtime/deployer-rbac';
+import {
+  deployerBindings,
+  deployerNameProblems,
+  deployerRbac,
+  DeployerSubject,
+  deployerSubjectProblems,
+} from '../../runtime/deployer-rbac';
 import { inventoryLocation } from '../../runtime/inventory/inventory';
 import { ExitCode } from '../exit-codes';
 import { CliIo } from '../io';
@@ -13,10 +19,15 @@ import { loadGraph, UsageError } from './common';
 export function rbacCommand(
   io: CliIo,
   dir: string | undefined,
-  options: { name?: string; serviceAccount?: string },
+  options: { name?: string; serviceAccount?: string; cloud?: string },
 ): number {
+  // Usage errors before anything is read: a name the API server would refuse prints nothing.
   const subject = options.serviceAccount ? subjectOf(options.serviceAccount) : undefined;
-  const { graph } = loadGraph(io, dir);
+  if (options.name !== undefined) {
+    const problems = deployerNameProblems(options.name);
+    if (problems.length > 0) throw new UsageError(`--name: ${problems.join('; ')}`);
+  }
+  const { graph } = loadGraph(io, dir, options.cloud);
   const name = options.name ?? `stackwright-deployer-${inventoryLocation(graph).cloud}`;
   const rbac = deployerRbac(graph, name);
   const bindings = subject ? deployerBindings(rbac, name, subject) : [];
@@ -26,7 +37,11 @@ export function rbacCommand(
 
 /** `--service-account NAMESPACE/NAME` as the subject of the bindings. */
 function subjectOf(serviceAccount: string): DeployerSubject {
-  const match = /^([a-z0-9-]+)\/([a-z0-9.-]+)$/.exec(serviceAccount);
-  if (!match) throw new UsageError(`--service-account must be NAMESPACE/NAME, got "${serviceAccount}"`);
-  return { namespace: match[1], serviceAccount: match[2] };
+  const parts = serviceAccount.split('/');
+  if (parts.length !== 2)
+    throw new UsageError(`--service-account must be NAMESPACE/NAME, got ${JSON.stringify(serviceAccount)}`);
+  const subject = { namespace: parts[0], serviceAccount: parts[1] };
+  const problems = deployerSubjectProblems(subject);
+  if (problems.length > 0) throw new UsageError(`--service-account: ${problems.join('; ')}`);
+  return subject;
 }

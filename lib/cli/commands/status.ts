@@ -16,7 +16,7 @@ export async function statusCommand(
   dir: string | undefined,
   global: GlobalOptions,
 ): Promise<number> {
-  const { graph } = loadGraph(io, dir);
+  const { graph } = loadGraph(io, dir, global.cloud);
   const location = locate(graph);
   return withCluster(io, global, async (cluster) => {
     const inventory = await readInventory(cluster.port, location);

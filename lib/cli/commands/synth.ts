@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { graphFromManifests, loadManifests } from '../../graph';
+import { cloudNames, ComponentGraph, graphFromManifests, loadManifests } from '../../graph';
 import { ExitCode } from '../exit-codes';
 import { CliIo } from '../io';
 import { GlobalOptions, readCdk8sConfig, UsageError } from './common';
@@ -43,26 +43,36 @@ export async function synthCommand(io: CliIo, options: SynthOptions, global: Glo
     .filter((f) => /\.ya?ml$/.test(f))
     .sort();
   if (files.length === 0) throw new UsageError(`the app \`${app}\` wrote no YAML to ${output}`);
-  let graph;
+  // An app may hold several clouds: each is its own graph (component names are unique per cloud).
+  let graphs: ComponentGraph[];
+  let clouds: string[];
   try {
-    graph = graphFromManifests(loadManifests(output));
+    const all = loadManifests(output);
+    clouds = cloudNames(all);
+    graphs = (clouds.length > 1 ? clouds : [undefined]).map((cloud) => graphFromManifests(all, { cloud }));
   } catch (error) {
     throw new UsageError(
       `synthesised manifests are invalid: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  const objects = graph.bootstrap.length + graph.components.reduce((n, c) => n + c.objects.length, 0);
+  const objects = graphs.reduce(
+    (n, g) => n + g.bootstrap.length + g.components.reduce((m, c) => m + c.objects.length, 0),
+    0,
+  );
+  const components = graphs.reduce((n, g) => n + g.components.length, 0);
   const summary = {
     output: path.relative(io.cwd, output) || '.',
     files,
     objects,
-    components: graph.components.length,
+    components,
+    clouds,
     durationMs: io.now() - started,
   };
   if (global.json) io.stdout.write(JSON.stringify({ type: 'synth', ...summary }) + '\n');
   else {
+    const ofClouds = clouds.length > 1 ? ` of ${clouds.length} clouds (${clouds.join(', ')})` : '';
     io.stdout.write(
-      `Synthesised ${objects} objects (${graph.components.length} components) to ${summary.output}/ in ${(summary.durationMs / 1000).toFixed(1)}s:\n` +
+      `Synthesised ${objects} objects (${components} components${ofClouds}) to ${summary.output}/ in ${(summary.durationMs / 1000).toFixed(1)}s:\n` +
         files.map((f) => `  ${f}\n`).join(''),
     );
   }

@@ -17,7 +17,8 @@ export async function verifyCommand(
   options: { waitMs: number },
   global: GlobalOptions,
 ): Promise<number> {
-  const { graph, dir: resolved } = loadGraph(io, dir);
+  const { graph, dir: resolved } = loadGraph(io, dir, global.cloud);
+  const location = locate(graph); // a graph without a home for its inventory is a usage error, before connecting
   return withCluster(io, global, async (cluster) => {
     const reporter = new Reporter(
       io,
@@ -27,7 +28,7 @@ export async function verifyCommand(
       `stackwright verify ${resolved} → ${cluster.context}`,
     );
     // What the last deploy applied: a Job its TTL removed since then still counts as completed.
-    const recordedHashes = inventoryHashes(await readInventory(cluster.port, locate(graph)));
+    const recordedHashes = inventoryHashes(await readInventory(cluster.port, location));
     reporter.begin();
     let outcome;
     try {

@@ -8,6 +8,7 @@ export {
   labelsProblems,
 } from '../../graph';
 export * from './check';
+export * from './construct-id';
 export * from './image';
 export * from './known-keys';
 export * from './placement';

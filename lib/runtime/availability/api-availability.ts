@@ -30,6 +30,7 @@ export class ApiAvailability implements ApiAvailabilitySource {
   private readonly listeners = new Set<(state: ApiState) => void>();
   private waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
   private cancelTimeout?: () => void;
+  private closed = false;
   private readonly clock: Clock;
   readonly lossTimeoutMs: number;
 
@@ -47,9 +48,9 @@ export class ApiAvailability implements ApiAvailabilitySource {
     return () => this.listeners.delete(listener);
   }
 
-  /** The API server stopped answering (`reason` says how); a no-op unless it was available. */
+  /** The API server stopped answering (`reason` says how); a no-op unless it was available, or once closed. */
   lost(reason: string): void {
-    if (this.state.state !== 'available') return;
+    if (this.state.state !== 'available' || this.closed) return;
     const since = this.clock.now();
     this.set({ state: 'lost', since, deadline: since + this.lossTimeoutMs, reason });
     this.cancelTimeout = startTimer(this.clock, this.lossTimeoutMs, () => this.giveUp());
@@ -101,8 +102,9 @@ export class ApiAvailability implements ApiAvailabilitySource {
     return this.goneError(state.state === 'gone' ? state : { state: 'gone', since: 0, reason: 'no answer' });
   }
 
-  /** Stops the loss timer (the port is closing). */
+  /** Stops the loss timer (the port is closing); from now on nothing starts it again. */
   close(): void {
+    this.closed = true;
     this.cancelTimeout?.();
     this.cancelTimeout = undefined;
   }

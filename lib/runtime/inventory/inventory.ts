@@ -1,4 +1,11 @@
-import { ComponentGraph, homeNamespace, isGating, KubeObject, objectRef } from '../../graph';
+import {
+  ComponentGraph,
+  homeNamespace,
+  isGating,
+  KubeObject,
+  objectRef,
+  SeveralCloudsError,
+} from '../../graph';
 import { canonicalJson, hashObject } from '../kube/object-diff';
 import { ApplyOptions, ClusterPort } from '../ports';
 import { FIELD_MANAGER } from '../defaults';
@@ -68,14 +75,18 @@ export function inventoryName(cloud: string): string {
 export function inventoryLocation(graph: ComponentGraph, namespaceOverride?: string): InventoryLocation {
   const clouds = [...new Set(graph.components.map((c) => c.cloud).filter((c) => c.length > 0))].sort();
   if (clouds.length > 1) {
-    throw new Error(`the manifests hold several clouds (${clouds.join(', ')}); deploy one cloud at a time`);
+    throw new SeveralCloudsError(
+      clouds,
+      (example) => `build the graph of one: graphFromManifests(objects, { cloud: '${example}' })`,
+    );
   }
   const cloud = clouds[0] ?? 'default';
   if (namespaceOverride) return { cloud, namespace: namespaceOverride };
   const namespace = homeNamespace([...graph.bootstrap, ...graph.components.flatMap((c) => c.objects)]);
   if (namespace === undefined)
     throw new Error(
-      'cannot tell where to keep the inventory: no object has a namespace, or several hold as many objects; pass an inventory namespace',
+      `cannot tell where to keep the inventory of cloud ${cloud}: no object has a namespace, or several hold as many objects; ` +
+        "add the cloud's Namespace object to the manifests (from a program: pass the option inventoryNamespace)",
     );
   return { cloud, namespace };
 }

@@ -21,6 +21,12 @@ export interface LivenessOptions {
  * at once when a request fails at the network level. Two failed probes in a row mark the API
  * server lost in `availability`; while lost it probes every `confirmAfterMs` and marks it available
  * again on the first answer.
+ *
+ * Only a server that answered once can be lost: before its first answer ({@link answered}) the
+ * heartbeat does not probe, so a server that was never reachable fails the first request at its
+ * own timeout instead of being waited for through the API-loss timeout. After {@link close}
+ * nothing is probed or decided any more, so a check under way cannot start the loss timer (which
+ * would keep the process alive for the whole API-loss timeout after the command ended).
  */
 export class ApiLiveness {
   private readonly clock: Clock;
@@ -28,6 +34,8 @@ export class ApiLiveness {
   readonly timeoutMs: number;
   private readonly confirmAfterMs: number;
   private users = 0;
+  private reached = false;
+  private closed = false;
   private heartbeat?: AbortController;
   private checking?: Promise<boolean>;
   private recovering?: AbortController;
@@ -60,11 +68,18 @@ export class ApiLiveness {
     };
   }
 
+  /** The API server answered a request: from now on it can be lost, and the heartbeat probes it. */
+  answered(): void {
+    this.reached = true;
+  }
+
   /**
    * Something failed talking to the API server: probes now (one check shared by every caller).
-   * Resolves true when it answers, false when it is now lost (or was already).
+   * Resolves true when it answers, false when it is now lost (or was already). Once closed it
+   * gives no verdict (true): the caller's own retry limit applies.
    */
   check(): Promise<boolean> {
+    if (this.closed) return Promise.resolve(true);
     if (this.availability.current.state !== 'available') return Promise.resolve(false);
     this.checking ??= this.confirm().finally(() => (this.checking = undefined));
     return this.checking;
@@ -72,6 +87,7 @@ export class ApiLiveness {
 
   /** Stops every probe. */
   close(): void {
+    this.closed = true;
     this.heartbeat?.abort();
     this.heartbeat = undefined;
     this.recovering?.abort();
@@ -81,10 +97,11 @@ export class ApiLiveness {
 
   private async confirm(): Promise<boolean> {
     let why = await this.attempt();
-    if (why === undefined) return true;
+    if (why === undefined || this.closed) return true;
     await this.clock.sleep(this.confirmAfterMs);
+    if (this.closed) return true;
     why = await this.attempt();
-    if (why === undefined) return true;
+    if (why === undefined || this.closed) return true;
     this.availability.lost(why);
     this.recover();
     return false;
@@ -116,7 +133,7 @@ export class ApiLiveness {
       try {
         for (;;) {
           await this.clock.sleep(this.intervalMs, controller.signal);
-          if (this.availability.current.state === 'available') await this.check();
+          if (this.reached && this.availability.current.state === 'available') await this.check();
         }
       } catch (error) {
         if (!isAbortError(error)) throw error;

@@ -211,6 +211,7 @@ export class KubeTransport {
    */
   private answered(status: number): void {
     this.reachedOnce = true;
+    this.liveness.answered();
     if (status < 500 && this.availability.current.state !== 'available') this.availability.restored();
   }
 

@@ -1,10 +1,9 @@
 import { ComponentGraph, KubeObject, objectRef } from '../../graph';
-import { ManifestInput, toGraph } from './deploy-input';
+import { ManifestInput, ManifestSelection, toLocatedGraph } from './deploy-input';
 import {
   Inventory,
   inventoryFromGraph,
   InventoryLocation,
-  inventoryLocation,
   inventoryName,
   inventoryRef,
   mergeInventories,
@@ -26,7 +25,8 @@ import { rollout } from './rollout';
 import { RolloutOptions } from './rollout-options';
 import { FIELD_MANAGER } from '../defaults';
 
-export interface DeployOptions extends RolloutOptions, Pick<KubeClusterOptions, 'kubeconfig' | 'context'> {
+export interface DeployOptions
+  extends RolloutOptions, ManifestSelection, Pick<KubeClusterOptions, 'kubeconfig' | 'context'> {
   /** Use this port instead of connecting with the kubeconfig (tests, embedding). */
   readonly cluster?: ObservingPort;
   /**
@@ -39,8 +39,6 @@ export interface DeployOptions extends RolloutOptions, Pick<KubeClusterOptions, 
   readonly pruneOptions?: Omit<DeletionOptions, 'signal' | 'onEvent'>;
   /** Told about prune progress. */
   readonly onDeletionEvent?: (event: DeletionEvent) => void;
-  /** Where the inventory lives, when it cannot be inferred from the manifests. */
-  readonly inventoryNamespace?: string;
   /**
    * Skip the write for objects whose manifest and live fields are unchanged since the last deploy
    * (see `SkipUnchanged`); false sends every apply.
@@ -93,12 +91,12 @@ export interface DeployResult {
  * process.exitCode = result.ok ? 0 : 1;
  */
 export async function deploy(input: ManifestInput, options: DeployOptions = {}): Promise<DeployResult> {
-  const graph = toGraph(input);
+  const { graph, location } = toLocatedGraph(input, options);
   const owned = options.cluster ? undefined : await KubeCluster.connect(options);
   const cluster: ObservingPort = options.cluster ?? (owned as KubeCluster);
   try {
     if (owned) await owned.serverVersion();
-    return await deployGraph(graph, cluster, options, owned);
+    return await deployGraph(graph, location, cluster, options, owned);
   } finally {
     owned?.close();
   }
@@ -106,13 +104,13 @@ export async function deploy(input: ManifestInput, options: DeployOptions = {}):
 
 async function deployGraph(
   graph: ComponentGraph,
+  location: InventoryLocation,
   cluster: ObservingPort,
   options: DeployOptions,
   owned: KubeCluster | undefined,
 ): Promise<DeployResult> {
   const before = owned?.requests.snapshot();
   const fieldManager = options.fieldManager ?? FIELD_MANAGER;
-  const location = inventoryLocation(graph, options.inventoryNamespace);
   const findings = await runPreflight(graph, cluster, options);
   if (options.preflight === 'strict' && findings.some((f) => f.severity === 'error')) {
     throw new PreflightError(findings);

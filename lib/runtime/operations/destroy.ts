@@ -1,9 +1,8 @@
 import { ComponentGraph, isGating, KubeObject, objectRef } from '../../graph';
-import { ManifestInput, toGraph } from './deploy-input';
+import { ManifestInput, ManifestSelection, toLocatedGraph } from './deploy-input';
 import {
   asKubeObject,
   Inventory,
-  inventoryLocation,
   inventoryRef,
   inventoryToConfigMap,
   readInventory,
@@ -20,11 +19,10 @@ import {
 } from './delete-in-reverse-order';
 import { ClusterPort } from '../ports';
 
-export interface DestroyOptions extends DeletionOptions, Pick<KubeClusterOptions, 'kubeconfig' | 'context'> {
+export interface DestroyOptions
+  extends DeletionOptions, ManifestSelection, Pick<KubeClusterOptions, 'kubeconfig' | 'context'> {
   /** Use this port instead of connecting with the kubeconfig (tests, embedding). */
   readonly cluster?: ClusterPort & Partial<Pick<DeletionPort, 'observed'>>;
-  /** Where the inventory lives, when it cannot be inferred from the manifests. */
-  readonly inventoryNamespace?: string;
 }
 
 export interface DestroyResult {
@@ -48,12 +46,11 @@ export interface DestroyResult {
  * if (!result.ok) console.error(result.deletion.units.filter((u) => u.state !== 'deleted'));
  */
 export async function destroy(input: ManifestInput, options: DestroyOptions = {}): Promise<DestroyResult> {
-  const graph = toGraph(input);
+  const { graph, location } = toLocatedGraph(input, options);
   const owned = options.cluster ? undefined : await KubeCluster.connect(options);
   const cluster = (options.cluster ?? owned) as DeletionPort & ClusterPort;
   try {
     if (owned) await owned.serverVersion();
-    const location = inventoryLocation(graph, options.inventoryNamespace);
     const inventory = await readInventory(cluster, location);
     const { units, orphans } = destroyUnits(graph, inventory);
     const deletion = await deleteInReverseOrder(units, cluster, options);

@@ -1,6 +1,6 @@
 import { ComponentGraph, KubeObject, objectRef } from '../../graph';
 import { bootstrapOrder } from '../engine/apply-order';
-import { ManifestInput, toGraph } from './deploy-input';
+import { ManifestInput, ManifestSelection, toGraph } from './deploy-input';
 import {
   Inventory,
   InventoryLocation,
@@ -39,7 +39,7 @@ export interface PlanResult {
   readonly requests?: RequestCounts;
 }
 
-export interface PlanOptions extends Pick<KubeClusterOptions, 'kubeconfig' | 'context'> {
+export interface PlanOptions extends ManifestSelection, Pick<KubeClusterOptions, 'kubeconfig' | 'context'> {
   /** @default 'stackwright' */
   readonly fieldManager?: string;
   /** Plan as `--force-conflicts` would apply: conflicts become updates. @default false */
@@ -48,7 +48,6 @@ export interface PlanOptions extends Pick<KubeClusterOptions, 'kubeconfig' | 'co
   readonly concurrency?: number;
   /** List the objects a `deploy --prune` would delete. @default true */
   readonly showPrune?: boolean;
-  readonly inventoryNamespace?: string;
   /** Use this port instead of connecting (tests, embedding). */
   readonly cluster?: ClusterPort & { observed?(object: KubeObject): Promise<KubeObject | undefined> };
   readonly signal?: AbortSignal;
@@ -62,21 +61,20 @@ export interface PlanOptions extends Pick<KubeClusterOptions, 'kubeconfig' | 'co
  * shown as creates "validated at apply".
  */
 export async function plan(input: ManifestInput, options: PlanOptions = {}): Promise<PlanResult> {
-  const graph = toGraph(input);
+  const graph = toGraph(input, options);
+  let location: InventoryLocation | undefined;
+  if (options.showPrune !== false) {
+    try {
+      location = inventoryLocation(graph, options.inventoryNamespace);
+    } catch {
+      location = undefined; // nowhere to look (no namespace): no prune preview
+    }
+  }
   const owned = options.cluster ? undefined : await KubeCluster.connect(options);
   const cluster = options.cluster ?? (owned as KubeCluster);
   try {
     if (owned) await owned.serverVersion();
-    let inventory: Inventory | undefined;
-    if (options.showPrune !== false) {
-      let location: InventoryLocation | undefined;
-      try {
-        location = inventoryLocation(graph, options.inventoryNamespace);
-      } catch {
-        location = undefined; // nowhere to look (several clouds, no namespace): no prune preview
-      }
-      if (location) inventory = await readInventory(cluster, location);
-    }
+    const inventory: Inventory | undefined = location ? await readInventory(cluster, location) : undefined;
     const result = await planGraph(graph, cluster, inventory, options);
     return { ...result, requests: owned?.requests.snapshot() };
   } finally {

@@ -12,6 +12,8 @@ const WRITE_VERBS = ['create', 'update', 'patch', 'delete', 'deletecollection'];
 interface AuditEvent {
   readonly verb: string;
   readonly userAgent?: string;
+  readonly user?: { readonly username?: string };
+  readonly responseStatus?: { readonly code?: number };
   readonly requestURI: string;
   readonly objectRef?: {
     readonly resource?: string;
@@ -63,4 +65,18 @@ export function auditedWrites(file: string, offset: number, userAgent: string, n
       const resource = ref.subresource ? `${ref.resource}/${ref.subresource}` : ref.resource;
       return `${e.verb} ${resource} ${ref.name ?? ''}`.trim();
     });
+}
+
+/**
+ * Requests of `username` since byte `offset` that the API server answered 403 Forbidden (RBAC
+ * refused them), as `<verb> <requestURI>` in log order. Wait a moment after the last request.
+ */
+export function auditedForbidden(file: string, offset: number, username: string): string[] {
+  const text = fs.readFileSync(file).subarray(offset).toString('utf8');
+  return text
+    .split('\n')
+    .filter((line) => line.includes(`"username":"${username}"`))
+    .map((line) => JSON.parse(line) as AuditEvent)
+    .filter((e) => e.user?.username === username && e.responseStatus?.code === 403)
+    .map((e) => `${e.verb} ${e.requestURI}`);
 }

@@ -16,7 +16,7 @@ function scriptedServer(clock: ManualClock) {
 
 describe('ApiLiveness', () => {
   test('a server that stops answering while in use is marked lost within interval + 2 probes, and available on its first answer', async () => {
-    // GIVEN a port in use (a watch is open) and a server that goes silent at 2 s
+    // GIVEN a port in use (a watch is open) of a server that answered, and goes silent at 2 s
     const clock = new ManualClock(0);
     const availability = new ApiAvailability({ clock, lossTimeoutMs: 120_000 });
     const { server, probe } = scriptedServer(clock);
@@ -26,6 +26,7 @@ describe('ApiLiveness', () => {
       timeoutMs: 3_000,
       confirmAfterMs: 1_000,
     });
+    liveness.answered();
     const release = liveness.use();
     await clock.advance(2_000);
     server.up = false;
@@ -86,5 +87,47 @@ describe('ApiLiveness', () => {
     // THEN
     expect(server.probes).toEqual([]);
     liveness.close();
+  });
+
+  test('a server that never answered is not probed while in use: it cannot be lost, only unreachable', async () => {
+    // GIVEN a request under way to a server that has not answered yet
+    const clock = new ManualClock(0);
+    const availability = new ApiAvailability({ clock, lossTimeoutMs: 120_000 });
+    const { server, probe } = scriptedServer(clock);
+    server.up = false;
+    const liveness = new ApiLiveness(probe, availability, { clock, intervalMs: 5_000 });
+    const release = liveness.use();
+
+    // WHEN the heartbeat's interval passes many times
+    await clock.advance(60_000);
+
+    // THEN nothing was probed and no loss timer runs: the request fails at its own timeout
+    expect(server.probes).toEqual([]);
+    expect(availability.current.state).toBe('available');
+    release();
+    liveness.close();
+    expect(clock.pendingTimers).toBe(0);
+  });
+
+  test('closing while a check is under way starts no loss timer and no recovery probes', async () => {
+    // GIVEN a reached server gone silent, and a check under way (its first probe failed)
+    const clock = new ManualClock(0);
+    const availability = new ApiAvailability({ clock, lossTimeoutMs: 120_000 });
+    const { server, probe } = scriptedServer(clock);
+    const liveness = new ApiLiveness(probe, availability, { clock, timeoutMs: 3_000, confirmAfterMs: 1_000 });
+    liveness.answered();
+    server.up = false;
+    const checked = liveness.check();
+    await clock.advance(3_500);
+
+    // WHEN the port closes (the command ended) before the confirming probe
+    liveness.close();
+    await clock.advance(10_000);
+
+    // THEN the check gives no verdict, the server is not marked lost, and nothing is left to run
+    await expect(checked).resolves.toBe(true);
+    expect(availability.current.state).toBe('available');
+    expect(server.probes).toEqual([0]);
+    expect(clock.pendingTimers).toBe(0);
   });
 });
