@@ -34,6 +34,7 @@ export function exportTree(files: readonly ExportFile[]): ExportTree {
  * files this export could have written are removed: `*.yaml` below the layout's own folders.
  */
 export function writeExportTree(tree: ExportTree, outDir: string): void {
+  assertNoLinks(tree, outDir);
   const keep = new Set(tree.map((f) => path.join(outDir, f.path)));
   const roots = new Set(tree.map((f) => f.path.split('/')[0]));
   for (const root of roots) {
@@ -44,6 +45,36 @@ export function writeExportTree(tree: ExportTree, outDir: string): void {
     const target = path.join(outDir, file.path);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.writeFileSync(target, file.content);
+  }
+}
+
+/**
+ * Refuses a symbolic link where the export would write or clean up (a layout folder, anything
+ * below it, a file it writes): following it would write or delete outside `outDir`.
+ */
+export function assertNoLinks(tree: ExportTree, outDir: string): void {
+  const links = new Set<string>();
+  const visit = (entry: string, below: boolean) => {
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(entry);
+    } catch {
+      return; // not there yet: the export creates it
+    }
+    if (stat.isSymbolicLink()) links.add(entry);
+    else if (below && stat.isDirectory())
+      for (const name of fs.readdirSync(entry)) visit(path.join(entry, name), true);
+  };
+  for (const root of new Set(tree.map((f) => f.path.split('/')[0]))) visit(path.join(outDir, root), true);
+  for (const file of tree) {
+    const parts = file.path.split('/');
+    for (let i = 1; i <= parts.length; i++) visit(path.join(outDir, ...parts.slice(0, i)), false);
+  }
+  if (links.size > 0) {
+    const list = [...links].sort();
+    throw new Error(
+      `${list.join(', ')} ${list.length === 1 ? 'is a symbolic link' : 'are symbolic links'} where the export writes; it writes only inside ${outDir} and does not follow links: remove ${list.length === 1 ? 'it' : 'them'} or choose another --out`,
+    );
   }
 }
 

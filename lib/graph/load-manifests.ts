@@ -41,13 +41,40 @@ export function loadManifests(fileOrDirectory: string): KubeObject[] {
   if (files.length === 0)
     throw new Error(`no *.yaml files in ${fileOrDirectory}; run \`npx cdk8s synth\` first`);
   for (const file of files) {
-    const size = fs.statSync(file).size;
+    const size = regularFileSize(file);
     if (size > MAX_FILE_BYTES)
       throw new Error(
         `${file} is ${mebibytes(size)}, more than the ${mebibytes(MAX_FILE_BYTES)} a manifest file may have; split it into several files`,
       );
   }
   return files.flatMap((file) => parseManifestText(fs.readFileSync(file, 'utf8'), file));
+}
+
+/**
+ * The size of a manifest file, which must be a regular file (a link to one is read as that file):
+ * a directory named `x.yaml`, a device (`/dev/zero` never ends), a FIFO (blocks until a writer
+ * comes) or a dangling link is refused by name, before it is opened.
+ */
+function regularFileSize(file: string): number {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    throw new Error(`${file} is a link to ${fs.readlinkSync(file)}, which does not exist; remove the link`);
+  }
+  if (!stat.isFile()) {
+    const what = stat.isDirectory()
+      ? 'a directory'
+      : stat.isFIFO()
+        ? 'a FIFO'
+        : stat.isSocket()
+          ? 'a socket'
+          : 'a device';
+    throw new Error(
+      `${file} is ${what}, not a manifest file; remove it or rename it so it does not end in .yaml`,
+    );
+  }
+  return stat.size;
 }
 
 /**
@@ -66,6 +93,7 @@ export function parseManifestText(text: string, source: string): KubeObject[] {
     if (error instanceof YAMLException) throw new Error(`${source}: ${error.message}`);
     throw error;
   }
+  assertNoAliasBomb(documents, text.length, source);
   const objects: KubeObject[] = [];
   documents.forEach((value, index) => {
     if (value === null || value === undefined) return;
@@ -78,6 +106,28 @@ export function parseManifestText(text: string, source: string): KubeObject[] {
     objects.push(value);
   });
   return objects;
+}
+
+/**
+ * Refuses documents that are bigger than their text: YAML aliases (`*a`) repeat what they point
+ * to, so a few hundred bytes can stand for billions of values (an alias bomb) that every reader
+ * after the parser (the contract, the export, the apply) would walk. Without aliases a document has
+ * fewer values than characters, so that is the budget. (Nesting is bounded by js-yaml's `maxDepth`.)
+ */
+function assertNoAliasBomb(documents: readonly unknown[], budget: number, source: string): void {
+  let left = budget + 1024;
+  documents.forEach((document, index) => {
+    const stack: unknown[] = [document];
+    while (stack.length > 0) {
+      const node = stack.pop();
+      if (--left < 0)
+        throw new Error(
+          `${source}: document ${index + 1} holds more values than its text has characters: YAML aliases (*name) repeat what they point to; write the document without aliases`,
+        );
+      if (typeof node === 'object' && node !== null)
+        for (const child of Object.values(node)) stack.push(child);
+    }
+  });
 }
 
 /**

@@ -1,3 +1,6 @@
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
 import { stringify } from 'yaml';
 import { ExitCode } from '../../lib/cli/exit-codes';
 import { Annotations, KubeObject } from '../../lib/graph';
@@ -15,6 +18,8 @@ export interface CliCase extends BadInputCase {
   readonly exit: number;
   /** Standard output is a terminal. @default false */
   readonly tty?: boolean;
+  /** Makes what files cannot say (links, folders, FIFOs) in the manifests directory. @default nothing */
+  readonly setup?: (dir: string) => void;
 }
 
 /** A valid little cloud: namespace, mariadb, keystone-api needing it. */
@@ -395,4 +400,78 @@ export const CLI_CASES: readonly CliCase[] = [
     path: "unknown command 'deplyo'",
     fix: /deploy|help/,
   },
+
+  // ── Found by the fuzzer (test/fuzz, docs/validation.md) ──────────────────────────────────────
+  {
+    class: 2,
+    exit: ExitCode.USAGE,
+    name: 'fuzz: a 700-byte alias bomb (export ran for minutes)',
+    files: { ...withObjects(), 'bomb.k8s.yaml': aliasBomb(9, 10) },
+    args: (dir) => ['export', 'kapp', dir, '--out', `${dir}-out`],
+    path: 'bomb.k8s.yaml: document 1 holds more values than its text has characters',
+    fix: 'write the document without aliases',
+  },
+  {
+    class: 2,
+    exit: ExitCode.USAGE,
+    name: 'fuzz: a dangling link named x.yaml (raw ENOENT)',
+    files: withObjects(),
+    setup: (dir) => fs.symlinkSync(path.join(dir, 'missing'), path.join(dir, 'x.yaml')),
+    args: (dir) => ['plan', dir],
+    path: 'x.yaml is a link to',
+    fix: 'which does not exist; remove the link',
+  },
+  {
+    class: 2,
+    exit: ExitCode.USAGE,
+    name: 'fuzz: a directory named x.yaml (raw EISDIR)',
+    files: withObjects(),
+    setup: (dir) => fs.mkdirSync(path.join(dir, 'x.yaml')),
+    args: (dir) => ['graph', dir],
+    path: 'x.yaml is a directory, not a manifest file',
+    fix: 'rename it so it does not end in .yaml',
+  },
+  {
+    class: 2,
+    exit: ExitCode.USAGE,
+    name: 'fuzz: a link to /dev/zero (read without end)',
+    files: withObjects(),
+    setup: (dir) => fs.symlinkSync('/dev/zero', path.join(dir, 'zero.yaml')),
+    args: (dir) => ['deploy', dir],
+    path: 'zero.yaml is a device, not a manifest file',
+    fix: 'remove it',
+  },
+  {
+    class: 2,
+    exit: ExitCode.USAGE,
+    name: 'fuzz: a FIFO named fifo.yaml (the read blocks for ever)',
+    files: withObjects(),
+    setup: (dir) => execFileSync('mkfifo', [path.join(dir, 'fifo.yaml')]),
+    args: (dir) => ['verify', dir],
+    path: 'fifo.yaml is a FIFO, not a manifest file',
+    fix: 'remove it',
+  },
+  {
+    class: 2,
+    exit: ExitCode.USAGE,
+    name: "fuzz: a link in export's --out (it deleted and wrote files outside --out)",
+    files: withObjects(),
+    setup: (dir) => {
+      fs.mkdirSync(`${dir}-elsewhere`);
+      fs.writeFileSync(`${dir}-elsewhere/kept.yaml`, 'kept: true\n');
+      fs.mkdirSync(`${dir}-out`);
+      fs.symlinkSync(`${dir}-elsewhere`, `${dir}-out/kapp`);
+    },
+    args: (dir) => ['export', 'kapp', dir, '--out', `${dir}-out`],
+    path: '-out/kapp is a symbolic link where the export writes',
+    fix: 'remove it or choose another --out',
+  },
 ];
+
+/** A ConfigMap whose data is `levels` aliases deep, each repeating the one below `width` times. */
+function aliasBomb(levels: number, width: number): string {
+  const lines = ['  a0: &a0 "lol"'];
+  for (let i = 1; i <= levels; i++)
+    lines.push(`  a${i}: &a${i} [${Array.from({ length: width }, () => `*a${i - 1}`).join(', ')}]`);
+  return `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bomb\n  namespace: openstack\n  annotations:\n    stackwright.io/component: mariadb\ndata:\n${lines.join('\n')}\n`;
+}

@@ -71,7 +71,7 @@ describe.each(CONSTRUCT_TARGETS.map((t) => [t.name, t] as const))('fuzz: %s prop
         if (written.length > 0) throw new Error(`${input}: failed but wrote ${written.join(', ')}`);
         tally.count('refused');
       }),
-      fuzzParameters(25),
+      fuzzParameters(40),
     );
   });
 });

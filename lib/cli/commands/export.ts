@@ -3,6 +3,7 @@ import * as path from 'path';
 import {
   ARGOCD_CM_PATCH_FILE,
   ARGOCD_ROOT_FILE,
+  assertNoLinks,
   exportArgoCd,
   exportFlux,
   exportKapp,
@@ -54,6 +55,11 @@ export function exportCommand(
   }
 
   const tree = build(engine, graph, repoPath, options.repoUrl ?? '');
+  try {
+    assertNoLinks(tree, out);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
   writeExportTree(tree, out);
   const shown = path.relative(io.cwd, out) || '.';
   io.stdout.write(`wrote ${tree.length} files to ${shown}\n${nextStep(engine, shown)}\n`);
