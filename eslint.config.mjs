@@ -2,7 +2,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'dist-lib/', 'coverage/', '**/*.js', '**/*.mjs'] },
+  {
+    ignores: ['node_modules/', 'dist/', 'dist-lib/', 'coverage/', 'test/docs/blocks/', '**/*.js', '**/*.mjs'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -26,7 +26,7 @@ import {
   Neutron,
   Nova,
   OvsdbCluster,
-  PlacementService,
+  Placement,
   RabbitMQ,
 } from 'stackwright';
 
@@ -62,7 +62,7 @@ export function multiCellCloud(scope: Construct, id = 'multi-cell', props: Parti
       ],
     },
   });
-  const placement = new PlacementService(cloud, 'placement', { keystone, database, cache });
+  const placement = new Placement(cloud, 'placement', { keystone, database, cache });
   const glance = new Glance(cloud, 'glance', { keystone, database, cache });
   new Nova(cloud, 'nova', {
     keystone,

@@ -1,6 +1,6 @@
 import { Construct } from 'constructs';
 import { MariaDB, Memcached, OvsdbCluster, RabbitMQ } from '../constructs/infra';
-import { Glance, Keystone, Neutron, Nova, PlacementService } from '../constructs/openstack';
+import { Glance, Keystone, Neutron, NeutronProps, Nova, Placement } from '../constructs/openstack';
 import { Cloud, CloudProps } from '../lib/model';
 import { apiServiceOptions, ReferenceCloudServices } from './reference-cloud-services';
 
@@ -33,16 +33,25 @@ export interface ControlPlane {
   readonly ovsdb: OvsdbCluster;
   readonly keystone: Keystone;
   readonly glance: Glance;
-  readonly placement: PlacementService;
+  readonly placement: Placement;
   readonly neutron: Neutron;
   readonly nova: Nova;
 }
 
+/** What a stack built on the control plane adds to its Neutron (the optional agents). */
+export type NeutronAgentsProps = Pick<NeutronProps, 'l3Agent' | 'dhcpAgent' | 'bgpAgent'>;
+
 /**
  * The smallest cloud that boots a VM: Keystone, Glance, Placement, Nova and Neutron/OVN with their
  * infrastructure (MariaDB/Galera, RabbitMQ, Memcached, the OVSDB raft clusters).
+ * `neutronAgents` adds Neutron's optional agents (the reference cloud runs all three).
  */
-export function buildControlPlane(scope: Construct, id: string, props: ControlPlaneProps = {}): ControlPlane {
+export function buildControlPlane(
+  scope: Construct,
+  id: string,
+  props: ControlPlaneProps = {},
+  neutronAgents: NeutronAgentsProps = {},
+): ControlPlane {
   const { services = {}, keystoneNotifications = false, ...cloudProps } = props;
   const cloud = new Cloud(scope, id, { namespace: 'openstack', ...cloudProps });
   // The quorum clusters (db, mq, ovsdb) default to three members themselves.
@@ -58,7 +67,7 @@ export function buildControlPlane(scope: Construct, id: string, props: ControlPl
     ...services.keystone,
   });
   const glance = new Glance(cloud, 'glance', { keystone, database, cache, ...services.glance });
-  const placement = new PlacementService(cloud, 'placement', {
+  const placement = new Placement(cloud, 'placement', {
     keystone,
     database,
     cache,
@@ -68,6 +77,7 @@ export function buildControlPlane(scope: Construct, id: string, props: ControlPl
     keystone,
     ...shared,
     ovsdb,
+    ...neutronAgents,
     ...apiServiceOptions(services.neutron),
   });
   const nova = new Nova(cloud, 'nova', {

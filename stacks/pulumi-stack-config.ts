@@ -1,5 +1,5 @@
 import { ReferenceCloudProps } from './reference-cloud';
-import { imageProblems } from '../lib/model';
+import { imageProblems, OpenStackRelease } from '../lib/model';
 import {
   OptionalServiceOptions,
   ReferenceCloudServices,
@@ -63,7 +63,8 @@ export function parseStackConfig(config: Readonly<Record<string, string>>): Pulu
   const cloud = {
     namespace: strings.namespace ?? 'openstack',
     ...definedOnly({
-      release: strings.release,
+      // Checked by the Cloud against the releases the package supports, with the path and the fix.
+      release: strings.release as OpenStackRelease | undefined,
       imageRegistry: strings.imageRegistry,
       toolboxImage: strings.toolboxImage,
       labels: labels === undefined ? undefined : parseLabels(labels, problems),

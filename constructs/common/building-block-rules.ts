@@ -1,4 +1,4 @@
-import { required, Rule, Rules } from '../../lib/model';
+import { required, Rule, Rules, urlsWithPassword } from '../../lib/model';
 import { dataKeyRule } from './input-rules';
 import { ResourceRequests } from './pod-template';
 import { shown } from '../../lib/graph';
@@ -53,7 +53,17 @@ export const configFilesRule: Rule = Rules.given((value, name) => {
       ? []
       : [`${name}.mountPath ${shown(config.mountPath)} must be an absolute path, e.g. '/etc/keystone'`]),
     ...Rules.record(
-      Rules.given((text, at) => (typeof text === 'string' ? [] : [`${at} must be the file's text`])),
+      Rules.given((text, at) => {
+        if (typeof text !== 'string') return [`${at} must be the file's text`];
+        const urls = urlsWithPassword(text);
+        return urls.length === 0
+          ? []
+          : [
+              `${at} holds a password in plain text (${urls.join(', ')}), which would be rendered into a ConfigMap; ` +
+                'keep it out of the file: give it to the pod from a Secret with envFromSecret(NAME, { secretName, key }) ' +
+                '(constructs/common/secret-ref.ts) and have the service read the variable',
+            ];
+      }),
       dataKeyRule,
     )(config.files, `${name}.files`),
   ];

@@ -1,3 +1,4 @@
+/** The building blocks a service is composed of, and the input rules a new service validates its props with. */
 export * from './secret-ref';
 export * from './pod-template';
 export * from './oslo-config';
@@ -15,15 +16,8 @@ export * from './keystone-authtoken';
 export * from './required-inputs';
 export * from './worker-service';
 export * from './ceph-client';
-export * from './uwsgi';
 export * from './node-config-templates';
 export * from './clustered-stateful-set';
-export * from './keystone-service-user';
 export * from './openstack-service-dependencies';
-export * from './oslo-cache';
 export * from './host-agent-daemon-set';
-export * from './agent-secret-copy';
-export * from './service-host';
 export * from './input-rules';
-export * from './shell-word';
-export * from './building-block-rules';

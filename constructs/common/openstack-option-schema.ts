@@ -71,19 +71,16 @@ export function generatedReleases(): readonly string[] {
 
 /**
  * The options `name` reads in the cloud's release, generated from the service's own code: what
- * user overrides are validated against and how values are rendered. A release without generated
- * data uses the newest generated release before it (or the oldest there is): options change little
- * between neighbouring releases; `bash scripts/openstack/schemas.sh <release>` generates the exact one.
+ * user overrides are validated against and how values are rendered. The cloud accepts only releases
+ * the package carries schemas for (`SUPPORTED_RELEASES`), so a missing file is a broken package.
  */
 export function openstackOptionSchema(scope: Construct, name: OpenStackSchemaName): OsloSchema {
   const release = Cloud.of(scope).release;
-  const generated = generatedReleases();
-  const nearest = [...generated].reverse().find((r) => r <= release) ?? generated[0];
-  const file =
-    loadOpenStackSchema(name, release) ?? (nearest ? loadOpenStackSchema(name, nearest) : undefined);
+  const file = loadOpenStackSchema(name, release);
   if (!file)
     throw new Error(
-      `[${scope.node.path}] no generated option schema for ${name} in ${SCHEMA_ROOTS.join(' or ')}`,
+      `[${scope.node.path}] no generated option schema for ${name} ${release} in ${SCHEMA_ROOTS.join(' or ')}; ` +
+        `reinstall the package, or in a source checkout run \`bash scripts/openstack/schemas.sh ${release}\``,
     );
   return file.sections;
 }

@@ -50,7 +50,7 @@ export type OsloValue = OsloScalar | readonly string[] | Readonly<Record<string,
 /** Option values by section and option name, e.g. `{ DEFAULT: { debug: true } }`. */
 export type OsloValues = Readonly<Record<string, Readonly<Record<string, OsloValue>>>>;
 
-import { isSingleLine, Rule, Rules } from '../../lib/model';
+import { isPasswordName, isSingleLine, isSubstitution, Rule, Rules, urlsWithPassword } from '../../lib/model';
 import { shown } from '../../lib/graph';
 
 /** Overlays `overrides` on `defaults`, option by option. */
@@ -258,9 +258,40 @@ export function osloRenderProblems(values: unknown, what: string): string[] {
         );
       if (numbersOf(value as OsloValue).some((n) => !Number.isFinite(n)))
         problems.push(`${what}: [${section}] ${option} must be a finite number, got ${shown(value)}`);
+      const secret = secretMaterialProblem(section, option, value as OsloValue);
+      if (secret) problems.push(`${what}: [${section}] ${option} ${secret}`);
     }
   }
   return problems;
+}
+
+/** Keystone's `[auth] password` names the password auth plugin (a Python entry point), not a password. */
+const NOT_PASSWORDS = new Set(['auth.password']);
+
+/**
+ * A password written as plain text into the file (and so into its ConfigMap): a URL with
+ * `user:password@`, or a text value of an option named as a password. `$(VAR)` references, which
+ * Stackwright's own connection URLs use, are not passwords.
+ */
+function secretMaterialProblem(section: string, option: string, value: OsloValue): string | undefined {
+  const fix =
+    `pass it from a Secret instead: envFromSecret(osloEnvName('${section}', '${option}'), { secretName, key }) ` +
+    `(constructs/common/secret-ref.ts) gives the pod ${osloEnvName(section, option)}, which oslo.config reads, ` +
+    'the way Stackwright passes [database] connection';
+  const urls = textsOf(value).flatMap(urlsWithPassword);
+  if (urls.length > 0) {
+    return `holds a password in plain text (${urls.join(', ')}), which would be rendered into a ConfigMap; ${fix}`;
+  }
+  if (
+    typeof value === 'string' &&
+    value !== '' &&
+    !isSubstitution(value) &&
+    isPasswordName(option) &&
+    !NOT_PASSWORDS.has(`${section}.${option}`)
+  ) {
+    return `is a password, which would be rendered into a ConfigMap in plain text; ${fix}`;
+  }
+  return undefined;
 }
 
 /** The rule of a `config` prop: options that render as written (their schema is checked at synthesis). */

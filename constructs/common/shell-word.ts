@@ -20,12 +20,3 @@ export function shellWord(value: string | number, what: string): string {
     );
   return text;
 }
-
-/** `value` for a place between single quotes (a URL with `%(project_id)s`); throws on a quote or a line break. */
-export function insideSingleQuotes(value: string, what: string): string {
-  if (/['\p{Cc}]/u.test(value))
-    throw new Error(
-      `${what} ${shown(value)} cannot be written into a shell script: it contains a quote or a control character`,
-    );
-  return value;
-}

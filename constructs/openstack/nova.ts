@@ -35,7 +35,7 @@ import { novaCommonConfig, novaServicePasswords } from './nova-config';
 import { novaDatabase } from './nova-database';
 import { OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
 import { OpenStackApiService } from './openstack-api-service';
-import { PlacementService } from './placement';
+import { Placement } from './placement';
 
 /** `config` applies to every Nova component, nova-compute included (under `compute.config`). */
 export interface NovaProps extends OpenStackServiceProps {
@@ -44,7 +44,7 @@ export interface NovaProps extends OpenStackServiceProps {
   /** The message bus of the API and of cell 1 (and of further cells unless they name their own). */
   readonly messaging: MessagingEndpoint;
   /** The scheduler waits for Placement; the others reach it at run time. */
-  readonly placement: PlacementService;
+  readonly placement: Placement;
   readonly glance: Glance;
   /** nova-compute needs the node's OVN agent; Neutron's API is reached at run time. */
   readonly neutron: Neutron;
@@ -84,7 +84,7 @@ const NOVA: OpenStackServiceDescriptor<NovaProps> = {
   operatorKey: SchedulingKey.OPERATOR_NOVA,
   inputs: {
     ...commonInputHints('keystone', 'database', 'messaging', 'cache'),
-    placement: 'the Placement service (new PlacementService(...))',
+    placement: 'the Placement service (new Placement(...))',
     glance: 'the Glance service',
     neutron: 'the Neutron service',
   },

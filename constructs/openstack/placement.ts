@@ -10,14 +10,14 @@ import { uwsgiCommand } from '../common/uwsgi';
 import { OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
 import { OpenStackApiService } from './openstack-api-service';
 
-export interface PlacementServiceProps extends Omit<OpenStackServiceProps, 'messaging'> {
+export interface PlacementProps extends Omit<OpenStackServiceProps, 'messaging'> {
   /** @default 2 */
   readonly replicas?: number;
 }
 
 const PORT = 8778;
 
-const PLACEMENT: OpenStackServiceDescriptor<PlacementServiceProps> = {
+const PLACEMENT: OpenStackServiceDescriptor<PlacementProps> = {
   image: 'placement',
   // The label value Stackwright has always written for this service: deployed objects keep it.
   appName: 'placementservice',
@@ -37,19 +37,15 @@ const PLACEMENT: OpenStackServiceDescriptor<PlacementServiceProps> = {
  * (`placement`) and the API served by uWSGI. placement-api waits for Keystone, the database and
  * memcached to be ready and for db-sync and registration to have completed.
  *
- * Named `PlacementService` while the deprecated scheduling alias `Placement` (now `PodPlacement`)
- * holds the name at the package root; it becomes `Placement`, like every service named after its
- * project, when that alias is removed in 0.3.
- *
  * @example
- * const placementService = new PlacementService(cloud, 'placement', { keystone, database, cache });
+ * const placement = new Placement(cloud, 'placement', { keystone, database, cache });
  */
-export class PlacementService extends OpenStackApiService {
+export class Placement extends OpenStackApiService {
   readonly api: ApiService;
   readonly registration: KeystoneRegistration;
   readonly database: ServiceDatabase;
 
-  constructor(scope: Construct, id: string, props: PlacementServiceProps) {
+  constructor(scope: Construct, id: string, props: PlacementProps) {
     super(scope, id, props, PLACEMENT);
     const deps = this.dependencies(props, {
       syncCommand: ['placement-manage', 'db', 'sync'],

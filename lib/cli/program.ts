@@ -1,6 +1,7 @@
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { GlobalOptions } from './commands/common';
 import type { ExportEngine } from './commands/export';
+import type { ProjectLanguage } from './init/project-files';
 import { parseDuration } from './duration';
 import { ExitCode } from './exit-codes';
 import { CliIo } from './io';
@@ -23,9 +24,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const { printError } = await import('./commands/common');
     const { exitCodeForError } = await import('./commands/cluster-command');
     printError(io, error);
-    return exitCodeForError(error);
+    const code = exitCodeForError(error);
+    if (program.opts<{ json?: boolean }>().json) io.stdout.write(failureSummary(program, code, error));
+    return code;
   }
   return exitCode;
+}
+
+/**
+ * The closing `summary` line of a `--json` run that ended before its command could write one (bad
+ * manifests, an unreachable cluster): docs/cli.md promises every `--json` run ends with one.
+ */
+function failureSummary(program: Command, exitCode: number, error: unknown): string {
+  const command = program.args.find((arg) => program.commands.some((c) => c.name() === arg)) ?? null;
+  const message = error instanceof Error ? error.message : String(error);
+  return `${JSON.stringify({ type: 'summary', command, exitCode, ok: false, error: message })}\n`;
 }
 
 function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
@@ -80,6 +93,22 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .action(
       action((opts: { app?: string; output?: string }, command: Command) =>
         import('./commands/synth').then((m) => m.synthCommand(io, opts, globals(command))),
+      ),
+    );
+
+  program
+    .command('init [dir]')
+    .description(
+      'write a new project into dir (default: here), which must be empty: a cdk8s app starting from the reference cloud, with a test',
+    )
+    .addOption(
+      new Option('--language <language>', 'language of the project')
+        .choices(['typescript', 'javascript'])
+        .default('typescript'),
+    )
+    .action(
+      action((dir: string | undefined, opts: { language: ProjectLanguage }) =>
+        import('./commands/init').then((m) => m.initCommand(io, dir, opts)),
       ),
     );
 

@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { CORE_SCHEMA, loadAll, YAMLException } from 'js-yaml';
+import { FileRefusedError, mebibytes, parseYamlDocuments, readRegularFile } from '../files';
 import { isKubeObject, KubeObject, objectRef } from './manifest';
 
 /**
@@ -23,14 +23,21 @@ export function objectSource(object: KubeObject): string {
 
 /**
  * Reads every `*.yaml`/`*.yml` file of a directory (sorted by name, as cdk8s numbers its files in
- * dependency order) or a single file, and returns the objects in file order.
+ * dependency order) or a single file, and returns the objects in file order. Each file is read
+ * the careful way (`readRegularFile`): a directory, FIFO, socket or device named `*.yaml` is
+ * refused by name, a link is not followed out of the directory, and no file gives more than
+ * {@link MAX_FILE_BYTES}, whatever `stat` says.
  */
 export function loadManifests(fileOrDirectory: string): KubeObject[] {
-  if (!fs.existsSync(fileOrDirectory))
-    throw new Error(
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(fileOrDirectory);
+  } catch {
+    throw new FileRefusedError(
+      fileOrDirectory,
       `${fileOrDirectory} does not exist; run \`npx cdk8s synth\` first, or pass the manifests directory`,
     );
-  const stat = fs.statSync(fileOrDirectory);
+  }
   const files = stat.isDirectory()
     ? fs
         .readdirSync(fileOrDirectory)
@@ -40,60 +47,27 @@ export function loadManifests(fileOrDirectory: string): KubeObject[] {
     : [fileOrDirectory];
   if (files.length === 0)
     throw new Error(`no *.yaml files in ${fileOrDirectory}; run \`npx cdk8s synth\` first`);
-  for (const file of files) {
-    const size = regularFileSize(file);
-    if (size > MAX_FILE_BYTES)
-      throw new Error(
-        `${file} is ${mebibytes(size)}, more than the ${mebibytes(MAX_FILE_BYTES)} a manifest file may have; split it into several files`,
-      );
-  }
-  return files.flatMap((file) => parseManifestText(fs.readFileSync(file, 'utf8'), file));
+  const within = stat.isDirectory() ? fileOrDirectory : undefined;
+  return files.flatMap((file) =>
+    parseManifestText(
+      readRegularFile(file, {
+        what: 'manifest file',
+        maxBytes: MAX_FILE_BYTES,
+        tooBigFix: 'split it into several files',
+        within,
+      }),
+      file,
+    ),
+  );
 }
 
 /**
- * The size of a manifest file, which must be a regular file (a link to one is read as that file):
- * a directory named `x.yaml`, a device (`/dev/zero` never ends), a FIFO (blocks until a writer
- * comes) or a dangling link is refused by name, before it is opened.
- */
-function regularFileSize(file: string): number {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(file);
-  } catch {
-    throw new Error(`${file} is a link to ${fs.readlinkSync(file)}, which does not exist; remove the link`);
-  }
-  if (!stat.isFile()) {
-    const what = stat.isDirectory()
-      ? 'a directory'
-      : stat.isFIFO()
-        ? 'a FIFO'
-        : stat.isSocket()
-          ? 'a socket'
-          : 'a device';
-    throw new Error(
-      `${file} is ${what}, not a manifest file; remove it or rename it so it does not end in .yaml`,
-    );
-  }
-  return stat.size;
-}
-
-/**
- * Parses multi-document YAML into objects, naming the file and document on errors.
- *
- * js-yaml with the YAML 1.2 core schema (what cdk8s writes: no timestamps, no merge keys) parses
- * the reference cloud 4-6x faster than the `yaml` package's document model, which keeps every
- * node's source range; `deploy` pays for the parse before its first request.
+ * Parses multi-document YAML into objects, naming the file and document on errors; the parse is
+ * the shared, limited one (`parseYamlDocuments`: nesting and alias expansion bounded).
  */
 export function parseManifestText(text: string, source: string): KubeObject[] {
   assertDocumentSizes(text, source);
-  let documents: unknown[];
-  try {
-    documents = loadAll(text, undefined, { schema: CORE_SCHEMA, filename: source });
-  } catch (error) {
-    if (error instanceof YAMLException) throw new Error(`${source}: ${error.message}`);
-    throw error;
-  }
-  assertNoAliasBomb(documents, text.length, source);
+  const documents = parseYamlDocuments(text, source);
   const objects: KubeObject[] = [];
   documents.forEach((value, index) => {
     if (value === null || value === undefined) return;
@@ -106,28 +80,6 @@ export function parseManifestText(text: string, source: string): KubeObject[] {
     objects.push(value);
   });
   return objects;
-}
-
-/**
- * Refuses documents that are bigger than their text: YAML aliases (`*a`) repeat what they point
- * to, so a few hundred bytes can stand for billions of values (an alias bomb) that every reader
- * after the parser (the contract, the export, the apply) would walk. Without aliases a document has
- * fewer values than characters, so that is the budget. (Nesting is bounded by js-yaml's `maxDepth`.)
- */
-function assertNoAliasBomb(documents: readonly unknown[], budget: number, source: string): void {
-  let left = budget + 1024;
-  documents.forEach((document, index) => {
-    const stack: unknown[] = [document];
-    while (stack.length > 0) {
-      const node = stack.pop();
-      if (--left < 0)
-        throw new Error(
-          `${source}: document ${index + 1} holds more values than its text has characters: YAML aliases (*name) repeat what they point to; write the document without aliases`,
-        );
-      if (typeof node === 'object' && node !== null)
-        for (const child of Object.values(node)) stack.push(child);
-    }
-  });
 }
 
 /**
@@ -151,8 +103,4 @@ function assertDocumentSizes(text: string, source: string): void {
     if (end > 0 || index > 0) index++;
     start = match.index + match[0].length;
   }
-}
-
-function mebibytes(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }

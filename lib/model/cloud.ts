@@ -11,8 +11,12 @@ import {
 } from '../graph';
 import { Component } from './component';
 import { CLOUD_MARKER, closest, COMPONENT_MARKER, hasMarker, mark } from './markers';
+import { commonLabelsProblems } from './common-labels';
 import { JsonApiObject } from './json-api-object';
 import { podSecurityLabels } from './pod-security';
+import { strayObjectProblems } from './stray-objects';
+import { reportUncaughtInputErrors } from './uncaught-errors';
+import { DEFAULT_RELEASE, OpenStackRelease, releaseProblems } from './releases';
 import {
   addCheck,
   assertNoProblems,
@@ -40,10 +44,11 @@ export interface CloudProps {
    */
   readonly agentNamespace?: string;
   /**
-   * The OpenStack release, used as the default image tag.
-   * @default '2025.1'
+   * The OpenStack release: the option schemas the services' configuration is checked against and
+   * the default image tag. One of {@link SUPPORTED_RELEASES}.
+   * @default - the newest supported release ({@link DEFAULT_RELEASE})
    */
-  readonly release?: string;
+  readonly release?: OpenStackRelease;
   /**
    * Registry and path prefix of the OpenStack images.
    * @default 'registry.yaook.cloud/yaook'
@@ -55,7 +60,9 @@ export interface CloudProps {
    */
   readonly toolboxImage?: string;
   /**
-   * Labels added to every object.
+   * Labels added to every object. The labels Stackwright sets itself (`app.kubernetes.io/name`,
+   * `instance`, `component`, `part-of`, `managed-by`), the `stackwright.io` prefix and Yaook's
+   * reserved `state.yaook.cloud/forced-downscale` are refused.
    * @default - none
    */
   readonly labels?: Readonly<Record<string, string>>;
@@ -75,10 +82,10 @@ export interface CloudProps {
 
 const CLOUD_PROPS: PropsSpec<CloudProps> = {
   namespace: required(Rules.dnsLabel(), "the namespace of the cloud's objects, e.g. 'openstack'"),
-  release: Rules.imageTag(),
+  release: Rules.given(releaseProblems),
   imageRegistry: Rules.image(),
   toolboxImage: Rules.image(),
-  labels: Rules.labels(),
+  labels: Rules.given(commonLabelsProblems),
   createNamespace: Rules.bool(),
   allowReservedNamespace: Rules.bool(),
   agentNamespace: Rules.dnsLabel(),
@@ -114,7 +121,7 @@ export class Cloud extends Chart {
   readonly namespace: string;
   /** The node agents' namespace (Pod Security `privileged`); see {@link Cloud.addNodeAgent}. */
   readonly agentNamespace: string;
-  readonly release: string;
+  readonly release: OpenStackRelease;
   readonly imageRegistry: string;
   readonly toolboxImage: string;
   private readonly createNamespace: boolean;
@@ -123,6 +130,7 @@ export class Cloud extends Chart {
   constructor(scope: Construct, id: string, props: CloudProps) {
     super(scope, id, { namespace: props?.namespace, labels: props?.labels, disableResourceNameHashes: true });
     mark(this, CLOUD_MARKER);
+    reportUncaughtInputErrors();
     // The id names the inventory (`stackwright-inventory-<id>`) and is its label's value.
     assertNoProblems(this, [
       ...dnsLabelProblems(id, 'cloud id'),
@@ -133,7 +141,7 @@ export class Cloud extends Chart {
     this.cloudName = id;
     this.namespace = props.namespace;
     this.agentNamespace = props.agentNamespace ?? defaultAgentNamespace(props.namespace);
-    this.release = props.release ?? '2025.1';
+    this.release = props.release ?? DEFAULT_RELEASE;
     this.imageRegistry = props.imageRegistry ?? 'registry.yaook.cloud/yaook';
     this.toolboxImage = props.toolboxImage ?? 'docker.io/bitnami/kubectl:1.36';
     this.createNamespace = props.createNamespace ?? true;
@@ -296,7 +304,11 @@ export class Cloud extends Chart {
       );
     }
     const rendered = this.renderedObjects();
-    problems.push(...this.duplicateObjectProblems(rendered), ...this.sharedObjectProblems(rendered));
+    problems.push(
+      ...this.duplicateObjectProblems(rendered),
+      ...this.sharedObjectProblems(rendered),
+      ...strayObjectProblems(this),
+    );
     return problems;
   }
 

@@ -4,3 +4,4 @@ export * from './service';
 export * from './validation';
 export * from './json-api-object';
 export * from './pod-security';
+export * from './releases';

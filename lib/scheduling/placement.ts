@@ -18,13 +18,6 @@ export interface PodPlacement {
   readonly nodeSelector: Readonly<Record<string, string>>;
 }
 
-/**
- * The old name of {@link PodPlacement}, which made the Placement service take the name
- * `PlacementService`.
- * @deprecated use `PodPlacement`; removed in 0.3, when the `Placement` name goes to the service.
- */
-export type Placement = PodPlacement;
-
 /** A component with its own key that also listens to group keys: `placement(IDENTITY_API, ANY_API)`. */
 export function placement(key: SchedulingKey, ...groups: SchedulingKey[]): PodPlacement {
   return { keys: unique([key, ...groups]), requiredLabels: {}, nodeSelector: {} };

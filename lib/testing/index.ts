@@ -1,46 +1,10 @@
-import { Testing } from 'cdk8s';
-import { Annotations, ComponentGraph, decodeDependsOn, Edge, graphFromManifests, KubeObject } from '../graph';
-import type { Cloud } from '../model';
-
+/**
+ * Helpers for tests of stacks and constructs (`stackwright/testing`, docs/testing.md): synthesise a
+ * cloud or one of its components or services, summarise and find objects, read placement and the
+ * graph back from the manifests; an in-memory cluster and a manual clock for the runtime.
+ */
+export * from './synth-part';
+export * from './objects';
+export * from './summary';
 export * from './in-memory-cluster';
 export * from './manual-clock';
-
-/**
- * Helpers for tests of stacks and constructs (`stackwright/testing`): synthesise a cloud to plain
- * objects, find objects, and read the graph back from the annotations, as any deploy tool would.
- */
-
-/** Synthesises a cloud (validating it) to its plain objects, in output order. */
-export function synthObjects(cloud: Cloud): KubeObject[] {
-  return Testing.synth(cloud) as KubeObject[];
-}
-
-/** The component graph of a cloud, rebuilt from its synthesised manifests. */
-export function synthGraph(cloud: Cloud): ComponentGraph {
-  return graphFromManifests(synthObjects(cloud));
-}
-
-/** The object of `kind` named `name`; throws listing what exists when it is missing. */
-export function findObject(objects: readonly KubeObject[], kind: string, name: string): KubeObject {
-  const found = objects.find((o) => o.kind === kind && o.metadata.name === name);
-  if (!found) {
-    const names = objects.filter((o) => o.kind === kind).map((o) => o.metadata.name);
-    throw new Error(`no ${kind} named ${name}; ${kind} objects: ${names.join(', ') || 'none'}`);
-  }
-  return found;
-}
-
-/** The edges of the component owning `object`, decoded from its annotations. */
-export function edgesOf(object: KubeObject): Edge[] {
-  const name = object.metadata.annotations?.[Annotations.COMPONENT] ?? object.metadata.name;
-  return decodeDependsOn(name, object.metadata.annotations?.[Annotations.DEPENDS_ON]);
-}
-
-/** The pod spec of a workload (Deployment, StatefulSet, DaemonSet, Job) or a Pod. */
-export function podSpecOf(object: KubeObject): Record<string, unknown> {
-  const spec = object.spec as { template?: { spec?: Record<string, unknown> } } & Record<string, unknown>;
-  if (object.kind === 'Pod') return spec;
-  const podSpec = spec?.template?.spec;
-  if (!podSpec) throw new Error(`${object.kind}/${object.metadata.name} has no pod template`);
-  return podSpec;
-}

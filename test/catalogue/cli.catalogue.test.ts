@@ -11,7 +11,7 @@ import { CLI_CASES } from './cli.cases';
 beforeAll(
   () =>
     Promise.all(
-      ['deploy', 'destroy', 'export', 'graph', 'plan', 'status', 'verify'].map(
+      ['deploy', 'destroy', 'graph', 'plan', 'status', 'verify'].map(
         (c) => import(`../../lib/cli/commands/${c}`),
       ),
     ),
@@ -30,7 +30,7 @@ describe('catalogue: bad input to the CLI', () => {
       for (const [file, text] of Object.entries(testCase.files)) fs.writeFileSync(path.join(dir, file), text);
       testCase.setup?.(dir);
       const cluster = new InMemoryCluster();
-      const io = testIo({ cluster, tty: testCase.tty });
+      const io = testIo({ cluster, tty: testCase.tty, cwd: dir });
 
       const code = await runCli(testCase.args(dir), io);
 

@@ -21,7 +21,7 @@ import {
   Keystone,
   Neutron,
   Nova,
-  PlacementService,
+  Placement,
 } from '../../constructs/openstack';
 import { Cloud, Component, CloudProps } from '../../lib/model';
 import { groupPlacement, placement, SchedulingKey } from '../../lib/scheduling';
@@ -97,7 +97,7 @@ function nova(props: Record<string, unknown>) {
   return (cloud: Cloud) => {
     const base = infra(cloud);
     const { keystone: ks, database, cache } = base;
-    const placementService = new PlacementService(cloud, 'placement', { keystone: ks, database, cache });
+    const placementService = new Placement(cloud, 'placement', { keystone: ks, database, cache });
     const glance = new Glance(cloud, 'glance', { keystone: ks, database, cache });
     const net = new Neutron(cloud, 'neutron', {
       ...base,
@@ -413,9 +413,47 @@ export const CONSTRUCT_CASES: readonly ConstructCase[] = [
   {
     class: 1,
     name: 'a release with a line break (image tags)',
-    build: (_cloud, app) => new Cloud(app, 'bad', { namespace: 'bad', release: '2025.1\nfoo' }),
+    build: (_cloud, app) => new Cloud(app, 'bad', { namespace: 'bad', release: js('2025.1\nfoo') }),
     path: '[bad] release',
-    fix: "e.g. '2025.1'",
+    fix: "must be one of '2025.1'",
+  },
+  {
+    class: 3,
+    name: 'a release the package carries no schemas or images for',
+    build: (_cloud, app) => new Cloud(app, 'bad', { namespace: 'bad', release: js('2025.2') }),
+    path: '[bad] release',
+    fix: "this package carries option schemas and images for '2025.1' only",
+  },
+  {
+    class: 3,
+    name: 'a release given by its codename',
+    build: (_cloud, app) => new Cloud(app, 'bad', { namespace: 'bad', release: js('epoxy') }),
+    path: '[bad] release',
+    fix: "write release: '2025.1'",
+  },
+  {
+    class: 3,
+    name: 'common labels that overwrite the label Stackwright manages objects by',
+    build: (_cloud, app) =>
+      new Cloud(app, 'bad', { namespace: 'bad', labels: { 'app.kubernetes.io/managed-by': 'me' } }),
+    path: '[bad] labels must not set app.kubernetes.io/managed-by',
+    fix: 'use a label key of your own',
+  },
+  {
+    class: 3,
+    name: 'common labels with the stackwright.io prefix',
+    build: (_cloud, app) =>
+      new Cloud(app, 'bad', { namespace: 'bad', labels: { 'stackwright.io/cloud': 'x' } }),
+    path: '[bad] labels must not set stackwright.io/cloud',
+    fix: "the stackwright.io prefix belongs to Stackwright's manifest contract",
+  },
+  {
+    class: 3,
+    name: "common labels with Yaook's reserved forced-downscale label",
+    build: (_cloud, app) =>
+      new Cloud(app, 'bad', { namespace: 'bad', labels: { 'state.yaook.cloud/forced-downscale': 'true' } }),
+    path: '[bad] labels must not set state.yaook.cloud/forced-downscale',
+    fix: 'remove it',
   },
   {
     class: 1,
@@ -1256,7 +1294,61 @@ export const CONSTRUCT_CASES: readonly ConstructCase[] = [
     path: '[prod/cinder] backup.type',
     fix: 'must be one of "ceph", "swift"',
   },
-
+  // Secret material in rendered values (issue 25): refused with the Secret reference to use instead.
+  ...[
+    {
+      name: 'a password in a transport_url override',
+      build: keystone({
+        config: { DEFAULT: { transport_url: 'rabbit://keystone:s3cret@mq:5672/keystone' } },
+      }),
+      path: '[prod/keystone] config: [DEFAULT] transport_url holds a password in plain text (rabbit://keystone:****@)',
+    },
+    {
+      name: 'a password in a Redis URL of the profiler',
+      build: keystone({ config: { profiler: { connection_string: 'redis://:s3cret@redis:6379' } } }),
+      path: '[prod/keystone] config: [profiler] connection_string holds a password in plain text (redis://:****@)',
+    },
+    {
+      name: 'a password in a URL inside a list option',
+      build: nova({ config: { glance: { api_servers: ['https://glance:s3cret@glance:9292'] } } }),
+      path: '[prod/nova] config: [glance] api_servers holds a password in plain text (https://glance:****@)',
+    },
+    {
+      name: 'a password in a node template of nova-compute',
+      build: nova({
+        compute: {
+          configTemplates: [
+            {
+              nodeSelector: { gpu: 'true' },
+              config: { libvirt: { connection_uri: 'qemu+tcp://u:s3cret@h/system' } },
+            },
+          ],
+        },
+      }),
+      path: '[libvirt] connection_uri holds a password in plain text (qemu+tcp://u:****@)',
+    },
+    {
+      name: 'a password option not marked secret by its schema',
+      build: keystone({ config: { cache: { memcache_password: 's3cret' } } }),
+      path: '[prod/keystone] config: [cache] memcache_password is a password',
+    },
+  ].map((c): ConstructCase => ({
+    class: 3,
+    ...c,
+    fix: /pass it from a Secret instead: envFromSecret\(osloEnvName\('\w+', '\w+'\), \{ secretName, key \}\)/,
+  })),
+  {
+    class: 3,
+    name: "a password in a URL of a configuration file of one's own service",
+    build: api({
+      config: {
+        mountPath: '/etc/billing',
+        files: { 'billing.ini': 'db = postgres://billing:s3cret@pg/billing\n' },
+      },
+    }),
+    path: '[prod/api] config.files.billing.ini holds a password in plain text (postgres://billing:****@)',
+    fix: 'give it to the pod from a Secret with envFromSecret(NAME, { secretName, key })',
+  },
   // ── Found by the fuzzer (test/fuzz, docs/validation.md) ──────────────────────────────────────
   {
     class: 2,
@@ -1271,6 +1363,14 @@ export const CONSTRUCT_CASES: readonly ConstructCase[] = [
     build: (_cloud, app) => new Cloud(app, 'other', { namespace: js<string>(deepObject(20_000)) }),
     path: '[other] namespace must be a string',
     fix: '{"a":{"a":{"a":{…}}}}',
+  },
+  {
+    class: 2,
+    name: 'fuzz: a release nested 20000 lists deep (its message overflowed the stack)',
+    build: (_cloud, app) =>
+      new Cloud(app, 'other', { namespace: 'other', release: js<string>(deepList(20_000)) }),
+    path: '[other] release must be one of',
+    fix: 'got [[[[…]]]]',
   },
   {
     class: 2,

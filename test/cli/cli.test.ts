@@ -150,6 +150,32 @@ describe('stackwright deploy', () => {
     expect(io.stderr.text).toContain('cannot reach the API server');
   });
 
+  test('--json ends with a summary line even when the run stops before its command could write one', async () => {
+    // GIVEN an unreachable cluster, and manifests that do not exist
+    const unreachable = testIo({
+      connectError: new ClusterUnreachableError('cannot reach the API server at https://127.0.0.1:1'),
+    });
+    const missing = testIo();
+    // WHEN both run with --json
+    expect(await runCli(['deploy', manifestDir(cloud()), '--json'], unreachable)).toBe(ExitCode.UNREACHABLE);
+    expect(await runCli(['plan', '/nonexistent/dist', '--json'], missing)).toBe(ExitCode.USAGE);
+    // THEN stdout's last line is the summary with the exit code and the reason
+    const last = (io: ReturnType<typeof testIo>) => JSON.parse(io.stdout.text.trim().split('\n').pop() ?? '');
+    expect(last(unreachable)).toEqual({
+      type: 'summary',
+      command: 'deploy',
+      exitCode: ExitCode.UNREACHABLE,
+      ok: false,
+      error: 'cannot reach the API server at https://127.0.0.1:1',
+    });
+    expect(last(missing)).toMatchObject({
+      type: 'summary',
+      command: 'plan',
+      exitCode: ExitCode.USAGE,
+      ok: false,
+    });
+  });
+
   test('exits 3 when the API server is lost mid-run and stays away past --api-loss-timeout', async () => {
     // GIVEN a cluster whose API server is lost for good as soon as the run starts, a 1 s loss timeout
     const cluster = new InMemoryCluster({ apiLossTimeoutMs: 1_000 });
@@ -358,6 +384,33 @@ describe('stackwright synth', () => {
     };
     expect(await runCli(['synth'], cyclic)).toBe(ExitCode.USAGE);
     expect(cyclic.stderr.text).toContain('dependency cycle between components: a -> b -> a');
+  });
+
+  test('stale YAML: a link is removed and its target kept; a folder named *.yaml is refused before anything is removed', async () => {
+    // GIVEN an output folder with a link to a file elsewhere, then a folder named like a manifest
+    const cwd = project();
+    const elsewhere = path.join(
+      fs.mkdtempSync(path.join(os.tmpdir(), 'stackwright-elsewhere-')),
+      'keep.yaml',
+    );
+    fs.writeFileSync(elsewhere, 'keep: me\n');
+    fs.symlinkSync(elsewhere, path.join(cwd, 'out', 'linked.k8s.yaml'));
+    const io = { ...testIo({ cwd }), runShell: async () => 1 };
+
+    // WHEN / THEN the link goes, its target stays
+    expect(await runCli(['synth'], io)).toBe(ExitCode.USAGE);
+    expect(fs.readdirSync(path.join(cwd, 'out'))).toEqual([]);
+    expect(fs.readFileSync(elsewhere, 'utf8')).toBe('keep: me\n');
+
+    // WHEN / THEN a folder is named, nothing is removed
+    fs.writeFileSync(path.join(cwd, 'out', 'a.k8s.yaml'), 'kind: A\n');
+    fs.mkdirSync(path.join(cwd, 'out', 'b.k8s.yaml'));
+    const folder = { ...testIo({ cwd }), runShell: async () => 0 };
+    expect(await runCli(['synth'], folder)).toBe(ExitCode.USAGE);
+    expect(folder.stderr.text).toContain(
+      `${path.join(cwd, 'out', 'b.k8s.yaml')} is a directory, where synth writes manifest files; rename or move it, or pass another --output`,
+    );
+    expect(fs.readdirSync(path.join(cwd, 'out')).sort()).toEqual(['a.k8s.yaml', 'b.k8s.yaml']);
   });
 });
 

@@ -1,3 +1,4 @@
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -119,5 +120,106 @@ describe('stackwright export', () => {
       path: 'apps/units/keystone/keystone-api',
     });
     expect(fs.existsSync(path.join(repo, 'apps/argocd-cm-patch.yaml'))).toBe(true);
+  });
+});
+
+describe('export writes only inside --out, and all or nothing', () => {
+  /** Every file below `dir` with its content, links as `-> target`, for before/after comparisons. */
+  function snapshot(dir: string): Record<string, string> {
+    const files: Record<string, string> = {};
+    const walk = (d: string) => {
+      for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+        const p = path.join(d, entry.name);
+        const key = path.relative(dir, p);
+        if (entry.isSymbolicLink()) files[key] = `-> ${fs.readlinkSync(p)}`;
+        else if (entry.isDirectory()) walk(p);
+        else if (entry.isFile()) files[key] = fs.readFileSync(p, 'utf8');
+        else files[key] = 'special';
+      }
+    };
+    walk(dir);
+    return files;
+  }
+
+  test('a link inside the output tree: its target keeps its *.yaml, the link stays, the export succeeds', async () => {
+    // GIVEN an earlier export, and a link inside it to a folder elsewhere holding YAML files
+    const repo = gitRepo();
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'stackwright-elsewhere-'));
+    fs.writeFileSync(path.join(elsewhere, 'precious.yaml'), 'keep: me\n');
+    expect(await runCli(['export', 'flux', manifests(), '--out', 'out'], testIo({ cwd: repo }))).toBe(
+      ExitCode.OK,
+    );
+    fs.symlinkSync(elsewhere, path.join(repo, 'out/units/elsewhere'));
+    fs.writeFileSync(path.join(repo, 'out/units/README.md'), 'our notes\n');
+
+    // WHEN
+    const io = testIo({ cwd: repo });
+    const code = await runCli(['export', 'flux', manifests(), '--out', 'out'], io);
+
+    // THEN
+    expect({ code, stderr: io.stderr.text }).toEqual({ code: ExitCode.OK, stderr: '' });
+    expect(snapshot(elsewhere)).toEqual({ 'precious.yaml': 'keep: me\n' });
+    expect(fs.readlinkSync(path.join(repo, 'out/units/elsewhere'))).toBe(elsewhere);
+    expect(fs.readFileSync(path.join(repo, 'out/units/README.md'), 'utf8')).toBe('our notes\n');
+    expect(fs.readdirSync(path.join(repo, 'out')).sort()).toEqual([
+      'flux',
+      'root-kustomization.yaml',
+      'units',
+    ]);
+  });
+
+  test('a failure leaves the previous export exactly as it was, stale units included', async () => {
+    // GIVEN an earlier export with a stale unit, and a FIFO in a folder the export replaces
+    const repo = gitRepo();
+    expect(await runCli(['export', 'flux', manifests(), '--out', 'out'], testIo({ cwd: repo }))).toBe(
+      ExitCode.OK,
+    );
+    fs.writeFileSync(path.join(repo, 'out/flux/old-unit.yaml'), 'kind: Kustomization\n');
+    execFileSync('mkfifo', [path.join(repo, 'out/units/pipe')]);
+    const before = snapshot(path.join(repo, 'out'));
+
+    // WHEN
+    const io = testIo({ cwd: repo });
+    const code = await runCli(['export', 'flux', manifests(), '--out', 'out'], io);
+
+    // THEN refused by name, nothing changed, no staging folder left
+    expect(code).toBe(ExitCode.USAGE);
+    expect(io.stderr.text).toContain(
+      `${repo}/out/units/pipe is a FIFO (named pipe) inside a folder the export replaces; it cannot be carried over: move it out of the export`,
+    );
+    expect(snapshot(path.join(repo, 'out'))).toEqual(before);
+  });
+
+  test('a top-level folder of the layout that is a link is refused, its target untouched', async () => {
+    // GIVEN --out/units is a link to a folder elsewhere
+    const repo = gitRepo();
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'stackwright-elsewhere-'));
+    fs.writeFileSync(path.join(elsewhere, 'precious.yaml'), 'keep: me\n');
+    fs.mkdirSync(path.join(repo, 'out'));
+    fs.symlinkSync(elsewhere, path.join(repo, 'out/units'));
+
+    // WHEN
+    const io = testIo({ cwd: repo });
+    const code = await runCli(
+      ['export', 'argocd', manifests(), '--out', 'out', '--repo-url', 'https://g/c.git'],
+      io,
+    );
+
+    // THEN
+    expect(code).toBe(ExitCode.USAGE);
+    expect(io.stderr.text).toContain(
+      `${repo}/out/units is a symbolic link to ${elsewhere}; the export replaces this folder and never writes through a link: remove the link (its target is left alone)`,
+    );
+    expect(snapshot(elsewhere)).toEqual({ 'precious.yaml': 'keep: me\n' });
+    expect(fs.readdirSync(path.join(repo, 'out'))).toEqual(['units']);
+  });
+
+  test('--out naming a file is refused before anything is written', async () => {
+    const repo = gitRepo();
+    fs.writeFileSync(path.join(repo, 'out'), 'a file\n');
+    const io = testIo({ cwd: repo });
+    expect(await runCli(['export', 'kapp', manifests(), '--out', 'out'], io)).toBe(ExitCode.USAGE);
+    expect(io.stderr.text).toContain(`--out ${repo}/out is a regular file, not a folder; pass a folder`);
+    expect(fs.readFileSync(path.join(repo, 'out'), 'utf8')).toBe('a file\n');
   });
 });

@@ -12,7 +12,7 @@ import {
   Keystone,
   Neutron,
   Nova,
-  PlacementService,
+  Placement,
 } from '../../constructs/openstack';
 import { Cloud } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
@@ -107,9 +107,9 @@ export const CONSTRUCT_TARGETS: readonly ConstructTarget[] = [
     const { keystone, database, cache } = infra(cloud);
     new Glance(cloud, id, js(mutate({ keystone, database, cache, config: CONFIG })));
   }),
-  inCloud('PlacementService', 'placement', (cloud, id, mutate) => {
+  inCloud('Placement', 'placement', (cloud, id, mutate) => {
     const { keystone, database, cache } = infra(cloud);
-    new PlacementService(cloud, id, js(mutate({ keystone, database, cache, config: CONFIG })));
+    new Placement(cloud, id, js(mutate({ keystone, database, cache, config: CONFIG })));
   }),
   inCloud('Neutron', 'neutron', (cloud, id, mutate) => {
     const base = infra(cloud);
@@ -129,7 +129,7 @@ export const CONSTRUCT_TARGETS: readonly ConstructTarget[] = [
   inCloud('Nova', 'nova', (cloud, id, mutate) => {
     const base = infra(cloud);
     const { keystone, database, cache } = base;
-    const placementService = new PlacementService(cloud, 'placement', { keystone, database, cache });
+    const placementService = new Placement(cloud, 'placement', { keystone, database, cache });
     const glance = new Glance(cloud, 'glance', { keystone, database, cache });
     const neutron = new Neutron(cloud, 'neutron', {
       ...base,

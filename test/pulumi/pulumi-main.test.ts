@@ -98,7 +98,7 @@ describe('stacks/pulumi-main', () => {
         'stackwright:adminPassword': 'admin-secret',
         'stackwright:namespace': 'cloud-b',
         'stackwright:imageRegistry': 'registry.example.org/openstack',
-        'stackwright:release': '2024.2',
+        'stackwright:release': '2025.1',
         'stackwright:labels': JSON.stringify({ team: 'infra' }),
       },
       ['stackwright:adminPassword'],
@@ -113,7 +113,7 @@ describe('stacks/pulumi-main', () => {
         template: {
           spec: {
             containers: [
-              expect.objectContaining({ image: 'registry.example.org/openstack/keystone:2024.2' }),
+              expect.objectContaining({ image: 'registry.example.org/openstack/keystone:2025.1' }),
             ],
           },
         },

@@ -88,13 +88,14 @@ describe('deployerRbac of the reference cloud', () => {
       ]);
       expect(held.every((r) => !r.verbs.includes('*') && !r.resources.includes('*'))).toBe(true);
     }
-    // (in the agents' namespace: only the copies of the five Secrets the node agents read)
+    // (in the agents' namespace: only the copies of the six Secrets the node agents read)
     expect(
       roleIn('openstack-agents').find((r) => r.verbs.includes('get') && r.resourceNames)?.resourceNames,
     ).toEqual([
       'ceilometer-keystone-user',
       'ceilometer-mq',
       'neutron-metadata-secret',
+      'neutron-mq',
       'nova-cell1-mq',
       'nova-keystone-user',
     ]);

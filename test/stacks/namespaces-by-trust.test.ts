@@ -61,14 +61,20 @@ describe('namespaces by trust in the reference cloud', () => {
     });
   });
 
-  test("exactly the four node agents, with their configuration, run in the agents' namespace", () => {
+  test("exactly the seven node agents, with their configuration, run in the agents' namespace", () => {
     expect(
       refs(inNamespace('openstack-agents').filter((o) => o.kind !== 'Role' && o.kind !== 'RoleBinding')),
     ).toEqual([
       'ConfigMap/ceilometer-compute-config',
+      'ConfigMap/neutron-bgp-agent-config',
+      'ConfigMap/neutron-dhcp-agent-config',
+      'ConfigMap/neutron-l3-agent-config',
       'ConfigMap/neutron-ovn-agent-config',
       'ConfigMap/nova-compute-config',
       'DaemonSet/ceilometer-compute',
+      'DaemonSet/neutron-bgp-agent',
+      'DaemonSet/neutron-dhcp-agent',
+      'DaemonSet/neutron-l3-agent',
       'DaemonSet/neutron-ovn-agent',
       'DaemonSet/nova-compute',
       'DaemonSet/nova-libvirt',

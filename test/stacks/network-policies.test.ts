@@ -139,6 +139,9 @@ describe('NetworkPolicies of the reference cloud', () => {
       (o: KubeObject) => ['DaemonSet'].includes(o.kind) && podSpecOf(o).hostNetwork === true,
     );
     expect(hostNetwork.map((o) => o.metadata.name).sort()).toEqual([
+      'neutron-bgp-agent',
+      'neutron-dhcp-agent',
+      'neutron-l3-agent',
       'neutron-ovn-agent',
       'nova-compute',
       'nova-libvirt',

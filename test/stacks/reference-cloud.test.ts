@@ -1,9 +1,12 @@
+import { readdirSync, readFileSync } from 'fs';
+import { join } from 'path';
 import { App } from 'cdk8s';
 import { Annotations, findCycle, graphFromManifests, KubeObject, objectRef } from '../../lib/graph';
 import { SchedulingKey as K } from '../../lib/scheduling';
 import { findObject, podSpecOf, synthGraph, synthObjects } from '../../lib/testing';
 import { referenceCloud } from '../../stacks/reference-cloud';
 
+const CONSTRUCTS = join(__dirname, '..', '..', 'constructs');
 const NO_OVN_MAINTENANCE = 'maintenance.yaook.cloud/ovn-maintenance=not-required';
 
 /**
@@ -21,7 +24,10 @@ const EXPECTED_PLACEMENT: Record<string, string[]> = {
   'placement-api': [K.PLACEMENT_API, K.ANY_API],
   'neutron-api': [K.NETWORK_API, K.ANY_API],
   'neutron-northd': [K.NETWORK_NEUTRON_NORTHD],
-  'neutron-ovn-agent': [K.NETWORK_NEUTRON_OVN_AGENT, K.COMPUTE_HYPERVISOR],
+  'neutron-ovn-agent': [K.NETWORK_NEUTRON_OVN_AGENT, K.COMPUTE_HYPERVISOR, K.NETWORK_NEUTRON_BGP_AGENT],
+  'neutron-l3-agent': [K.NETWORK_NEUTRON_L3_AGENT],
+  'neutron-dhcp-agent': [K.NETWORK_NEUTRON_DHCP_AGENT],
+  'neutron-bgp-agent': [`${K.NETWORK_NEUTRON_BGP_AGENT}&${NO_OVN_MAINTENANCE}`],
   'nova-api': [K.COMPUTE_API, K.ANY_API],
   'nova-metadata': [K.COMPUTE_METADATA_API, K.ANY_API],
   'nova-conductor': [K.COMPUTE_NOVA_CONDUCTOR, K.COMPUTE_NOVA_ANY_SERVICE],
@@ -32,6 +38,7 @@ const EXPECTED_PLACEMENT: Record<string, string[]> = {
   'cinder-api': [K.BLOCK_STORAGE_API, K.ANY_API],
   'cinder-scheduler': [K.BLOCK_STORAGE_CINDER_SCHEDULER, K.BLOCK_STORAGE_CINDER_ANY_SERVICE],
   'cinder-volume-ceph': [K.BLOCK_STORAGE_CINDER_VOLUME, K.BLOCK_STORAGE_CINDER_ANY_SERVICE],
+  'cinder-backup': [K.BLOCK_STORAGE_CINDER_BACKUP, K.BLOCK_STORAGE_CINDER_ANY_SERVICE],
   'barbican-api': [K.KEY_MANAGER_API, K.ANY_API],
   'barbican-keystone-listener': [
     K.KEY_MANAGER_BARBICAN_KEYSTONE_LISTENER,
@@ -47,6 +54,16 @@ const EXPECTED_PLACEMENT: Record<string, string[]> = {
   'ceilometer-compute': [`${K.COMPUTE_HYPERVISOR}&${NO_OVN_MAINTENANCE}`],
   'ironic-api': [K.INFRA_BARE_METAL_API, K.ANY_API],
   'ironic-conductor': [K.INFRA_BARE_METAL_IRONIC_CONDUCTOR, K.INFRA_BARE_METAL_IRONIC_ANY_SERVICE],
+};
+
+/**
+ * The seed's keys no Stackwright component is placed by, and why. Every other key must be used by
+ * the reference cloud, so it shows each component a user can place.
+ */
+const KEYS_WITHOUT_COMPONENT: Record<string, string> = {
+  [K.NETWORK_NEUTRON_L2_AGENT]: 'the Open vSwitch agent; OVN replaces it',
+  [K.NETWORK_NEUTRON_BGP_DRAGENT]: 'neutron-dynamic-routing, not modelled (the OVN BGP agent is)',
+  [K.COMPUTE_NOVA_CONSOLEAUTH]: 'nova-consoleauth, removed from Nova in Train',
 };
 
 /** The operator key of each service's Jobs (infra services run theirs on OPERATOR_ANY alone). */
@@ -105,6 +122,7 @@ const CANONICAL_EDGES: [string, string, string][] = [
   ['cinder-api', 'keystone-api', 'ready'],
   ['cinder-api', 'mq', 'ready'],
   ['cinder-volume-ceph', 'cinder-api', 'ready'],
+  ['cinder-backup', 'cinder-api', 'ready'],
   ['barbican-api', 'keystone-api', 'ready'],
   ['barbican-api', 'mq', 'runtime'],
   ['barbican-keystone-listener', 'mq', 'ready'],
@@ -172,6 +190,28 @@ describe('reference cloud', () => {
     }
   });
 
+  test('every scheduling key that has an OpenStack component places a component of the reference cloud', () => {
+    // GIVEN the keys in the affinity terms of every pod of the cloud
+    const used = new Set(
+      objects
+        .filter((o) => ['Deployment', 'StatefulSet', 'DaemonSet', 'Job'].includes(o.kind))
+        .flatMap((o) => terms(o).flatMap((term) => term.split('&').map((e) => e.split('=')[0]))),
+    );
+
+    // THEN every key of the seed is used, but for those without a component
+    const unused = Object.values(K).filter((key) => !used.has(key));
+    expect(unused.sort()).toEqual(Object.keys(KEYS_WITHOUT_COMPONENT).sort());
+    // AND no construct places anything by those
+    const sources = readdirSync(CONSTRUCTS, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => readFileSync(join(CONSTRUCTS, f), 'utf8'))
+      .join('\n');
+    const names = Object.entries(K)
+      .filter(([, key]) => key in KEYS_WITHOUT_COMPONENT)
+      .map(([name]) => name);
+    expect(names.filter((name) => sources.includes(`SchedulingKey.${name}`))).toEqual([]);
+  });
+
   test("every Job runs on its service's operator key or the OPERATOR_ANY group", () => {
     const jobs = objects.filter((o) => o.kind === 'Job');
     expect(jobs.length).toBeGreaterThan(50);
@@ -187,7 +227,11 @@ describe('reference cloud', () => {
 
   test('the OVN agent follows the union rule and does not itself wait for the maintenance label', () => {
     const agent = workloads.find((o) => componentOf(o) === 'neutron-ovn-agent') as KubeObject;
-    expect(terms(agent)).toEqual([K.NETWORK_NEUTRON_OVN_AGENT, K.COMPUTE_HYPERVISOR]);
+    expect(terms(agent)).toEqual([
+      K.NETWORK_NEUTRON_OVN_AGENT,
+      K.COMPUTE_HYPERVISOR,
+      K.NETWORK_NEUTRON_BGP_AGENT,
+    ]);
   });
 
   test('hypervisor workloads require the no-OVN-maintenance label in every term', () => {

@@ -20,6 +20,7 @@ const COPIED = [
   'ceilometer-keystone-user',
   'ceilometer-mq',
   'neutron-metadata-secret',
+  'neutron-mq',
   'nova-cell1-mq',
   'nova-keystone-user',
 ];

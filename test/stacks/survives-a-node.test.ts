@@ -76,7 +76,14 @@ describe('the reference cloud survives the loss of one node', () => {
         .filter((w) => podSpecOf(w).priorityClassName === 'openstack-node-agent')
         .map((w) => w.metadata.name)
         .sort(),
-    ).toEqual(['neutron-ovn-agent', 'nova-compute', 'nova-libvirt']);
+    ).toEqual([
+      'neutron-bgp-agent',
+      'neutron-dhcp-agent',
+      'neutron-l3-agent',
+      'neutron-ovn-agent',
+      'nova-compute',
+      'nova-libvirt',
+    ]);
     expect(jobs.filter((j) => podSpecOf(j).priorityClassName !== undefined)).toEqual([]);
   });
 

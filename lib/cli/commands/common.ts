@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { parse } from 'yaml';
+import { parseYamlDocument, readRegularFile } from '../../files';
 import { ComponentGraph, graphFromManifests, loadManifests } from '../../graph';
 import { CliCluster, CliIo } from '../io';
 
@@ -23,11 +23,22 @@ export class UsageError extends Error {
   }
 }
 
-/** The cdk8s project file (`cdk8s.yaml`) in `cwd`, when there is one. */
+/** The largest `cdk8s.yaml` read: a few lines in practice. */
+const MAX_CDK8S_CONFIG_BYTES = 1024 * 1024;
+
+/** The cdk8s project file (`cdk8s.yaml`) in `cwd`, when there is one; read and parsed with limits. */
 export function readCdk8sConfig(cwd: string): { app?: string; output?: string } {
   const file = path.join(cwd, 'cdk8s.yaml');
   if (!fs.existsSync(file)) return {};
-  const parsed: unknown = parse(fs.readFileSync(file, 'utf8'));
+  let parsed: unknown;
+  try {
+    parsed = parseYamlDocument(
+      readRegularFile(file, { what: 'cdk8s.yaml', maxBytes: MAX_CDK8S_CONFIG_BYTES }),
+      file,
+    );
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
   const config = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
   return {
     ...(typeof config.app === 'string' ? { app: config.app } : {}),

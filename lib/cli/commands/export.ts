@@ -3,7 +3,6 @@ import * as path from 'path';
 import {
   ARGOCD_CM_PATCH_FILE,
   ARGOCD_ROOT_FILE,
-  assertNoLinks,
   exportArgoCd,
   exportFlux,
   exportKapp,
@@ -12,6 +11,7 @@ import {
   KAPP_FOLDER,
   writeExportTree,
 } from '../../export';
+import { FileRefusedError } from '../../files';
 import { ComponentGraph } from '../../graph';
 import { ExitCode } from '../exit-codes';
 import { CliIo } from '../io';
@@ -56,11 +56,12 @@ export function exportCommand(
 
   const tree = build(engine, graph, repoPath, options.repoUrl ?? '');
   try {
-    assertNoLinks(tree, out);
+    writeExportTree(tree, out);
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    // Refused before anything was written: bad input, like every check above.
+    if (error instanceof FileRefusedError) throw new UsageError(error.message);
+    throw error;
   }
-  writeExportTree(tree, out);
   const shown = path.relative(io.cwd, out) || '.';
   io.stdout.write(`wrote ${tree.length} files to ${shown}\n${nextStep(engine, shown)}\n`);
   return ExitCode.OK;

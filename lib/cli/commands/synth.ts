@@ -22,7 +22,18 @@ export async function synthCommand(io: CliIo, options: SynthOptions, global: Glo
   if (!app) throw new UsageError('no app to run: pass --app "<command>" or add `app:` to cdk8s.yaml');
   const output = path.resolve(io.cwd, options.output ?? config.output ?? 'dist');
   fs.mkdirSync(output, { recursive: true });
-  for (const file of fs.readdirSync(output)) if (/\.ya?ml$/.test(file)) fs.rmSync(path.join(output, file));
+  const stale = fs
+    .readdirSync(output)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .map((f) => path.join(output, f));
+  // Unlinking removes a link, never its target; a folder is not a stale manifest to delete.
+  const folder = stale.find((file) => fs.lstatSync(file).isDirectory());
+  if (folder) {
+    throw new UsageError(
+      `${folder} is a directory, where synth writes manifest files; rename or move it, or pass another --output`,
+    );
+  }
+  for (const file of stale) fs.rmSync(file);
 
   const started = io.now();
   const code = await io.runShell(app, { CDK8S_OUTDIR: output });

@@ -18,3 +18,4 @@ export * from './quantity';
 export * from './range';
 export * from './reserved-namespace';
 export * from './single-line';
+export * from './secret-material';

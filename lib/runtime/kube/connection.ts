@@ -4,6 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { loadClientNode } from './client-node';
 import { ClusterUnreachableError } from './errors';
+import { KubeconfigFileError, loadKubeconfigFile } from './kubeconfig-file';
 
 /** Where to find the cluster. Mirrors kubectl: `--kubeconfig`, then `$KUBECONFIG`, then `~/.kube/config`. */
 export interface ConnectionOptions {
@@ -38,23 +39,24 @@ export async function connect(
   const file = options.kubeconfig ?? firstKubeconfigFromEnv(env) ?? defaultKubeconfig();
   if (!file) {
     throw new ClusterUnreachableError(
-      'no kubeconfig: pass --kubeconfig <file>, set KUBECONFIG, or create ~/.kube/config (`npm run cluster:up` writes one for the test cluster)',
+      'no kubeconfig: pass --kubeconfig <file>, set KUBECONFIG, or create ~/.kube/config',
     );
   }
   if (!fs.existsSync(file)) throw new ClusterUnreachableError(`kubeconfig ${file} does not exist`);
   try {
-    if (options.kubeconfig) kc.loadFromFile(options.kubeconfig);
+    if (options.kubeconfig) loadKubeconfigFile(kc, options.kubeconfig);
     else if (env.KUBECONFIG) {
       // Like kubectl: every file of the list, merged; the first one's current context wins.
       const [first, ...rest] = env.KUBECONFIG.split(path.delimiter).filter((f) => f.length > 0);
-      kc.loadFromFile(first);
+      loadKubeconfigFile(kc, first);
       for (const other of rest.filter((f) => fs.existsSync(f))) {
         const more = new KubeConfig();
-        more.loadFromFile(other);
+        loadKubeconfigFile(more, other);
         kc.mergeConfig(more, true);
       }
-    } else kc.loadFromFile(file);
+    } else loadKubeconfigFile(kc, file);
   } catch (error) {
+    if (error instanceof KubeconfigFileError) throw new ClusterUnreachableError(error.message);
     throw new ClusterUnreachableError(`cannot read kubeconfig ${file}: ${errorMessage(error)}`);
   }
   if (options.context) {

@@ -71,10 +71,6 @@ export function isTrue(object: KubeObject, type: string): boolean {
   return condition(object, type)?.status.toLowerCase() === 'true';
 }
 
-export function isFalse(object: KubeObject, type: string): boolean {
-  return condition(object, type)?.status.toLowerCase() === 'false';
-}
-
 /** `metadata.generation`, when the API server tracks it for this kind. */
 export function generation(object: KubeObject): number | undefined {
   return asNumber(object.metadata.generation);

@@ -3,10 +3,12 @@ import {
   keystoneAdminClientEnv,
   keystoneAuthtokenConfig,
   KeystoneRegistration,
+} from '../../../constructs/common';
+import {
   SERVICE_USER_AUTH_OPTIONS,
   serviceUserAuthConfig,
   serviceUserPasswordEnv,
-} from '../../../constructs/common';
+} from '../../../constructs/common/keystone-service-user';
 import { SchedulingKey } from '../../../lib/scheduling';
 import { baseCloud } from '../support/compute-network-fixture';
 

@@ -125,9 +125,17 @@ describe('Keystone', () => {
     );
   });
 
-  test('a credential cannot be given as plain text', () => {
+  test('a credential cannot be given as plain text, even without a password in it', () => {
+    expect(() =>
+      synthObjects(keystoneCloud({ database: { connection: 'sqlite:////var/lib/keystone.db' } })),
+    ).toThrow(/keystone.conf: \[database\] connection carries a credential and cannot be set as plain text/);
+  });
+
+  test('a password in a URL is refused at the boundary, masked, with the Secret reference to use', () => {
     expect(() =>
       synthObjects(keystoneCloud({ database: { connection: 'mysql://root:secret@db/keystone' } })),
-    ).toThrow(/keystone.conf: \[database\] connection carries a credential and cannot be set as plain text/);
+    ).toThrow(
+      "[prod/keystone] config: [database] connection holds a password in plain text (mysql://root:****@), which would be rendered into a ConfigMap; pass it from a Secret instead: envFromSecret(osloEnvName('database', 'connection'), { secretName, key })",
+    );
   });
 });

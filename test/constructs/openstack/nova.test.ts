@@ -2,7 +2,7 @@ import { OvsdbCluster } from '../../../constructs/infra';
 import { Glance } from '../../../constructs/openstack/glance';
 import { Neutron, NeutronProps } from '../../../constructs/openstack/neutron';
 import { Nova, NovaProps } from '../../../constructs/openstack/nova';
-import { PlacementService } from '../../../constructs/openstack/placement';
+import { Placement } from '../../../constructs/openstack/placement';
 import { KubeObject } from '../../../lib/graph';
 import { Component } from '../../../lib/model';
 import { SchedulingKey } from '../../../lib/scheduling';
@@ -43,7 +43,7 @@ function novaCloud(
     ovsdb,
     ...neutronProps,
   });
-  const placement = new PlacementService(cloud, 'placement', { keystone, database, cache });
+  const placement = new Placement(cloud, 'placement', { keystone, database, cache });
   const glance = new Glance(cloud, 'glance', { keystone, database, cache });
   const extra = typeof props === 'function' ? props(base) : props;
   const nova = new Nova(cloud, 'nova', {

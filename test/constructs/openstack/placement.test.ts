@@ -1,4 +1,4 @@
-import { PlacementService, PlacementServiceProps } from '../../../constructs/openstack/placement';
+import { Placement, PlacementProps } from '../../../constructs/openstack/placement';
 import { edgesOf, findObject, synthObjects } from '../../../lib/testing';
 import {
   baseCloud,
@@ -14,9 +14,9 @@ import {
   termsOf,
 } from '../support/compute-network-fixture';
 
-function placementCloud(props: Partial<PlacementServiceProps> = {}) {
+function placementCloud(props: Partial<PlacementProps> = {}) {
   const base = baseCloud();
-  new PlacementService(base.cloud, 'placement', {
+  new Placement(base.cloud, 'placement', {
     keystone: base.keystone,
     database: base.database,
     cache: base.cache,
@@ -25,7 +25,7 @@ function placementCloud(props: Partial<PlacementServiceProps> = {}) {
   return base.cloud;
 }
 
-describe('PlacementService', () => {
+describe('Placement', () => {
   // GIVEN / WHEN
   const objects = synthObjects(placementCloud());
 
@@ -92,10 +92,10 @@ describe('PlacementService', () => {
     expect(
       errorOf(
         () =>
-          new PlacementService(base.cloud, 'placement', {
+          new Placement(base.cloud, 'placement', {
             keystone: base.keystone,
             cache: base.cache,
-          } as unknown as PlacementServiceProps),
+          } as unknown as PlacementProps),
       ),
     ).toContain('[prod/placement] missing required input "database"');
   });

@@ -1,6 +1,6 @@
 import { App } from 'cdk8s';
 import { MariaDB, Memcached, RabbitMQ } from '../../../constructs/infra';
-import { Glance, Keystone, PlacementService } from '../../../constructs/openstack';
+import { Glance, Keystone, Placement } from '../../../constructs/openstack';
 import { Cloud } from '../../../lib/model';
 import { LOCAL_IMAGES, LOCAL_REGISTRY } from './images';
 
@@ -16,7 +16,7 @@ export interface RealCloud {
   readonly cache: Memcached;
   readonly keystone: Keystone;
   readonly glance: Glance;
-  readonly placement: PlacementService;
+  readonly placement: Placement;
 }
 
 /**
@@ -55,6 +55,6 @@ export function realCloud(outdir: string, namespace: string): RealCloud {
     replicas: 1,
     storage: { type: 'pvc', size: '2Gi', storageClassName: REAL_STORAGE_CLASS, accessMode: 'ReadWriteOnce' },
   });
-  const placement = new PlacementService(cloud, 'placement', { keystone, database, cache, replicas: 1 });
+  const placement = new Placement(cloud, 'placement', { keystone, database, cache, replicas: 1 });
   return { app, cloud, database, messaging, cache, keystone, glance, placement };
 }

@@ -62,9 +62,3 @@ export function involvedRef(event: ClusterEvent): string {
 export function involvedName(event: ClusterEvent): string {
   return `${event.involved.kind} ${event.involved.name}`;
 }
-
-/** What the API server said after "is forbidden: " (or the whole message), for quoting. */
-export function forbiddenDetail(message: string): string {
-  const at = message.indexOf('is forbidden: ');
-  return at >= 0 ? message.slice(at + 'is forbidden: '.length) : message;
-}

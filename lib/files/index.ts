@@ -1,0 +1,3 @@
+export * from './file-kind';
+export * from './parse-yaml';
+export * from './read-regular-file';

@@ -1,0 +1,10 @@
+// docs/pulumi.md, TypeScript block 2, written by test/docs/code-blocks.test.ts (UPDATE_DOCS=1): edit the doc.
+import { Cloud } from 'stackwright';
+import { StackwrightCloud } from 'stackwright/pulumi';
+declare const cloud: Cloud;
+// ---- the block
+new StackwrightCloud('openstack', {
+  source: cloud,
+  aliases: { 'db:ConfigMap:openstack/db-config': ['database:ConfigMap:openstack/db-config'] },
+});
+export {};
