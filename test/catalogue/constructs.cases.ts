@@ -1367,8 +1367,7 @@ export const CONSTRUCT_CASES: readonly ConstructCase[] = [
   {
     class: 2,
     name: 'fuzz: a release nested 20000 lists deep (its message overflowed the stack)',
-    build: (_cloud, app) =>
-      new Cloud(app, 'other', { namespace: 'other', release: js<string>(deepList(20_000)) }),
+    build: (_cloud, app) => new Cloud(app, 'other', { namespace: 'other', release: js(deepList(20_000)) }),
     path: '[other] release must be one of',
     fix: 'got [[[[…]]]]',
   },
