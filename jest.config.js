@@ -4,7 +4,12 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '\\.e2e\\.test\\.ts$', '\\.real\\.test\\.ts$'],
+  testPathIgnorePatterns: [
+    '/node_modules/',
+    '\\.e2e\\.test\\.ts$',
+    '\\.real\\.test\\.ts$',
+    '\\.fuzz\\.test\\.ts$',
+  ],
   // `import … from 'stackwright'` (as the examples are written) runs the source, as in tsconfig's paths.
   moduleNameMapper: {
     '^stackwright$': '<rootDir>/index.ts',

@@ -53,10 +53,10 @@ const API_SERVICE_PROPS: PropsSpec<ApiServiceProps> = {
   port: required(Rules.port(), 'the port the API listens on'),
   healthPath: healthPathRule,
   replicas: Rules.count({ min: 1, max: 50 }),
-  env: Rules.checkedElsewhere(), // Kubernetes EnvVar objects, typed by the caller
+  env: Rules.kubernetesObjects(),
   config: configFilesRule,
-  volumes: Rules.checkedElsewhere(),
-  volumeMounts: Rules.checkedElsewhere(),
+  volumes: Rules.kubernetesObjects(),
+  volumeMounts: Rules.kubernetesObjects(),
   requests: requestsRule,
 };
 

@@ -1,6 +1,7 @@
 import { required, Rule, Rules, urlsWithPassword } from '../../lib/model';
 import { dataKeyRule } from './input-rules';
 import { ResourceRequests } from './pod-template';
+import { shown } from '../../lib/graph';
 
 /**
  * Rules shared by the building blocks services are made of (ApiService, WorkerService,
@@ -11,7 +12,7 @@ import { ResourceRequests } from './pod-template';
 export const commandRule: Rule = required(
   Rules.list(
     Rules.given((value, name) =>
-      typeof value === 'string' ? [] : [`${name} must be a string, got ${JSON.stringify(value)}`],
+      typeof value === 'string' ? [] : [`${name} must be a string, got ${shown(value)}`],
     ),
     { min: 1 },
   ),
@@ -23,7 +24,7 @@ export const envNameRule: Rule = Rules.given((value, name) =>
   typeof value === 'string' && /^[-._a-zA-Z][-._a-zA-Z0-9]*$/.test(value)
     ? []
     : [
-        `${name} ${JSON.stringify(value)} is not an environment variable name; use letters, digits, '_', '-' and '.', not starting with a digit`,
+        `${name} ${shown(value)} is not an environment variable name; use letters, digits, '_', '-' and '.', not starting with a digit`,
       ],
 );
 
@@ -35,7 +36,7 @@ export const requestsRule: Rule = Rules.object<ResourceRequests>({
       typeof value === 'string' && /^\d+(Ki|Mi|Gi|Ti)?$/.test(value)
         ? []
         : [
-            `${name} ${JSON.stringify(value)} must be a whole number with an optional binary suffix (the limit is four times it), e.g. '256Mi'`,
+            `${name} ${shown(value)} must be a whole number with an optional binary suffix (the limit is four times it), e.g. '256Mi'`,
           ],
     ),
     "a memory quantity, e.g. '256Mi'",
@@ -46,13 +47,11 @@ export const requestsRule: Rule = Rules.object<ResourceRequests>({
 export const configFilesRule: Rule = Rules.given((value, name) => {
   const config = value as { mountPath?: unknown; files?: unknown } | null;
   if (typeof config !== 'object' || config === null)
-    return [`${name} must be { mountPath, files }, got ${JSON.stringify(value)}`];
+    return [`${name} must be { mountPath, files }, got ${shown(value)}`];
   return [
     ...(typeof config.mountPath === 'string' && config.mountPath.startsWith('/')
       ? []
-      : [
-          `${name}.mountPath ${JSON.stringify(config.mountPath)} must be an absolute path, e.g. '/etc/keystone'`,
-        ]),
+      : [`${name}.mountPath ${shown(config.mountPath)} must be an absolute path, e.g. '/etc/keystone'`]),
     ...Rules.record(
       Rules.given((text, at) => {
         if (typeof text !== 'string') return [`${at} must be the file's text`];
@@ -75,7 +74,7 @@ export const healthPathRule: Rule = required(
   Rules.given((value, name) =>
     typeof value === 'string' && /^\/\S*$/.test(value)
       ? []
-      : [`${name} ${JSON.stringify(value)} must be an HTTP path such as '/healthcheck'`],
+      : [`${name} ${shown(value)} must be an HTTP path such as '/healthcheck'`],
   ),
   "the health check's HTTP path, e.g. '/healthcheck'",
 );

@@ -1,6 +1,7 @@
 import { k8s } from 'cdk8s-plus-33';
 import { shellWord } from './shell-word';
 import { SecretRef } from './secret-ref';
+import { shown } from '../../lib/graph';
 
 /**
  * An existing Ceph cluster, reached as one cephx user. Stackwright deploys nothing for it and gates
@@ -57,14 +58,14 @@ export function cephKeyringVolume(
 /** Problems with a Ceph client's settings (empty when valid), phrased with the fix. */
 export function cephClientProblems(client: CephClient | undefined, where: string): string[] {
   if (typeof client !== 'object' || client === null)
-    return [`${where} must be { monitors, user, keyring }, got ${JSON.stringify(client)}`];
+    return [`${where} must be { monitors, user, keyring }, got ${shown(client)}`];
   const problems: string[] = [];
   if (!Array.isArray(client.monitors) || client.monitors.length === 0)
     problems.push(`${where}.monitors is empty; list the Ceph monitors, e.g. ['10.0.0.1:6789']`);
   for (const monitor of Array.isArray(client.monitors) ? client.monitors : []) {
     if (typeof monitor !== 'string' || !/^[A-Za-z0-9.:[\]-]+$/.test(monitor))
       problems.push(
-        `${where}.monitors: ${JSON.stringify(monitor)} is not a monitor address; write host or host:port, e.g. '10.0.0.1:6789'`,
+        `${where}.monitors: ${shown(monitor)} is not a monitor address; write host or host:port, e.g. '10.0.0.1:6789'`,
       );
   }
   if (
@@ -91,7 +92,7 @@ export function cephPoolProblems(
     ...(typeof value?.pool === 'string' && /^[A-Za-z0-9_.-]+$/.test(value.pool)
       ? []
       : [
-          `${where}.pool ${JSON.stringify(value?.pool)} is not a Ceph pool name; use letters, digits, '_', '.' and '-'`,
+          `${where}.pool ${shown(value?.pool)} is not a Ceph pool name; use letters, digits, '_', '.' and '-'`,
         ]),
     ...cephClientProblems(value?.ceph, `${where}.ceph`),
   ];

@@ -1,6 +1,7 @@
 import { isDependable, propsProblems, PropsSpec, required, Rule, Rules } from '../../lib/model';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from './endpoints';
 import { SecretRef } from './secret-ref';
+import { shown } from '../../lib/graph';
 
 /**
  * Rules for the inputs constructs take from each other (endpoints, Secret references, other
@@ -16,7 +17,7 @@ const host: Rule = Rules.given((value, name) =>
   typeof value === 'string' && /^[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?$/.test(value) && value.length <= 253
     ? []
     : [
-        `${name} ${JSON.stringify(value)} is not a host name or IPv4 address; give one such as 'galera.example.com' or '10.0.0.5'`,
+        `${name} ${shown(value)} is not a host name or IPv4 address; give one such as 'galera.example.com' or '10.0.0.5'`,
       ],
 );
 
@@ -25,7 +26,7 @@ const userName: Rule = Rules.given((value, name) =>
   typeof value === 'string' && /^[A-Za-z0-9_.@-]{1,64}$/.test(value)
     ? []
     : [
-        `${name} ${JSON.stringify(value)} is not a user name; use letters, digits, '_', '.', '@' and '-', e.g. 'admin'`,
+        `${name} ${shown(value)} is not a user name; use letters, digits, '_', '.', '@' and '-', e.g. 'admin'`,
       ],
 );
 
@@ -34,7 +35,7 @@ export const dataKeyRule: Rule = Rules.given((value, name) =>
   typeof value === 'string' && /^[-._a-zA-Z0-9]{1,253}$/.test(value)
     ? []
     : [
-        `${name} ${JSON.stringify(value)} is not a key of a Secret or ConfigMap; use letters, digits, '-', '_' and '.'`,
+        `${name} ${shown(value)} is not a key of a Secret or ConfigMap; use letters, digits, '-', '_' and '.'`,
       ],
 );
 
@@ -63,8 +64,7 @@ export const MESSAGING_ENDPOINT: PropsSpec<Omit<MessagingEndpoint, 'dependencyTa
 /** `host:port` of one memcached server. */
 const cacheServer: Rule = (value, name) => {
   const match = typeof value === 'string' ? /^(.*):(\d{1,5})$/.exec(value) : null;
-  if (!match)
-    return [`${name} ${JSON.stringify(value)} is not host:port; write e.g. 'memcached-0.memcached:11211'`];
+  if (!match) return [`${name} ${shown(value)} is not host:port; write e.g. 'memcached-0.memcached:11211'`];
   return [...host(match[1], `${name} host`), ...Rules.port()(Number(match[2]), `${name} port`)];
 };
 

@@ -18,6 +18,7 @@ import { operatorJobPlacement, PodPlacement, SchedulingKey } from '../../lib/sch
 import { jobIdentity } from './job-identity';
 import { podTemplate } from './pod-template';
 import { SecretRef, envFromSecret } from './secret-ref';
+import { shown } from '../../lib/graph';
 
 export interface JobComponentProps extends Omit<ComponentProps, 'placement'> {
   /** The operator key of the service running the Job, e.g. `SchedulingKey.OPERATOR_KEYSTONE`. */
@@ -73,15 +74,15 @@ const JOB_COMPONENT_PROPS: PropsSpec<JobComponentProps> = {
   command: commandRule,
   env: Rules.record(
     Rules.given((value, name) =>
-      typeof value === 'string' ? [] : [`${name} must be a string, got ${JSON.stringify(value)}`],
+      typeof value === 'string' ? [] : [`${name} must be a string, got ${shown(value)}`],
     ),
     envNameRule,
   ),
   secretEnv: Rules.record(secretRefRule, envNameRule),
-  extraEnv: Rules.checkedElsewhere(), // Kubernetes EnvVar objects, typed by the caller
-  volumes: Rules.checkedElsewhere(),
-  volumeMounts: Rules.checkedElsewhere(),
-  kubernetesAccess: Rules.checkedElsewhere(), // Kubernetes PolicyRule objects, typed by the caller
+  extraEnv: Rules.kubernetesObjects(),
+  volumes: Rules.kubernetesObjects(),
+  volumeMounts: Rules.kubernetesObjects(),
+  kubernetesAccess: Rules.kubernetesObjects(),
   backoffLimit: Rules.count({ min: 0, max: 100 }),
   deadlineSeconds: Rules.count({ min: 60, max: 86400 }),
   ttlSecondsAfterFinished: Rules.count({ min: 0, max: 2592000 }),

@@ -42,6 +42,7 @@ import {
 } from '../../lib/model';
 import { PodPlacement, podScheduling, reservedNodeLabelProblems, restrictedTo } from '../../lib/scheduling';
 import { mergeOslo, OsloSchema, OsloValue, OsloValues, osloProblems, osloValuesRule } from './oslo-config';
+import { shown } from '../../lib/graph';
 
 /** Options for the nodes matching a selector. */
 export interface NodeConfigTemplate {
@@ -200,7 +201,7 @@ export function nodeConfigTemplateProblems(
           if (other === undefined || sameValue(value, other)) continue;
           problems.push(
             `${describeTemplate(a, i)} and ${describeTemplate(b, j)} can match the same node but set [${section}] ${option} ` +
-              `to different values (${JSON.stringify(value)} and ${JSON.stringify(other)}); make their nodeSelectors exclusive ` +
+              `to different values (${shown(value)} and ${shown(other)}); make their nodeSelectors exclusive ` +
               '(require one label with a different value in each) or set the option in one template only',
           );
         }
@@ -356,7 +357,7 @@ function excludeNodes(
 }
 
 function describeTemplate(template: NodeConfigTemplate, index: number): string {
-  return `configTemplates[${index}] (nodeSelector ${JSON.stringify(sortedRecord(template.nodeSelector))})`;
+  return `configTemplates[${index}] (nodeSelector ${shown(sortedRecord(template.nodeSelector))})`;
 }
 
 function sameValue(a: OsloValue, b: OsloValue): boolean {

@@ -51,6 +51,7 @@ export type OsloValue = OsloScalar | readonly string[] | Readonly<Record<string,
 export type OsloValues = Readonly<Record<string, Readonly<Record<string, OsloValue>>>>;
 
 import { isPasswordName, isSingleLine, isSubstitution, Rule, Rules, urlsWithPassword } from '../../lib/model';
+import { shown } from '../../lib/graph';
 
 /** Overlays `overrides` on `defaults`, option by option. */
 export function mergeOslo(defaults: OsloValues, overrides: OsloValues = {}): OsloValues {
@@ -75,12 +76,12 @@ export function optionSpec(entry: OsloOptionType | OsloOptionSpec): OsloOptionSp
 export function osloProblems(file: string, schema: OsloSchema, values: OsloValues): string[] {
   if (!isPlainObject(values))
     return [
-      `${file}: the options must be an object of sections, e.g. { DEFAULT: { debug: true } }, got ${show(values)}`,
+      `${file}: the options must be an object of sections, e.g. { DEFAULT: { debug: true } }, got ${shown(values)}`,
     ];
   const problems: string[] = [];
   for (const [section, options] of Object.entries(values)) {
     if (!isPlainObject(options)) {
-      problems.push(`${file}: [${section}] must be an object of option: value, got ${show(options)}`);
+      problems.push(`${file}: [${section}] must be an object of option: value, got ${shown(options)}`);
       continue;
     }
     for (const [option, value] of Object.entries(options)) {
@@ -161,7 +162,7 @@ function valueProblem(spec: OsloOptionSpec, value: OsloValue): string | undefine
     const why = spec.deprecatedForRemoval === true ? '' : ` (${spec.deprecatedForRemoval})`;
     return `is deprecated for removal${why}; remove the override`;
   }
-  if (!matchesType(value, spec.type)) return `must be ${describe(spec.type)}, got ${show(value)}`;
+  if (!matchesType(value, spec.type)) return `must be ${describe(spec.type)}, got ${shown(value)}`;
   const items: readonly OsloScalar[] = Array.isArray(value)
     ? (value as readonly string[])
     : typeof value === 'object'
@@ -169,7 +170,7 @@ function valueProblem(spec: OsloOptionSpec, value: OsloValue): string | undefine
       : [value as OsloScalar];
   for (const item of items) {
     if (spec.choices && spec.choices.length > 0 && !spec.choices.includes(item)) {
-      return `must be one of ${spec.choices.map((c) => JSON.stringify(c)).join(', ')}, got ${JSON.stringify(item)}`;
+      return `must be one of ${spec.choices.map((c) => JSON.stringify(c)).join(', ')}, got ${shown(item)}`;
     }
     if (typeof item === 'number') {
       if (spec.min !== undefined && item < spec.min) return `must be >= ${spec.min}, got ${item}`;
@@ -224,33 +225,39 @@ const OSLO_NAME = /^[A-Za-z0-9_.-]+$/;
  */
 export function osloRenderProblems(values: unknown, what: string): string[] {
   if (!isPlainObject(values))
-    return [`${what} must be an object of sections, e.g. { DEFAULT: { debug: true } }, got ${show(values)}`];
+    return [`${what} must be an object of sections, e.g. { DEFAULT: { debug: true } }, got ${shown(values)}`];
   const problems: string[] = [];
   for (const [section, options] of Object.entries(values)) {
     if (!OSLO_NAME.test(section)) {
       problems.push(
-        `${what}: section name ${JSON.stringify(section)} is not a plain word; use letters, digits, '_', '.' and '-'`,
+        `${what}: section name ${shown(section)} is not a plain word; use letters, digits, '_', '.' and '-'`,
       );
       continue;
     }
     if (!isPlainObject(options)) {
-      problems.push(`${what}: [${section}] must be an object of option: value, got ${show(options)}`);
+      problems.push(`${what}: [${section}] must be an object of option: value, got ${shown(options)}`);
       continue;
     }
     for (const [option, value] of Object.entries(options)) {
       if (!OSLO_NAME.test(option)) {
         problems.push(
-          `${what}: option name ${JSON.stringify(option)} in [${section}] is not a plain word; use letters, digits, '_', '.' and '-'`,
+          `${what}: option name ${shown(option)} in [${section}] is not a plain word; use letters, digits, '_', '.' and '-'`,
+        );
+        continue;
+      }
+      if (!isOsloShaped(value)) {
+        problems.push(
+          `${what}: [${section}] ${option} must be a string, number or boolean, or a list or dict of them, got ${shown(value)}`,
         );
         continue;
       }
       const bad = textsOf(value as OsloValue).find((text) => !isSingleLine(text));
       if (bad !== undefined)
         problems.push(
-          `${what}: [${section}] ${option} ${JSON.stringify(bad)} contains a line break or control character, which would start a new line or section of the file; put the value on one line`,
+          `${what}: [${section}] ${option} ${shown(bad)} contains a line break or control character, which would start a new line or section of the file; put the value on one line`,
         );
       if (numbersOf(value as OsloValue).some((n) => !Number.isFinite(n)))
-        problems.push(`${what}: [${section}] ${option} must be a finite number, got ${show(value)}`);
+        problems.push(`${what}: [${section}] ${option} must be a finite number, got ${shown(value)}`);
       const secret = secretMaterialProblem(section, option, value as OsloValue);
       if (secret) problems.push(`${what}: [${section}] ${option} ${secret}`);
     }
@@ -296,6 +303,15 @@ function assertRenderable(values: OsloValues): void {
   if (problems.length > 0) throw new Error(problems.join('\n'));
 }
 
+/** A value oslo.config can hold: a scalar, or a list or dict of scalars (nothing nested further). */
+function isOsloShaped(value: unknown): boolean {
+  const scalar = (v: unknown) =>
+    v === null || ['string', 'number', 'boolean', 'undefined'].includes(typeof v);
+  if (Array.isArray(value)) return value.every(scalar);
+  if (isPlainObject(value)) return Object.values(value).every(scalar);
+  return scalar(value);
+}
+
 /** Every text a value renders from: strings, list items, dict keys and values. */
 function textsOf(value: OsloValue): string[] {
   if (Array.isArray(value)) return (value as readonly unknown[]).map(String);
@@ -311,11 +327,6 @@ function numbersOf(value: OsloValue): number[] {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A value in a message: `NaN` and `Infinity` as such (JSON would say `null`). */
-function show(value: unknown): string {
-  return typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { shown } from '../../lib/graph';
 /**
  * Values placed in the shell scripts Stackwright writes (Job commands, start scripts). A script
  * is built from our own text and values; these helpers make sure a value can only ever be one
@@ -15,7 +16,7 @@ export function shellWord(value: string | number, what: string): string {
   const text = String(value);
   if (!SHELL_WORD.test(text))
     throw new Error(
-      `${what} ${JSON.stringify(text)} cannot be written into a shell script: use letters, digits and _ . , : / @ % + = -`,
+      `${what} ${shown(text)} cannot be written into a shell script: use letters, digits and _ . , : / @ % + = -`,
     );
   return text;
 }

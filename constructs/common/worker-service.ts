@@ -80,10 +80,10 @@ const WORKER_SERVICE_PROPS: PropsSpec<WorkerServiceProps> = {
     Rules.list(Rules.port(), { min: 1 }),
     'the ports the worker connects to (at least one), which its readiness check tries',
   ),
-  env: Rules.checkedElsewhere(), // Kubernetes EnvVar objects, typed by the caller
+  env: Rules.kubernetesObjects(),
   config: configFilesRule,
-  volumes: Rules.checkedElsewhere(),
-  volumeMounts: Rules.checkedElsewhere(),
+  volumes: Rules.kubernetesObjects(),
+  volumeMounts: Rules.kubernetesObjects(),
   requests: requestsRule,
   hostAgent: Rules.bool(),
   forcedDownscale: Rules.bool(),

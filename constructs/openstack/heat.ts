@@ -16,6 +16,7 @@ import { uwsgiCommand } from '../common/uwsgi';
 import { WorkerService } from '../common/worker-service';
 import { apiServiceDefaults, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
 import { OpenStackApiService } from './openstack-api-service';
+import { shown } from '../../lib/graph';
 
 export interface HeatProps extends OpenStackServiceProps {
   readonly messaging: MessagingEndpoint;
@@ -59,7 +60,7 @@ const HEAT: OpenStackServiceDescriptor<HeatProps> = {
     stackUserDomain: Rules.given((value, name) =>
       typeof value === 'string' && /^[A-Za-z0-9_-]+$/.test(value)
         ? []
-        : [`${name} ${JSON.stringify(value)} must be letters, digits, '_' or '-'`],
+        : [`${name} ${shown(value)} must be letters, digits, '_' or '-'`],
     ),
   },
 };

@@ -17,6 +17,7 @@ import { ServiceMessaging } from '../common/service-messaging';
 import { uwsgiCommand } from '../common/uwsgi';
 import { OpenStackServiceDescriptor, OpenStackServiceOptions } from './openstack-service';
 import { OpenStackApiService } from './openstack-api-service';
+import { shown } from '../../lib/graph';
 
 /** Keystone takes the inputs of every other service but itself. */
 export interface KeystoneProps extends OpenStackServiceOptions {
@@ -54,7 +55,7 @@ const KEYSTONE: OpenStackServiceDescriptor<KeystoneProps> = {
       typeof value === 'string' && /^[A-Za-z0-9_.-]{1,255}$/.test(value)
         ? []
         : [
-            `${name} ${JSON.stringify(value)} is not a region id; use letters, digits, '_', '.' and '-', e.g. 'RegionOne'`,
+            `${name} ${shown(value)} is not a region id; use letters, digits, '_', '.' and '-', e.g. 'RegionOne'`,
           ],
     ),
   },

@@ -10,6 +10,7 @@ import {
   labelKeyProblems,
   rangeProblems,
   Rules,
+  shown,
 } from '../../lib/model';
 import { placement, reservedNodeLabelProblems, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../common/api-service';
@@ -106,10 +107,11 @@ const NOVA: OpenStackServiceDescriptor<NovaProps> = {
       Rules.checkedElsewhere(),
     ),
     // At the boundary: the cells are placed with this label while Nova is built.
-    cellNodeLabel: Rules.given((value, name) => [
-      ...labelKeyProblems(String(value), name),
-      ...reservedNodeLabelProblems([String(value)], name),
-    ]),
+    cellNodeLabel: Rules.given((value, name) =>
+      typeof value === 'string'
+        ? [...labelKeyProblems(value, name), ...reservedNodeLabelProblems([value], name)]
+        : [`${name} must be a string, got ${shown(value)}`],
+    ),
     apiReplicas: Rules.count({ min: 1, max: 20 }),
     metadataReplicas: Rules.count({ min: 1, max: 20 }),
     schedulerReplicas: Rules.checkedElsewhere(),

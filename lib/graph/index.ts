@@ -9,6 +9,7 @@ export * from './group-kind';
 export * from './kinds';
 export * from './forced-downscale';
 export * from './dns-name';
+export * from './shown';
 export * from './label';
 export * from './manifest-contract';
 export * from './home-namespace';

@@ -3,6 +3,7 @@ import { dnsLabelProblems, dnsSubdomainProblems } from './dns-name';
 import { labelsProblems } from './label';
 import { BOOTSTRAP_KIND_NAMES, kindFacts } from './kinds';
 import { isKubeObject, KubeObject, objectRef } from './manifest';
+import { shown } from './shown';
 
 /**
  * What a set of manifests must satisfy before anything touches a cluster: the contract that
@@ -35,7 +36,7 @@ export function manifestProblems(
   for (const [index, object] of objects.entries()) {
     if (!isKubeObject(object)) {
       problems.push(
-        `object ${index + 1} is not a Kubernetes object (apiVersion, kind, metadata.name): ${JSON.stringify(object)?.slice(0, 80)}`,
+        `object ${index + 1} is not a Kubernetes object (apiVersion, kind, metadata.name): ${shown(object).slice(0, 80)}`,
       );
       continue;
     }
@@ -50,9 +51,7 @@ export function manifestProblems(
     if (labels !== undefined)
       problems.push(...labelsProblems(labels, 'metadata.labels').map((p) => `${at}: ${p}`));
     if (annotations !== undefined && !isStringMap(annotations)) {
-      problems.push(
-        `${at}: metadata.annotations must map names to strings, got ${JSON.stringify(annotations)}`,
-      );
+      problems.push(`${at}: metadata.annotations must map names to strings, got ${shown(annotations)}`);
       continue;
     }
     const component = annotations?.[Annotations.COMPONENT];

@@ -1,6 +1,6 @@
 import { ApiObject } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
-import { EDGE_KINDS, EdgeKind, isEdgeKind } from '../graph';
+import { EDGE_KINDS, EdgeKind, isEdgeKind, shown } from '../graph';
 import { PodPlacement } from '../scheduling';
 import { closest, COMPONENT_MARKER, hasMarker, mark, SERVICE_MARKER } from './markers';
 import {
@@ -166,9 +166,7 @@ export class Component extends Construct implements IDependable {
     }
     const problems: string[] = [];
     if (typeof kind !== 'string' || !isEdgeKind(kind))
-      problems.push(
-        `dependsOn: unknown edge kind ${JSON.stringify(kind)}; use one of ${EDGE_KINDS.join(', ')}`,
-      );
+      problems.push(`dependsOn: unknown edge kind ${shown(kind)}; use one of ${EDGE_KINDS.join(', ')}`);
     if (target.dependencyTargets.includes(this))
       problems.push(
         `dependsOn: ${this.componentName} cannot depend on itself${target === this ? '' : ` (through ${(target as Partial<IConstruct>).node?.path ?? 'its target'})`}; remove the dependency`,

@@ -1,3 +1,5 @@
+import { shown } from '../graph';
+
 /**
  * The OpenStack releases this package supports: for each one it carries the option schemas the
  * services' configuration is checked against and the image tag the images are built with
@@ -29,7 +31,7 @@ export function releaseProblems(value: unknown, name: string): string[] {
   const numbered = typeof value === 'string' ? CODENAMES[value.trim().toLowerCase()] : undefined;
   const hint =
     numbered && (SUPPORTED_RELEASES as readonly string[]).includes(numbered)
-      ? `; ${JSON.stringify(value)} is the codename of '${numbered}': write release: '${numbered}'`
+      ? `; ${shown(value)} is the codename of '${numbered}': write release: '${numbered}'`
       : `; this package carries option schemas and images for ${supported} only`;
-  return [`${name} must be one of ${supported}, got ${JSON.stringify(value)}${hint}`];
+  return [`${name} must be one of ${supported}, got ${shown(value)}${hint}`];
 }

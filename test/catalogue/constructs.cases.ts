@@ -1409,4 +1409,89 @@ export const CONSTRUCT_CASES: readonly ConstructCase[] = [
     path: '[prod/api] config.files.billing.ini holds a password in plain text (postgres://billing:****@)',
     fix: 'give it to the pod from a Secret with envFromSecret(NAME, { secretName, key })',
   },
+  // ── Found by the fuzzer (test/fuzz, docs/validation.md) ──────────────────────────────────────
+  {
+    class: 2,
+    name: 'fuzz: replicas nested 20000 lists deep (the message overflowed the stack)',
+    build: (cloud) => new MariaDB(cloud, 'db', { replicas: js<number>(deepList(20_000)) }),
+    path: '[prod/db] replicas must be a number',
+    fix: 'between 1 and 9, got [[[[…]]]]',
+  },
+  {
+    class: 2,
+    name: 'fuzz: a namespace nested 20000 objects deep',
+    build: (_cloud, app) => new Cloud(app, 'other', { namespace: js<string>(deepObject(20_000)) }),
+    path: '[other] namespace must be a string',
+    fix: '{"a":{"a":{"a":{…}}}}',
+  },
+  {
+    class: 2,
+    name: 'fuzz: a release nested 20000 lists deep (its message overflowed the stack)',
+    build: (_cloud, app) => new Cloud(app, 'other', { namespace: 'other', release: js(deepList(20_000)) }),
+    path: '[other] release must be one of',
+    fix: 'got [[[[…]]]]',
+  },
+  {
+    class: 2,
+    name: "fuzz: Nova's cellNodeLabel as a deep list (String() of it overflowed the stack)",
+    build: nova({ cellNodeLabel: deepList(20_000) }),
+    path: '[prod/nova] cellNodeLabel must be a string',
+    fix: 'got [[[[…]]]]',
+  },
+  {
+    class: 2,
+    name: 'fuzz: an oslo.config option whose dict holds a deep list',
+    build: glance({ config: { DEFAULT: { option: { a: deepList(20_000) } } } }),
+    path: '[prod/glance] config: [DEFAULT] option must be a string, number or boolean, or a list or dict of them',
+    fix: 'got {"a":[[[…]]]}',
+  },
+  {
+    class: 2,
+    name: "fuzz: an ApiService's volumes that are not a list (not iterable)",
+    build: api({ volumes: -Infinity }),
+    path: '[prod/api] volumes must be a list of Kubernetes objects',
+    fix: 'got -Infinity',
+  },
+  {
+    class: 2,
+    name: "fuzz: an ApiService's env nested past the stack",
+    build: api({ env: [{ name: 'X', valueFrom: deepObject(20_000) }] }),
+    path: '[prod/api] env[0] is nested more than 32 levels deep',
+    fix: 'give the object as Kubernetes defines it',
+  },
+  {
+    class: 2,
+    name: "fuzz: a JobComponent's volumes as a string (.some is not a function)",
+    build: job({ volumes: 'x' }),
+    path: '[prod/job] volumes must be a list of Kubernetes objects',
+    fix: 'got "x"',
+  },
+  {
+    class: 2,
+    name: "fuzz: a JobComponent's kubernetesAccess as an object (not iterable)",
+    build: job({ kubernetesAccess: { a: 1 } }),
+    path: '[prod/job] kubernetesAccess must be a list of Kubernetes objects',
+    fix: 'got {"a":1}',
+  },
+  {
+    class: 2,
+    name: "fuzz: a JobComponent's extraEnv item that is a number",
+    build: job({ extraEnv: [7] }),
+    path: '[prod/job] extraEnv[0] must be an object',
+    fix: 'got 7',
+  },
 ];
+
+/** A list nested `depth` deep: deeper than any recursion (or `JSON.stringify`) follows. */
+function deepList(depth: number): unknown {
+  let value: unknown = 1;
+  for (let i = 0; i < depth; i++) value = [value];
+  return value;
+}
+
+/** `{ a: { a: … } }`, `depth` deep. */
+function deepObject(depth: number): unknown {
+  let value: unknown = 1;
+  for (let i = 0; i < depth; i++) value = { a: value };
+  return value;
+}

@@ -6,6 +6,7 @@ export {
   labelKeyProblems,
   labelValueProblems,
   labelsProblems,
+  shown,
 } from '../../graph';
 export * from './check';
 export * from './construct-id';

@@ -1,12 +1,13 @@
 import { isSchedulingKey, PodPlacement, reservedNodeLabelProblems } from '../../scheduling';
 import { PropsSpec, required, Rule, Rules } from './props';
+import { shown } from '../../graph';
 
 /** A Yaook scheduling key (`SchedulingKey.IDENTITY_API`), not any string. */
 export const schedulingKeyRule: Rule = (value, name) =>
   typeof value === 'string' && isSchedulingKey(value)
     ? []
     : [
-        `${name} ${JSON.stringify(value)} is not a Yaook scheduling key; use one of SchedulingKey, e.g. SchedulingKey.ANY_API`,
+        `${name} ${shown(value)} is not a Yaook scheduling key; use one of SchedulingKey, e.g. SchedulingKey.ANY_API`,
       ];
 
 /** Labels a user may require of nodes: valid, and never the reserved downscale label. */

@@ -1,4 +1,4 @@
-import { dnsLabelProblems, dnsSubdomainProblems, labelsProblems } from '../../graph';
+import { dnsLabelProblems, dnsSubdomainProblems, labelsProblems, shown } from '../../graph';
 import { imageProblems, imageTagProblems } from './image';
 import { unknownKeyProblems } from './known-keys';
 import { portProblems } from './port';
@@ -57,6 +57,24 @@ export function propsProblems<P>(
   ];
 }
 
+/** The deepest nesting of objects and lists a prop may have: far beyond any real Kubernetes object. */
+export const MAX_NESTING = 32;
+
+/** A problem when `value` nests objects or lists deeper than {@link MAX_NESTING} (walked without recursion). */
+export function nestingProblems(value: unknown, name: string): string[] {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > MAX_NESTING)
+      return [
+        `${name} is nested more than ${MAX_NESTING} levels deep; give the object as Kubernetes defines it`,
+      ];
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return [];
+}
+
 /** A value that must be given (`undefined` and `null` are problems), then checked by `rule`. */
 export function required(rule: Rule, hint: string): Rule {
   return (value, name) =>
@@ -76,7 +94,7 @@ export const Rules = {
   /** `true` or `false`. */
   bool: (): Rule =>
     optional((value, name) =>
-      typeof value === 'boolean' ? [] : [`${name} must be true or false, got ${JSON.stringify(value)}`],
+      typeof value === 'boolean' ? [] : [`${name} must be true or false, got ${shown(value)}`],
     ),
   /** Text on one line (it may end up in a rendered file). */
   text: (): Rule => optional((value, name) => singleLineProblems(value, name)),
@@ -102,9 +120,7 @@ export const Rules = {
     optional((value, name) =>
       allowed.includes(value)
         ? []
-        : [
-            `${name} must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}, got ${JSON.stringify(value)}`,
-          ],
+        : [`${name} must be one of ${allowed.map((a) => shown(a)).join(', ')}, got ${shown(value)}`],
     ),
   /** A nested options object, held to its own spec. */
   object: <P>(spec: PropsSpec<P>): Rule =>
@@ -112,7 +128,7 @@ export const Rules = {
   /** A list whose items each satisfy `item`, with at most `max` items (counted before the items are read). */
   list: (item: Rule, options: { readonly min?: number; readonly max?: number } = {}): Rule =>
     optional((value, name) => {
-      if (!Array.isArray(value)) return [`${name} must be a list, got ${JSON.stringify(value)}`];
+      if (!Array.isArray(value)) return [`${name} must be a list, got ${shown(value)}`];
       if (options.max !== undefined && value.length > options.max)
         return [`${name} has ${value.length} items; give at most ${options.max}`];
       if (options.min !== undefined && value.length < options.min)
@@ -123,9 +139,23 @@ export const Rules = {
   record: (value: Rule, key: Rule = () => []): Rule =>
     optional((given, name) =>
       typeof given !== 'object' || given === null || Array.isArray(given)
-        ? [`${name} must be an object, got ${JSON.stringify(given)}`]
+        ? [`${name} must be an object, got ${shown(given)}`]
         : Object.entries(given).flatMap(([k, v]) => [...key(k, `${name} key`), ...value(v, `${name}.${k}`)]),
     ),
+  /**
+   * Kubernetes objects typed by the caller and passed through as they are (EnvVars, Volumes,
+   * PolicyRules): a list of objects, nested at most {@link MAX_NESTING} deep, so that what copies
+   * and renders them cannot run out of stack.
+   */
+  kubernetesObjects: (): Rule =>
+    optional((value, name) => {
+      if (!Array.isArray(value)) return [`${name} must be a list of Kubernetes objects, got ${shown(value)}`];
+      return value.flatMap((item, i) =>
+        typeof item !== 'object' || item === null || Array.isArray(item)
+          ? [`${name}[${i}] must be an object, got ${shown(item)}`]
+          : nestingProblems(item, `${name}[${i}]`),
+      );
+    }),
   /** Either of two rules (a count or a list of cells): `pick` chooses by the value. */
   either: (pick: (value: unknown) => boolean, whenTrue: Rule, otherwise: Rule): Rule =>
     optional((value, name) => (pick(value) ? whenTrue(value, name) : otherwise(value, name))),

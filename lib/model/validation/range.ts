@@ -1,3 +1,4 @@
+import { shown } from '../../graph';
 /** Bounds of a numeric option; whole numbers unless `integer: false`. */
 export interface NumberRange {
   readonly min?: number;
@@ -14,7 +15,7 @@ export interface NumberRange {
 export function rangeProblems(name: string, value: unknown, range: NumberRange): string[] {
   if (value === undefined) return [];
   const bounds = describeBounds(range);
-  if (typeof value !== 'number') return [`${name} must be a number${bounds}, got ${JSON.stringify(value)}`];
+  if (typeof value !== 'number') return [`${name} must be a number${bounds}, got ${shown(value)}`];
   if (!Number.isFinite(value)) return [`${name} must be a finite number${bounds}, got ${value}`];
   if (range.integer !== false && !Number.isInteger(value))
     return [`${name} must be a whole number${bounds}, got ${value}`];

@@ -1,3 +1,4 @@
+import { shown } from '../../graph';
 /** Line breaks and other control characters (tab excepted): what would start a new line, section or command. */
 const CONTROL = /(?!\t)[\p{Cc}\u2028\u2029]/u;
 
@@ -6,9 +7,9 @@ const CONTROL = /(?!\t)[\p{Cc}\u2028\u2029]/u;
  * stay on its line, or a value could add whole sections or commands.
  */
 export function singleLineProblems(value: unknown, what: string): string[] {
-  if (typeof value !== 'string') return [`${what} must be a string, got ${JSON.stringify(value)}`];
+  if (typeof value !== 'string') return [`${what} must be a string, got ${shown(value)}`];
   return CONTROL.test(value)
-    ? [`${what} ${JSON.stringify(value)} contains a line break or control character; put it on one line`]
+    ? [`${what} ${shown(value)} contains a line break or control character; put it on one line`]
     : [];
 }
 
