@@ -24,7 +24,6 @@ export { deleteInReverseOrder } from './operations/delete-in-reverse-order';
 export type {
   DeletionEvent,
   DeletionOptions,
-  DeletionPort,
   DeletionResult,
   DeletionState,
   DeletionUnit,
@@ -34,7 +33,7 @@ export { waitUntilGone } from './engine/delete-and-wait-gone';
 export { preflight } from './operations/preflight';
 export type { PreflightFinding } from './operations/preflight';
 export { toGraph } from './operations/deploy-input';
-export type { DeployInput, ManifestInput, ManifestSelection, Synthesizable } from './operations/deploy-input';
+export type { ManifestInput, ManifestSelection, Synthesizable } from './operations/deploy-input';
 
 // Events and results
 export * from './events';
@@ -58,7 +57,6 @@ export { KubeApiError } from './kube/errors';
 export { diffCounts } from './kube/request-counter';
 export type { RequestCounts } from './kube/request-counter';
 export { SkipUnchanged } from './kube/skip-unchanged';
-export type { ObservingPort } from './kube/skip-unchanged';
 
 // Defaults every operation shares
 export { DEFAULT_CONCURRENCY, FIELD_MANAGER } from './defaults';

@@ -3,12 +3,6 @@ import { ApplyOptions, ApplyOutcome, ClusterPort, DeleteOptions, WatchKey, Watch
 import { containsDesired, hashObject } from './object-diff';
 
 /**
- * @deprecated the `ClusterPort` declares `observed` itself; use `ClusterPort`. Kept for one minor
- * version.
- */
-export type ObservingPort = ClusterPort;
-
-/**
  * Wraps a port so that re-applying an unchanged object sends no write at all. An apply is skipped
  * when (1) the manifest's hash equals the hash the inventory recorded for the last successful
  * apply — so no field was added, changed or *removed* since — and (2) the live object still holds

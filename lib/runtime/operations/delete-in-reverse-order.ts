@@ -69,9 +69,6 @@ export type DeletionEvent =
     }
   | { readonly type: 'delete-finished'; readonly at: string; readonly result: DeletionResult };
 
-/** @deprecated deletion takes any `ClusterPort` (which declares `observed` itself); kept for one minor version. */
-export type DeletionPort = ClusterPort;
-
 export interface DeletionOptions {
   /** Most units deleting at once. @default 8 */
   readonly concurrency?: number;
@@ -94,7 +91,7 @@ export interface DeletionOptions {
  */
 export async function deleteInReverseOrder(
   units: readonly DeletionUnit[],
-  cluster: DeletionPort,
+  cluster: ClusterPort,
   options: DeletionOptions = {},
 ): Promise<DeletionResult> {
   const clock = options.clock ?? systemClock;

@@ -8,9 +8,6 @@ import { InventoryLocation, inventoryLocation } from '../inventory/inventory';
  */
 export type ManifestInput = ComponentGraph | readonly KubeObject[] | string | Synthesizable;
 
-/** @deprecated it is the input of plan and destroy too: use `ManifestInput`. Kept for one minor version. */
-export type DeployInput = ManifestInput;
-
 /** Structural type of a cdk8s `Chart`: `toJson()` returns the synthesised objects. */
 export interface Synthesizable {
   toJson(): unknown[];

@@ -15,7 +15,7 @@ import { KubeApiError } from '../kube/errors';
 import { KubeCluster, KubeClusterOptions } from '../kube/kube-cluster';
 import { hashObject } from '../kube/object-diff';
 import { diffCounts, RequestCounts } from '../kube/request-counter';
-import { ObservingPort, SkipUnchanged } from '../kube/skip-unchanged';
+import { SkipUnchanged } from '../kube/skip-unchanged';
 import { ClusterPort } from '../ports';
 import { preflight as checkPlacement, PreflightFinding } from './preflight';
 import { prune } from './prune';
@@ -28,7 +28,7 @@ import { FIELD_MANAGER } from '../defaults';
 export interface DeployOptions
   extends RolloutOptions, ManifestSelection, Pick<KubeClusterOptions, 'kubeconfig' | 'context'> {
   /** Use this port instead of connecting with the kubeconfig (tests, embedding). */
-  readonly cluster?: ObservingPort;
+  readonly cluster?: ClusterPort;
   /**
    * After a successful rollout, delete objects an earlier deploy applied that the manifests no
    * longer contain (reverse dependency order, waiting until gone).
@@ -93,7 +93,7 @@ export interface DeployResult {
 export async function deploy(input: ManifestInput, options: DeployOptions = {}): Promise<DeployResult> {
   const { graph, location } = toLocatedGraph(input, options);
   const owned = options.cluster ? undefined : await KubeCluster.connect(options);
-  const cluster: ObservingPort = options.cluster ?? (owned as KubeCluster);
+  const cluster: ClusterPort = options.cluster ?? (owned as KubeCluster);
   try {
     if (owned) await owned.serverVersion();
     return await deployGraph(graph, location, cluster, options, owned);
@@ -105,7 +105,7 @@ export async function deploy(input: ManifestInput, options: DeployOptions = {}):
 async function deployGraph(
   graph: ComponentGraph,
   location: InventoryLocation,
-  cluster: ObservingPort,
+  cluster: ClusterPort,
   options: DeployOptions,
   owned: KubeCluster | undefined,
 ): Promise<DeployResult> {

@@ -12,7 +12,6 @@ import { RequestCounts } from '../kube/request-counter';
 import { bootstrapUnits } from './prune';
 import {
   DeletionOptions,
-  DeletionPort,
   DeletionResult,
   DeletionUnit,
   deleteInReverseOrder,
@@ -22,7 +21,7 @@ import { ClusterPort } from '../ports';
 export interface DestroyOptions
   extends DeletionOptions, ManifestSelection, Pick<KubeClusterOptions, 'kubeconfig' | 'context'> {
   /** Use this port instead of connecting with the kubeconfig (tests, embedding). */
-  readonly cluster?: ClusterPort & Partial<Pick<DeletionPort, 'observed'>>;
+  readonly cluster?: ClusterPort;
 }
 
 export interface DestroyResult {
@@ -48,7 +47,7 @@ export interface DestroyResult {
 export async function destroy(input: ManifestInput, options: DestroyOptions = {}): Promise<DestroyResult> {
   const { graph, location } = toLocatedGraph(input, options);
   const owned = options.cluster ? undefined : await KubeCluster.connect(options);
-  const cluster = (options.cluster ?? owned) as DeletionPort & ClusterPort;
+  const cluster = (options.cluster ?? owned) as ClusterPort;
   try {
     if (owned) await owned.serverVersion();
     const inventory = await readInventory(cluster, location);

@@ -1,8 +1,8 @@
 import { BOOTSTRAP_UNIT, ComponentGraph, KubeObject } from '../../graph';
+import { ClusterPort } from '../ports';
 import { asKubeObject, Inventory, InventoryObject, objectsNotIn } from '../inventory/inventory';
 import {
   DeletionOptions,
-  DeletionPort,
   DeletionResult,
   DeletionUnit,
   deleteInReverseOrder,
@@ -24,7 +24,7 @@ export function pruneUnits(inventory: Inventory, graph: ComponentGraph): Deletio
 export async function prune(
   inventory: Inventory,
   graph: ComponentGraph,
-  cluster: DeletionPort,
+  cluster: ClusterPort,
   options: DeletionOptions = {},
 ): Promise<{ readonly removed: readonly InventoryObject[]; readonly result: DeletionResult }> {
   const removed = objectsNotIn(inventory, graph);
