@@ -26,7 +26,9 @@ export function codeBlocks(): CodeBlock[] {
   const docs = [
     'README.md',
     ...readdirSync(join(ROOT, 'docs'))
-      .filter((f) => f.endsWith('.md'))
+      // docs/reference.md is generated from the sources: its blocks are the JSDoc `@example`s,
+      // fragments shown as written there (scripts/docs/api-reference.js).
+      .filter((f) => f.endsWith('.md') && f !== 'reference.md')
       .sort()
       .map((f) => `docs/${f}`),
   ];
