@@ -1,14 +1,10 @@
-import { App } from 'cdk8s';
 import {
   generatedReleases,
   loadOpenStackSchema,
   OpenStackSchemaName,
 } from '../../../constructs/common/openstack-option-schema';
 import { OsloSchema, osloProblems, renderOslo } from '../../../constructs/common/oslo-config';
-import { MariaDB, Memcached } from '../../../constructs/infra';
-import { Keystone } from '../../../constructs/openstack';
-import { Cloud, SUPPORTED_RELEASES } from '../../../lib/model';
-import { synthObjects } from '../../../lib/testing';
+import { SUPPORTED_RELEASES } from '../../../lib/model';
 
 const SCHEMA_NAMES: readonly OpenStackSchemaName[] = [
   'keystone',
