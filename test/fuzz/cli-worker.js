@@ -7,7 +7,7 @@
 require('../../bin/ts-register');
 const { parentPort } = require('worker_threads');
 const { runCli } = require('../../lib/cli/program.ts');
-const { ClusterUnreachableError } = require('../../lib/runtime/kube/errors.ts');
+const { ClusterUnreachableError } = require('../../lib/runtime/cluster-unreachable-error.ts');
 
 const LIMIT = 20000;
 
