@@ -28,7 +28,13 @@ case $mode in
       esac
       mount --bind "$source" "$target"
     done <"$kit/mounts"
-    mount -o remount,bind,ro /
+    # A remount to read-only fails with EBUSY while anything writes through the mount at that
+    # instant (an atime update is enough): seen once in CI on a member's restart. Retry briefly.
+    for attempt in 1 2 3 4 5; do
+      mount -o remount,bind,ro / && break
+      [ "$attempt" -lt 5 ] || exit 1
+      sleep 0.2
+    done
     cd /
     as_pod_user "${argv[@]}"
     ;;
