@@ -39,7 +39,7 @@ export function fixtureCloud(
     {
       apiVersion: 'v1',
       kind: 'Namespace',
-      metadata: { name: namespace, labels: { 'stackwright.io/e2e': 'true' } },
+      metadata: { name: namespace, labels: { 'stackwright-e2e/namespace': 'true' } },
     },
     ...components.flatMap((c) => componentObjects(cloud, namespace, c)),
   ];

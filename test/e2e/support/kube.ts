@@ -30,7 +30,7 @@ export interface Kube {
 }
 
 /** Label put on every namespace a test creates, so leftovers are easy to find and delete. */
-export const E2E_NAMESPACE_LABEL = 'stackwright.io/e2e';
+export const E2E_NAMESPACE_LABEL = 'stackwright-e2e/namespace';
 /** Label every simulated node carries; its value is the node profile (control, compute, ...). */
 export const NODE_PROFILE_LABEL = 'stackwright.io/e2e-profile';
 
