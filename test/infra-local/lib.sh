@@ -15,6 +15,7 @@ switch=$tag-sw
 subnet=10.213.0
 namespaces=()
 created_dirs=()
+supervisors=()
 
 log() { printf '[%s %5ss] %s\n' "$(basename "$0" .sh)" "$SECONDS" "$*"; }
 fail() {
@@ -23,8 +24,9 @@ fail() {
 }
 
 cleanup() {
-  local status=$? ns
+  local status=$? ns pid
   {
+    for pid in "${supervisors[@]}"; do kill -9 "$pid" || true; done
     for ns in "${namespaces[@]}"; do ip netns pids "$ns" | xargs -r kill -9 || true; done
     wait
   } 2>/dev/null
@@ -86,12 +88,13 @@ add_members() {
   done
 }
 
-# start_member STATEFULSET ORDINAL: starts (or restarts) a member with fresh emptyDirs and the
-# member's persistent data directory; its PID is in $work/pid/<sts>-<i>.
+# start_member STATEFULSET ORDINAL: starts (or restarts) a member as a new pod: fresh emptyDirs and
+# the member's persistent data directory. Its container runs under restartPolicy Always, as the
+# kubelet runs it (see supervise); the container's PID is in $work/pid/<sts>-<i>.
 start_member() {
   local sts=$1 i=$2 kit=$work/kit/$1/$2 state=$work/state/$1-$2 target kind source
-  mkdir -p "$state/data" "$work/pid" "$work/log"
-  rm -rf "$state/empty"
+  mkdir -p "$state/data" "$work/pid" "$work/log" "$work/stop"
+  rm -rf "$state/empty" "$work/stop/$sts-$i" "$work/pid/$sts-$i"
   while IFS=$'\t' read -r target kind source; do
     if [ ! -d "$target" ]; then
       mkdir -p "$target"
@@ -104,10 +107,36 @@ start_member() {
   done <"$kit/mounts"
   # fsGroup: the volumes belong to the pod's group (here, user too: no fsGroup on a plain directory).
   chown -R 42424:42424 "$state"
-  ip netns exec "$(member_ns "$sts" "$i")" unshare --mount --uts --propagation private \
-    bash "$here/pod-run.sh" start "$kit" argv "$state" "$sts-$i" >>"$work/log/$sts-$i.log" 2>&1 &
-  echo $! >"$work/pid/$sts-$i"
-  log "started $sts-$i (pid $!)"
+  supervise "$sts" "$i" &
+  supervisors+=("$!")
+  echo $! >"$work/pid/$sts-$i.supervisor"
+  until [ -s "$work/pid/$sts-$i" ]; do sleep 0.1; done
+  log "started $sts-$i (pid $(member_pid "$sts" "$i"))"
+}
+
+# supervise STATEFULSET ORDINAL: the kubelet's restartPolicy Always for one member's container. A
+# container that exits on its own starts again in the same pod (same emptyDirs, same network), after
+# the kubelet's back-off (10 s, doubling, at most 5 min); kill_member marks a stop as intended first.
+# Members may crash on the way up and still converge (RabbitMQ 3.10 aborts on a feature-flag sync
+# race when all members boot at once); a real cluster restarts them, so the test must too.
+supervise() {
+  local sts=$1 i=$2 backoff=10 pid status
+  while :; do
+    ip netns exec "$(member_ns "$sts" "$i")" unshare --mount --uts --propagation private \
+      bash "$here/pod-run.sh" start "$work/kit/$sts/$i" argv "$work/state/$sts-$i" "$sts-$i" \
+      >>"$work/log/$sts-$i.log" 2>&1 &
+    pid=$!
+    echo "$pid" >"$work/pid/$sts-$i.next" && mv "$work/pid/$sts-$i.next" "$work/pid/$sts-$i"
+    status=0
+    wait "$pid" 2>/dev/null || status=$?
+    [ -e "$work/stop/$sts-$i" ] && return 0
+    # The runtime kills what the container's main process left behind (here: the member's netns).
+    ip netns pids "$(member_ns "$sts" "$i")" | xargs -r kill -9 2>/dev/null || true
+    log "$sts-$i exited on its own (status $status): the kubelet restarts it in ${backoff}s"
+    sleep "$backoff"
+    [ -e "$work/stop/$sts-$i" ] && return 0
+    backoff=$((backoff * 2 > 300 ? 300 : backoff * 2))
+  done
 }
 
 member_pid() { cat "$work/pid/$1-$2"; }
@@ -148,10 +177,22 @@ wait_for() {
 
 # kill_member STATEFULSET ORDINAL SIGNAL: stops a member as a node crash (KILL) or the kubelet (TERM) would.
 kill_member() {
-  local pid
+  local pid supervisor
   pid=$(member_pid "$1" "$2")
-  kill "-$3" "$pid"
-  wait "$pid" 2>/dev/null || true
+  supervisor=$(cat "$work/pid/$1-$2.supervisor")
+  touch "$work/stop/$1-$2"
+  kill "-$3" "$pid" 2>/dev/null || true
+  wait "$supervisor" 2>/dev/null || true
   ip netns pids "$(member_ns "$1" "$2")" | xargs -r kill -9 2>/dev/null || true
   log "stopped $1-$2 with SIG$3"
+}
+
+# crash_container STATEFULSET ORDINAL: the container's main process dies (SIGKILL) while the pod
+# stays: the kubelet (supervise) restarts it in the same pod. Returns once the new one runs.
+crash_container() {
+  local pid
+  pid=$(member_pid "$1" "$2")
+  kill -KILL "$pid"
+  until [ "$(member_pid "$1" "$2")" != "$pid" ]; do sleep 0.5; done
+  log "$1-$2's container restarted in the same pod (pid $(member_pid "$1" "$2"))"
 }

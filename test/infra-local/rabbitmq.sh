@@ -3,7 +3,8 @@
 # without Kubernetes (see lib.sh), all started at once as Parallel pod management starts them: they
 # form one cluster (`rabbitmqctl cluster_status` lists three running nodes, every member ready by
 # the pod's own readiness probe), the admin user from the Secret authenticates, member 0 rejoins
-# after a crash, and the cluster comes back after every member stopped and all start at once.
+# after a crash, member 1's container restarts in its pod (the kubelet's restartPolicy Always), and
+# the cluster comes back after every member stopped and all start at once.
 # Needs root and the Debian package rabbitmq-server.
 # Usage: sudo bash test/infra-local/rabbitmq.sh   (STACKWRIGHT_INFRA_KEEP=1 keeps the work dir on failure)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -38,6 +39,11 @@ log "rabbitmq-0 crashes (SIGKILL) and restarts"
 kill_member rabbitmq 0 KILL
 start_member rabbitmq 0
 wait_for 600 "rabbitmq-0 ready again" ready 0
+for i in 0 1 2; do wait_for 60 "rabbitmq-$i lists 3 running nodes" three_running "$i"; done
+
+log "rabbitmq-1's server dies (SIGKILL) while its pod stays: the kubelet restarts the container"
+crash_container rabbitmq 1
+wait_for 600 "rabbitmq-1 ready again" ready 1
 for i in 0 1 2; do wait_for 60 "rabbitmq-$i lists 3 running nodes" three_running "$i"; done
 
 log "full-cluster restart: every member stops cleanly (0, 1, then 2), all start again together"
