@@ -17,7 +17,18 @@ if (!fs.existsSync(bundle)) {
     process.exit(2);
   }
   require('./ts-register');
+  userlandPunycode();
   entry = source;
+}
+// Unbundled, the Kubernetes client's tr46 and whatwg-url reach Node's deprecated built-in punycode
+// (DEP0040 on stderr from Node 21) where they mean their npm dependency: give them that, as the
+// bundle does (scripts/build/bundle-cli.js).
+function userlandPunycode() {
+  const Module = require('module');
+  const resolve = Module._resolveFilename;
+  Module._resolveFilename = function (request, ...rest) {
+    return resolve.call(this, request === 'punycode' ? 'punycode/' : request, ...rest);
+  };
 }
 // `stackwright graph | head` closes the pipe early: that is the reader's choice, not an error.
 process.stdout.on('error', (error) => {

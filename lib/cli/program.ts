@@ -5,6 +5,7 @@ import type { ProjectLanguage } from './init/project-files';
 import { parseDuration } from './duration';
 import { ExitCode } from './exit-codes';
 import { CliIo } from './io';
+import { ownPackageJson } from './own-package-json';
 import { DEFAULT_API_LOSS_TIMEOUT_MS, DEFAULT_CONCURRENCY } from '../runtime/defaults';
 
 /**
@@ -46,6 +47,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .description(
       'Synthesise, plan, deploy, verify and destroy OpenStack clouds on Kubernetes, in dependency order.',
     )
+    .version(ownPackageJson().version, '-V, --version', 'print the version of stackwright')
     .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)')
     .option('--context <name>', 'kubeconfig context (default: the current context)')
     .option('--cloud <name>', 'the cloud to work on when the manifests hold several (stackwright.io/cloud)')

@@ -44,6 +44,10 @@ Promise.all([
       loader: 'ts',
     },
     outfile: path.join(root, 'dist-lib', KUBE_CLIENT),
+    // tr46 and whatwg-url mean the npm package (their dependency) by `require('punycode')`; Node
+    // resolves that name to its deprecated built-in first and, from Node 21, warns (DEP0040) on
+    // every command. Bundled, the name means what they depend on.
+    alias: { punycode: 'punycode/' },
   }),
   esbuild.build({
     ...common,

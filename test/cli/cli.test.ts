@@ -228,6 +228,18 @@ describe('argument parsing', () => {
   });
 });
 
+test('--version prints the version from the package.json, exit 0, without a cluster', async () => {
+  // GIVEN the package's own version
+  const { version } = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
+  for (const flag of ['--version', '-V']) {
+    const io = testIo();
+    // WHEN asked for it THEN it is printed alone
+    expect(await runCli([flag], io)).toBe(ExitCode.OK);
+    expect(io.stdout.text).toBe(`${version}\n`);
+    expect(io.opened).toBe(0);
+  }
+});
+
 describe('other commands', () => {
   test('graph prints DOT, Mermaid and JSON from manifests without a cluster', async () => {
     const dir = manifestDir(cloud());

@@ -4,6 +4,7 @@ import { ExitCode } from '../exit-codes';
 import { CliIo } from '../io';
 import { ProjectLanguage, projectFiles, ProjectVersions } from '../init/project-files';
 import { UsageError } from './common';
+import { ownPackageJson } from '../own-package-json';
 
 /** What `stackwright init` may find in the directory and still write there. */
 const ALLOWED_ENTRIES = new Set(['.git']);
@@ -84,13 +85,6 @@ function cloudId(base: string): string {
   return id || 'cloud';
 }
 
-interface OwnPackageJson {
-  readonly name: string;
-  readonly version: string;
-  readonly peerDependencies?: Readonly<Record<string, string>>;
-  readonly devDependencies?: Readonly<Record<string, string>>;
-}
-
 /**
  * The versions of this `stackwright` and of the packages a project needs, from its package.json:
  * the peer ranges for cdk8s and constructs, the tested tool versions (our devDependencies, as
@@ -112,16 +106,4 @@ function projectVersions(): ProjectVersions {
 
 function caret(version: string): string {
   return /^\d/.test(version) ? `^${version}` : version;
-}
-
-/** Our package.json: beside dist-lib/ in the package (the bundled CLI), or up from lib/cli/commands. */
-function ownPackageJson(): OwnPackageJson {
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    const file = path.join(dir, 'package.json');
-    if (fs.existsSync(file)) {
-      const json = JSON.parse(fs.readFileSync(file, 'utf8')) as OwnPackageJson;
-      if (json.name === 'stackwright') return json;
-    }
-    if (path.dirname(dir) === dir) throw new Error(`no package.json of stackwright above ${__dirname}`);
-  }
 }
