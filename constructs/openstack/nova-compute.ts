@@ -127,6 +127,7 @@ export function libvirtDaemon(
       config.volume,
       ...SHARED_HOST_DIRECTORIES.map(([name, path]) => hostDirectory(name, path)),
       hostDirectory('etc-libvirt-qemu', '/etc/libvirt/qemu'),
+      hostDirectory('run-openvswitch', '/run/openvswitch'),
       hostDirectory('dev', '/dev', 'Directory'),
       ...devices.map(([volume]) => volume),
       hostDirectory('sys-fs-cgroup', '/sys/fs/cgroup', 'Directory'),
@@ -145,6 +146,9 @@ export function libvirtDaemon(
           ...shared,
           ...config.mounts,
           { name: 'etc-libvirt-qemu', mountPath: '/etc/libvirt/qemu' },
+          // libvirt plugs an instance's tap into br-int itself (`ovs-vsctl`, the interface XML Nova
+          // writes for Open vSwitch ports), through the node's Open vSwitch database socket.
+          { name: 'run-openvswitch', mountPath: '/run/openvswitch' },
           { name: 'dev', mountPath: '/dev' },
           ...devices.map(([, mount]) => mount),
           { name: 'sys-fs-cgroup', mountPath: '/sys/fs/cgroup' },
@@ -206,8 +210,12 @@ export function novaCompute(scope: Construct, id: string, wiring: NovaComputeWir
         forcedDownscale: wiring.options.forcedDownscale,
         connectedTo: [wiring.messagingPort],
         // The address instances' consoles and migrations use: the node's, read when the pod starts.
+        // The service's host name is the node's name, which the OVN agent also gives the node's
+        // chassis (`external_ids:hostname`): Neutron binds an instance's port to the chassis whose
+        // name is the instance's host, and a host network's own host name need not be the node's.
         env: [
           { name: osloEnvName('DEFAULT', 'my_ip'), valueFrom: { fieldRef: { fieldPath: 'status.hostIP' } } },
+          { name: osloEnvName('DEFAULT', 'host'), valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
           ...wiring.env,
         ],
         config: {

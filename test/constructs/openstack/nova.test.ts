@@ -641,6 +641,20 @@ describe('Nova compute virtType and libvirt in a container', () => {
     ]);
   });
 
+  test("libvirtd reaches the node's Open vSwitch database: it plugs the instances' taps into br-int", () => {
+    // WHEN
+    const libvirt = libvirtOf({});
+    // THEN
+    expect(libvirt.volumes).toContainEqual({
+      name: 'run-openvswitch',
+      hostPath: { path: '/run/openvswitch', type: 'DirectoryOrCreate' },
+    });
+    expect(libvirt.containers[0].volumeMounts).toContainEqual({
+      name: 'run-openvswitch',
+      mountPath: '/run/openvswitch',
+    });
+  });
+
   test.each([
     [{ config: { libvirt: { virt_type: 'qemu' } } }, 'config'],
     [{ compute: { config: { libvirt: { virt_type: 'qemu' } } } }, 'compute.config'],
@@ -672,6 +686,31 @@ describe('Nova compute image', () => {
       (podSpecOf(findObject(objects, kind, name)).containers as { image: string }[])[0].image;
     expect(imageOf('DaemonSet', 'nova-compute')).toBe('registry.example/nova-compute:2025.1');
     expect(imageOf('Deployment', 'nova-conductor')).toBe('registry.yaook.cloud/yaook/nova:2025.1');
+  });
+});
+
+describe('nova-compute as a node agent', () => {
+  test("registers under the node's name, the OVN chassis' name, so Neutron binds its instances' ports", () => {
+    // WHEN
+    const objects = synthObjects(novaCloud().cloud);
+    // THEN
+    const [compute] = podSpecOf(findObject(objects, 'DaemonSet', 'nova-compute')).containers as {
+      env: { name: string; valueFrom?: unknown }[];
+    }[];
+    expect(compute.env).toContainEqual({
+      name: 'OS_DEFAULT__HOST',
+      valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } },
+    });
+  });
+
+  test('starts its privsep helpers with sudo, not through rootwrap, whose filters refuse its conf.d', () => {
+    // WHEN
+    const objects = synthObjects(novaCloud().cloud);
+    // THEN
+    expect(fileOf(objects, 'nova-compute-config', 'nova.conf')).toContain(
+      '[workarounds]\ndisable_rootwrap = true\n',
+    );
+    expect(fileOf(objects, 'nova-api-config', 'nova.conf')).not.toContain('[workarounds]');
   });
 });
 
