@@ -6,7 +6,7 @@ import { ovnAgentPlacement, SchedulingKey } from '../../lib/scheduling';
 import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../common/config-files';
 import { NodeConfiguredAgent, NodeConfigTemplate } from '../common/node-config-templates';
 import { mergeOslo, OsloSchema, OsloValue, OsloValues, osloEnvName, renderOslo } from '../common/oslo-config';
-import { hostAgentDaemonSet, hostDirectory } from '../common/host-agent-daemon-set';
+import { hostAgentDaemonSet, hostDirectory, hostKernelModules } from '../common/host-agent-daemon-set';
 import { envFromSecret, SecretRef } from '../common/secret-ref';
 
 /**
@@ -271,7 +271,7 @@ function ovnAgentDaemonSet(
       hostDirectory('etc-openvswitch', '/etc/openvswitch'),
       hostDirectory('var-lib-openvswitch', '/var/lib/openvswitch'),
       hostDirectory('run-ovn', '/run/ovn'),
-      hostDirectory('lib-modules', '/lib/modules', 'Directory'),
+      hostKernelModules(),
       ...(datapathType === 'netdev' ? [hostDirectory('dev-net-tun', '/dev/net/tun', 'CharDevice')] : []),
       ...(metadata
         ? [hostDirectory('run-netns', '/run/netns'), hostDirectory('var-lib-neutron', '/var/lib/neutron')]

@@ -5,7 +5,7 @@ import { placement, PodPlacement, requiringNoOvnMaintenance, SchedulingKey } fro
 import { NodeConfiguredAgent, NodeConfigTemplate, NodeScope } from '../common/node-config-templates';
 import { mergeOslo, OsloSchema, OsloValues, osloEnvName, renderOslo } from '../common/oslo-config';
 import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../common/config-files';
-import { hostAgentDaemonSet, hostDirectory } from '../common/host-agent-daemon-set';
+import { hostAgentDaemonSet, hostDirectory, hostKernelModules } from '../common/host-agent-daemon-set';
 import { WorkerService } from '../common/worker-service';
 
 /**
@@ -131,7 +131,7 @@ export function libvirtDaemon(
       hostDirectory('dev', '/dev', 'Directory'),
       ...devices.map(([volume]) => volume),
       hostDirectory('sys-fs-cgroup', '/sys/fs/cgroup', 'Directory'),
-      hostDirectory('lib-modules', '/lib/modules', 'Directory'),
+      hostKernelModules(),
     ],
     containers: [
       {
@@ -226,7 +226,7 @@ export function novaCompute(scope: Construct, id: string, wiring: NovaComputeWir
           ...SHARED_HOST_DIRECTORIES.map(([name, path]) => hostDirectory(name, path)),
           hostDirectory('run-openvswitch', '/run/openvswitch'),
           hostDirectory('dev', '/dev', 'Directory'),
-          hostDirectory('lib-modules', '/lib/modules', 'Directory'),
+          hostKernelModules(),
         ],
         volumeMounts: [
           ...SHARED_HOST_DIRECTORIES.map(([name, mountPath]) => ({ name, mountPath })),

@@ -91,7 +91,7 @@ describe('Neutron', () => {
     ]);
     expect(containers.every((c) => c.securityContext.privileged)).toBe(true);
     expect(envOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'), 'ovn-controller').OVN_SB).toBe(
-      'tcp:ovsdb-sb-0.ovsdb-sb-peers.openstack.svc:6642,tcp:ovsdb-sb-1.ovsdb-sb-peers.openstack.svc:6642,tcp:ovsdb-sb-2.ovsdb-sb-peers.openstack.svc:6642',
+      'tcp:ovsdb-sb-0.ovsdb-sb-peers.openstack.svc.cluster.local:6642,tcp:ovsdb-sb-1.ovsdb-sb-peers.openstack.svc.cluster.local:6642,tcp:ovsdb-sb-2.ovsdb-sb-peers.openstack.svc.cluster.local:6642',
     );
     expect(
       envOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'), 'metadata-agent')
@@ -116,8 +116,8 @@ describe('Neutron', () => {
     // THEN
     const conf = fileOf(objects, 'neutron-api-config', 'neutron.conf');
     expect(conf).toContain('mechanism_drivers = ovn');
-    expect(conf).toContain('ovn_nb_connection = tcp:ovsdb-nb-0.ovsdb-nb-peers.openstack.svc:6641,');
-    expect(conf).toContain('ovn_sb_connection = tcp:ovsdb-sb-0.ovsdb-sb-peers.openstack.svc:6642,');
+    expect(conf).toContain('ovn_nb_connection = tcp:ovsdb-nb-0.ovsdb-nb-peers.openstack.svc.cluster.local:6641,');
+    expect(conf).toContain('ovn_sb_connection = tcp:ovsdb-sb-0.ovsdb-sb-peers.openstack.svc.cluster.local:6642,');
     expect(conf).toContain(
       '[nova]\nauth_type = password\nauth_url = http://keystone-api.openstack.svc:5000/v3',
     );
