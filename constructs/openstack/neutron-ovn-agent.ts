@@ -97,6 +97,8 @@ export interface OvnAgentWiring {
 }
 
 const METADATA_PORT = 8775;
+/** Where neutron-ovn-metadata-agent listens for its haproxies (`[DEFAULT] state_path` + `metadata_proxy`). */
+const METADATA_PROXY_SOCKET = '/var/lib/neutron/metadata_proxy';
 
 /**
  * The per-node OVN agent: one pod per node with the local ovsdb-server, ovs-vswitchd, ovn-controller
@@ -254,8 +256,10 @@ function ovnAgentDaemonSet(
         mount('var-lib-neutron', '/var/lib/neutron'),
         { ...config.mount, mountPath: '/etc/neutron/neutron.conf.d' },
       ],
-      readinessProbe: exec('pgrep -f neutron-ovn-metadata-agent >/dev/null', 10),
-      livenessProbe: exec('pgrep -f neutron-ovn-metadata-agent >/dev/null', 60, 6),
+      // Ready once it serves the unix socket every network's haproxy forwards to (no process
+      // listing: the image needs no procps).
+      readinessProbe: exec(`test -S ${METADATA_PROXY_SOCKET}`, 10),
+      livenessProbe: exec(`test -S ${METADATA_PROXY_SOCKET}`, 60, 6),
       resources: requests('50m', '256Mi', '1Gi'),
     });
   }
@@ -287,6 +291,7 @@ function metadataAgentConf(sbConnection: string, novaMetadataHost: string): Oslo
       nova_metadata_host: novaMetadataHost,
       nova_metadata_port: METADATA_PORT,
       nova_metadata_protocol: 'http',
+      metadata_proxy_socket: METADATA_PROXY_SOCKET,
       metadata_workers: 2,
       use_stderr: true,
     },
