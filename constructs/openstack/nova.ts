@@ -324,8 +324,12 @@ export class Nova extends OpenStackApiService {
       return component;
     };
     apiLevel(first.conductor);
+    // The API, the metadata API and the scheduler record their services (and read the services
+    // of the cells through the mappings) in cell0, the top level's `[database] connection`: without
+    // it they fail at start with `No sql_connection parameter is established`.
     const apiEnv = [
       ...this.apiDatabase.connectionEnv('API_DB_PASSWORD'),
+      ...this.cell0Database.connectionEnv('CELL0_DB_PASSWORD'),
       ...first.messaging.transportUrlEnv(),
     ];
 

@@ -232,6 +232,16 @@ describe('Nova (one cell)', () => {
       'sync',
       '--local_cell',
     ]);
+    // the top level (API, metadata API, scheduler) records its services in cell0
+    for (const [kind, name] of [
+      ['Deployment', 'nova-api'],
+      ['Deployment', 'nova-metadata'],
+      ['Deployment', 'nova-scheduler'],
+    ]) {
+      expect(envOf(findObject(objects, kind, name)).OS_DATABASE__CONNECTION).toBe(
+        'mysql+pymysql://nova_cell0:$(CELL0_DB_PASSWORD)@db.openstack.svc:3306/nova_cell0?charset=utf8',
+      );
+    }
     const mapping = envOf(findObject(objects, 'Job', 'nova-cell-mapping'));
     expect(mapping.CELL1_DATABASE).toBe(
       'mysql+pymysql://nova_cell1:$(CELL1_DB_PASSWORD)@db.openstack.svc:3306/nova_cell1?charset=utf8',
