@@ -100,11 +100,14 @@ export function libvirtDaemon(
   props: { image: string; forcedDownscale: boolean; virtType: VirtType },
 ): Component {
   const component = new Component(scope, id, { placement: hypervisorPlacement() });
+  // virsh's first connection to a fresh libvirtd waits for its probe of QEMU's capabilities (it
+  // starts QEMU), which took over 5 s on a loaded two-core node: with a 5 s timeout the liveness
+  // probe restarted libvirtd, whose capability cache went with the container, again and again.
   const exec = (command: string[], initialDelaySeconds: number): k8s.Probe => ({
     exec: { command },
     initialDelaySeconds,
     periodSeconds: 10,
-    timeoutSeconds: 5,
+    timeoutSeconds: 30,
     failureThreshold: 6,
   });
   const virsh = ['virsh', '-c', 'qemu:///system', 'version'];

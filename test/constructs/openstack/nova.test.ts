@@ -724,6 +724,19 @@ describe('nova-compute as a node agent', () => {
   });
 });
 
+describe('libvirtd probes', () => {
+  test("wait 30 s for virsh: a fresh libvirtd answers only after probing QEMU's capabilities", () => {
+    // WHEN
+    const objects = synthObjects(novaCloud().cloud);
+    // THEN
+    const [libvirtd] = podSpecOf(findObject(objects, 'DaemonSet', 'nova-libvirt')).containers as {
+      readinessProbe: { timeoutSeconds: number };
+      livenessProbe: { timeoutSeconds: number };
+    }[];
+    expect([libvirtd.readinessProbe.timeoutSeconds, libvirtd.livenessProbe.timeoutSeconds]).toEqual([30, 30]);
+  });
+});
+
 describe('libvirtd transport', () => {
   test('libvirtd serves its unix sockets only: --listen would need TLS certificates no manifest provides', () => {
     // WHEN
