@@ -118,13 +118,13 @@ describe('Neutron', () => {
     );
   });
 
-  test('ovn-controller waits for the southbound database', () => {
+  test('ovn-controller waits for the southbound database and for northd, which fills it', () => {
     // THEN
     expect(edgesOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'))).toEqual(
       edgesFrom('neutron-ovn-agent', {
         // the copy of the proxy's secret in the agents' namespace, which waits for the original
         completed: ['agent-secrets-neutron-metadata-secret', 'neutron-metadata-secret'],
-        ready: ['ovsdb-sb'],
+        ready: ['neutron-northd', 'ovsdb-sb'],
       }),
     );
   });
