@@ -55,6 +55,9 @@ export function hypervisorPlacement(): PodPlacement {
 /** Host directories nova-compute and libvirt share: instances, libvirt's state and sockets. */
 const SHARED_HOST_DIRECTORIES: readonly [string, string][] = [
   ['var-lib-nova', '/var/lib/nova'],
+  // `instances_path`, which nova-compute statvfs()s for its disk inventory before it creates
+  // anything there: a fresh node has no such directory and reported no resources at all.
+  ['var-lib-nova-instances', '/var/lib/nova/instances'],
   ['var-lib-libvirt', '/var/lib/libvirt'],
   ['run-libvirt', '/run/libvirt'],
 ];

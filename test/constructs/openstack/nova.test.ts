@@ -646,6 +646,7 @@ describe('Nova compute virtType and libvirt in a container', () => {
     // virtlogd writes the console logs into the instance directories and listens beside libvirtd's sockets
     expect(virtlogd.volumeMounts.map((m) => m.mountPath)).toEqual([
       '/var/lib/nova',
+      '/var/lib/nova/instances',
       '/var/lib/libvirt',
       '/run/libvirt',
     ]);
@@ -721,6 +722,19 @@ describe('nova-compute as a node agent', () => {
       '[workarounds]\ndisable_rootwrap = true\n',
     );
     expect(fileOf(objects, 'nova-api-config', 'nova.conf')).not.toContain('[workarounds]');
+  });
+});
+
+describe('the instances directory', () => {
+  test('is created on the node for nova-compute, which measures its disk before writing there', () => {
+    // WHEN
+    const objects = synthObjects(novaCloud().cloud);
+    // THEN
+    const spec = podSpecOf(findObject(objects, 'DaemonSet', 'nova-compute'));
+    expect(spec.volumes).toContainEqual({
+      name: 'var-lib-nova-instances',
+      hostPath: { path: '/var/lib/nova/instances', type: 'DirectoryOrCreate' },
+    });
   });
 });
 
