@@ -13,7 +13,8 @@ const e2e = require('./jest.e2e.config.js');
 
 module.exports = {
   ...e2e,
-  testMatch: ['<rootDir>/test/e2e-real/**/*.real.test.ts'],
+  // The server boot (compute.real.test.ts) runs on its own: npm run test:e2e:compute.
+  testMatch: ['<rootDir>/test/e2e-real/**/*.real.test.ts', '!**/compute.real.test.ts'],
   globalSetup: '<rootDir>/test/e2e-real/support/global-setup.ts',
   // A cloud deploys in minutes on two cores; single checks (exec, a client pod) take seconds.
   testTimeout: 10 * 60_000,

@@ -32,3 +32,12 @@ export function hostAgentDaemonSet(
 export function hostDirectory(name: string, path: string, type = 'DirectoryOrCreate'): k8s.Volume {
   return { name, hostPath: { path, type } };
 }
+
+/**
+ * The node's kernel modules, for agents that may load one (Open vSwitch's, KVM's, TUN). Created when
+ * missing: a kernel with everything it needs built in (a VM such as the test cluster's real node)
+ * has no `/lib/modules`, and then there is nothing to load.
+ */
+export function hostKernelModules(): k8s.Volume {
+  return hostDirectory('lib-modules', '/lib/modules');
+}

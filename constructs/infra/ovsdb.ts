@@ -111,10 +111,15 @@ export class OvsdbDatabase extends Component {
     const peers = clusterServiceName(this, services);
     this.dbName = schema.dbName;
     this.port = schema.clientPort;
-    // Qualified: the OVN agent reaches the southbound from the agents' namespace.
+    // Fully qualified: the OVN agent reaches the southbound from the agents' namespace, and OVS and
+    // OVN resolve names with libunbound (the Python `ovs` library with its binding), which ignores
+    // the pod's search list: `ovsdb-nb-0.ovsdb-nb-peers.<ns>.svc` alone does not resolve.
+    const cloud = Cloud.of(this);
     this.connection = clusterMemberHosts(this, services)
-      .map((m) => `tcp:${Cloud.of(this).serviceHost(m)}:${schema.clientPort}`)
+      .map((m) => `tcp:${cloud.serviceFqdn(m)}:${schema.clientPort}`)
       .join(',');
+    // The namespace and the cluster domain are DNS names (checked by the Cloud): safe in the script.
+    const member = (host: string) => cloud.serviceFqdn(`${host}.${peers}`);
 
     const control = `/var/run/ovn/${schema.fileStem}.ctl`;
     const database = `/var/lib/ovn/${schema.fileStem}.db`;
@@ -122,12 +127,12 @@ export class OvsdbDatabase extends Component {
     // member starts from its own file, so a restart of the whole cluster needs no ordering (the
     // StatefulSet starts members in parallel, since none is ready without a majority).
     const start = [
-      'self="tcp:${HOSTNAME}.' + peers + ':' + schema.raftPort + '"',
+      `self="tcp:${member('${HOSTNAME}')}:${schema.raftPort}"`,
       `if [ ! -e ${database} ]; then`,
       '  if [ "${HOSTNAME##*-}" = 0 ]; then',
       `    ovsdb-tool create-cluster ${database} ${schema.schemaFile} "$self"`,
       '  else',
-      `    ovsdb-tool join-cluster ${database} ${schema.dbName} "$self" tcp:${name}-0.${peers}:${schema.raftPort}`,
+      `    ovsdb-tool join-cluster ${database} ${schema.dbName} "$self" tcp:${member(`${name}-0`)}:${schema.raftPort}`,
       '  fi',
       'fi',
       `exec ovsdb-server ${database} --remote=ptcp:${schema.clientPort} --unixctl=${control} ` +

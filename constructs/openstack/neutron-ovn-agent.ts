@@ -6,7 +6,7 @@ import { ovnAgentPlacement, SchedulingKey } from '../../lib/scheduling';
 import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../common/config-files';
 import { NodeConfiguredAgent, NodeConfigTemplate } from '../common/node-config-templates';
 import { mergeOslo, OsloSchema, OsloValue, OsloValues, osloEnvName, renderOslo } from '../common/oslo-config';
-import { hostAgentDaemonSet, hostDirectory } from '../common/host-agent-daemon-set';
+import { hostAgentDaemonSet, hostDirectory, hostKernelModules } from '../common/host-agent-daemon-set';
 import { envFromSecret, SecretRef } from '../common/secret-ref';
 
 /**
@@ -97,6 +97,8 @@ export interface OvnAgentWiring {
 }
 
 const METADATA_PORT = 8775;
+/** Where neutron-ovn-metadata-agent listens for its haproxies (`[DEFAULT] state_path` + `metadata_proxy`). */
+const METADATA_PROXY_SOCKET = '/var/lib/neutron/metadata_proxy';
 
 /**
  * The per-node OVN agent: one pod per node with the local ovsdb-server, ovs-vswitchd, ovn-controller
@@ -254,8 +256,10 @@ function ovnAgentDaemonSet(
         mount('var-lib-neutron', '/var/lib/neutron'),
         { ...config.mount, mountPath: '/etc/neutron/neutron.conf.d' },
       ],
-      readinessProbe: exec('pgrep -f neutron-ovn-metadata-agent >/dev/null', 10),
-      livenessProbe: exec('pgrep -f neutron-ovn-metadata-agent >/dev/null', 60, 6),
+      // Ready once it serves the unix socket every network's haproxy forwards to (no process
+      // listing: the image needs no procps).
+      readinessProbe: exec(`test -S ${METADATA_PROXY_SOCKET}`, 10),
+      livenessProbe: exec(`test -S ${METADATA_PROXY_SOCKET}`, 60, 6),
       resources: requests('50m', '256Mi', '1Gi'),
     });
   }
@@ -271,7 +275,7 @@ function ovnAgentDaemonSet(
       hostDirectory('etc-openvswitch', '/etc/openvswitch'),
       hostDirectory('var-lib-openvswitch', '/var/lib/openvswitch'),
       hostDirectory('run-ovn', '/run/ovn'),
-      hostDirectory('lib-modules', '/lib/modules', 'Directory'),
+      hostKernelModules(),
       ...(datapathType === 'netdev' ? [hostDirectory('dev-net-tun', '/dev/net/tun', 'CharDevice')] : []),
       ...(metadata
         ? [hostDirectory('run-netns', '/run/netns'), hostDirectory('var-lib-neutron', '/var/lib/neutron')]
@@ -287,6 +291,7 @@ function metadataAgentConf(sbConnection: string, novaMetadataHost: string): Oslo
       nova_metadata_host: novaMetadataHost,
       nova_metadata_port: METADATA_PORT,
       nova_metadata_protocol: 'http',
+      metadata_proxy_socket: METADATA_PROXY_SOCKET,
       metadata_workers: 2,
       use_stderr: true,
     },

@@ -252,8 +252,10 @@ export class Neutron extends OpenStackApiService {
       metadataProxySecret: this.metadataProxySecret.ref('secret'),
     });
     for (const component of this.ovnAgent.components) {
-      // ovn-controller and the metadata agent read the southbound database.
-      component.dependsOn(ovsdb.sb, 'ready');
+      // ovn-controller and the metadata agent read the southbound database, which northd fills:
+      // ovn-controller 23.03 connected to a southbound without northd's records crashed (SIGSEGV)
+      // on the real node until northd had run.
+      component.dependsOn(ovsdb.sb, 'ready').dependsOn(this.northd, 'ready');
       if (ovnOptions.metadataAgent ?? true) component.dependsOn(this.metadataProxySecret, 'completed');
     }
 

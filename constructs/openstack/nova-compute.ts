@@ -5,7 +5,7 @@ import { placement, PodPlacement, requiringNoOvnMaintenance, SchedulingKey } fro
 import { NodeConfiguredAgent, NodeConfigTemplate, NodeScope } from '../common/node-config-templates';
 import { mergeOslo, OsloSchema, OsloValues, osloEnvName, renderOslo } from '../common/oslo-config';
 import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../common/config-files';
-import { hostAgentDaemonSet, hostDirectory } from '../common/host-agent-daemon-set';
+import { hostAgentDaemonSet, hostDirectory, hostKernelModules } from '../common/host-agent-daemon-set';
 import { WorkerService } from '../common/worker-service';
 
 /**
@@ -55,6 +55,9 @@ export function hypervisorPlacement(): PodPlacement {
 /** Host directories nova-compute and libvirt share: instances, libvirt's state and sockets. */
 const SHARED_HOST_DIRECTORIES: readonly [string, string][] = [
   ['var-lib-nova', '/var/lib/nova'],
+  // `instances_path`, which nova-compute statvfs()s for its disk inventory before it creates
+  // anything there: a fresh node has no such directory and reported no resources at all.
+  ['var-lib-nova-instances', '/var/lib/nova/instances'],
   ['var-lib-libvirt', '/var/lib/libvirt'],
   ['run-libvirt', '/run/libvirt'],
 ];
@@ -100,11 +103,14 @@ export function libvirtDaemon(
   props: { image: string; forcedDownscale: boolean; virtType: VirtType },
 ): Component {
   const component = new Component(scope, id, { placement: hypervisorPlacement() });
+  // virsh's first connection to a fresh libvirtd waits for its probe of QEMU's capabilities (it
+  // starts QEMU), which took over 5 s on a loaded two-core node: with a 5 s timeout the liveness
+  // probe restarted libvirtd, whose capability cache went with the container, again and again.
   const exec = (command: string[], initialDelaySeconds: number): k8s.Probe => ({
     exec: { command },
     initialDelaySeconds,
     periodSeconds: 10,
-    timeoutSeconds: 5,
+    timeoutSeconds: 30,
     failureThreshold: 6,
   });
   const virsh = ['virsh', '-c', 'qemu:///system', 'version'];
@@ -127,10 +133,11 @@ export function libvirtDaemon(
       config.volume,
       ...SHARED_HOST_DIRECTORIES.map(([name, path]) => hostDirectory(name, path)),
       hostDirectory('etc-libvirt-qemu', '/etc/libvirt/qemu'),
+      hostDirectory('run-openvswitch', '/run/openvswitch'),
       hostDirectory('dev', '/dev', 'Directory'),
       ...devices.map(([volume]) => volume),
       hostDirectory('sys-fs-cgroup', '/sys/fs/cgroup', 'Directory'),
-      hostDirectory('lib-modules', '/lib/modules', 'Directory'),
+      hostKernelModules(),
     ],
     containers: [
       {
@@ -145,6 +152,9 @@ export function libvirtDaemon(
           ...shared,
           ...config.mounts,
           { name: 'etc-libvirt-qemu', mountPath: '/etc/libvirt/qemu' },
+          // libvirt plugs an instance's tap into br-int itself (`ovs-vsctl`, the interface XML Nova
+          // writes for Open vSwitch ports), through the node's Open vSwitch database socket.
+          { name: 'run-openvswitch', mountPath: '/run/openvswitch' },
           { name: 'dev', mountPath: '/dev' },
           ...devices.map(([, mount]) => mount),
           { name: 'sys-fs-cgroup', mountPath: '/sys/fs/cgroup' },
@@ -206,8 +216,12 @@ export function novaCompute(scope: Construct, id: string, wiring: NovaComputeWir
         forcedDownscale: wiring.options.forcedDownscale,
         connectedTo: [wiring.messagingPort],
         // The address instances' consoles and migrations use: the node's, read when the pod starts.
+        // The service's host name is the node's name, which the OVN agent also gives the node's
+        // chassis (`external_ids:hostname`): Neutron binds an instance's port to the chassis whose
+        // name is the instance's host, and a host network's own host name need not be the node's.
         env: [
           { name: osloEnvName('DEFAULT', 'my_ip'), valueFrom: { fieldRef: { fieldPath: 'status.hostIP' } } },
+          { name: osloEnvName('DEFAULT', 'host'), valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
           ...wiring.env,
         ],
         config: {
@@ -218,7 +232,7 @@ export function novaCompute(scope: Construct, id: string, wiring: NovaComputeWir
           ...SHARED_HOST_DIRECTORIES.map(([name, path]) => hostDirectory(name, path)),
           hostDirectory('run-openvswitch', '/run/openvswitch'),
           hostDirectory('dev', '/dev', 'Directory'),
-          hostDirectory('lib-modules', '/lib/modules', 'Directory'),
+          hostKernelModules(),
         ],
         volumeMounts: [
           ...SHARED_HOST_DIRECTORIES.map(([name, mountPath]) => ({ name, mountPath })),

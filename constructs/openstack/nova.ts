@@ -252,6 +252,10 @@ export class Nova extends OpenStackApiService {
       // its unix socket only (os-vif's default is tcp:127.0.0.1:6640).
       os_vif_ovs: { ovsdb_connection: 'unix:/run/openvswitch/db.sock' },
       oslo_concurrency: { lock_path: '/var/lib/nova/tmp' },
+      // nova-compute runs as root in a privileged pod: oslo.privsep's helpers (Nova's, os-vif's,
+      // os-brick's) start with `sudo privsep-helper`. Through rootwrap they would not start at all:
+      // its filters allow no `--config-dir`, which oslo adds for /etc/nova/nova.conf.d.
+      workarounds: { disable_rootwrap: true },
     });
     this.cells = cellOptions.map(
       (options, index) =>
@@ -320,8 +324,12 @@ export class Nova extends OpenStackApiService {
       return component;
     };
     apiLevel(first.conductor);
+    // The API, the metadata API and the scheduler record their services (and read the services
+    // of the cells through the mappings) in cell0, the top level's `[database] connection`: without
+    // it they fail at start with `No sql_connection parameter is established`.
     const apiEnv = [
       ...this.apiDatabase.connectionEnv('API_DB_PASSWORD'),
+      ...this.cell0Database.connectionEnv('CELL0_DB_PASSWORD'),
       ...first.messaging.transportUrlEnv(),
     ];
 

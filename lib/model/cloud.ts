@@ -79,6 +79,13 @@ export interface CloudProps {
    * @default false
    */
   readonly allowReservedNamespace?: boolean;
+  /**
+   * The cluster's DNS domain (the kubelet's `clusterDomain`). Clients that resolve names without
+   * the pod's search list need fully qualified names ({@link Cloud.serviceFqdn}): Open vSwitch and
+   * OVN (libunbound) and the Python `ovs` library reach the OVN databases by such names.
+   * @default 'cluster.local'
+   */
+  readonly clusterDomain?: string;
 }
 
 const CLOUD_PROPS: PropsSpec<CloudProps> = {
@@ -90,6 +97,7 @@ const CLOUD_PROPS: PropsSpec<CloudProps> = {
   createNamespace: Rules.bool(),
   allowReservedNamespace: Rules.bool(),
   agentNamespace: Rules.dnsLabel(),
+  clusterDomain: Rules.dnsSubdomain(),
 };
 
 const MANAGED_BY = 'stackwright';
@@ -125,6 +133,8 @@ export class Cloud extends Chart {
   readonly release: OpenStackRelease;
   readonly imageRegistry: string;
   readonly toolboxImage: string;
+  /** The cluster's DNS domain. */
+  readonly clusterDomain: string;
   private readonly createNamespace: boolean;
   private readonly nodeAgents = new Set<Component>();
 
@@ -149,6 +159,7 @@ export class Cloud extends Chart {
     this.release = props.release ?? DEFAULT_RELEASE;
     this.imageRegistry = props.imageRegistry ?? 'registry.yaook.cloud/yaook';
     this.toolboxImage = props.toolboxImage ?? 'docker.io/bitnami/kubectl:1.36';
+    this.clusterDomain = props.clusterDomain ?? 'cluster.local';
     this.createNamespace = props.createNamespace ?? true;
     if (this.createNamespace) {
       new JsonApiObject(this, 'namespace', k8s.KubeNamespace, {
@@ -194,6 +205,15 @@ export class Cloud extends Chart {
    */
   serviceHost(name: string): string {
     return `${name}.${this.namespace}.svc`;
+  }
+
+  /**
+   * The fully qualified DNS name of a Service of the control plane or of a member of one
+   * (`ovsdb-sb-0.ovsdb-sb-peers.<namespace>.svc.<clusterDomain>`), for resolvers that do not apply
+   * the pod's search list (libunbound in Open vSwitch and OVN).
+   */
+  serviceFqdn(name: string): string {
+    return `${this.serviceHost(name)}.${this.clusterDomain}`;
   }
 
   /** `<registry>/<name>:<release>`, or the given tag. */

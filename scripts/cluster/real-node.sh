@@ -467,7 +467,16 @@ remove_container_log_links() {
 }
 
 real_node_down() {
-  real_node_configured || [[ -s "$NODE_HOST_STATE" ]] || return 0
+  if ! real_node_configured; then
+    [[ -s "$NODE_HOST_STATE" ]] || return 0
+    # The saved host state is the machine's, not this run dir's: with the node's bridge up, a real
+    # node of another run dir is running (one per machine, see up), and restoring the host here
+    # would delete its bridge, iptables chains, kubepods cgroups and instances under it.
+    if ip link show "$NODE_BRIDGE" >/dev/null 2>&1; then
+      log "bridge $NODE_BRIDGE is up but this run dir has no real node: another run dir's real node runs; host left alone"
+      return 0
+    fi
+  fi
   local i
   for ((i = ${#NODE_COMPONENTS[@]} - 1; i >= 1; i--)); do
     stop_node_component "${NODE_COMPONENTS[i]}"

@@ -71,11 +71,36 @@ describe('OvsdbCluster', () => {
   test('clients get every member of each database', () => {
     // THEN
     expect(ovsdb.nb.connection).toBe(
-      'tcp:ovsdb-nb-0.ovsdb-nb-peers.openstack.svc:6641,tcp:ovsdb-nb-1.ovsdb-nb-peers.openstack.svc:6641,tcp:ovsdb-nb-2.ovsdb-nb-peers.openstack.svc:6641',
+      'tcp:ovsdb-nb-0.ovsdb-nb-peers.openstack.svc.cluster.local:6641,tcp:ovsdb-nb-1.ovsdb-nb-peers.openstack.svc.cluster.local:6641,tcp:ovsdb-nb-2.ovsdb-nb-peers.openstack.svc.cluster.local:6641',
     );
     expect(ovsdb.sb.connection).toBe(
-      'tcp:ovsdb-sb-0.ovsdb-sb-peers.openstack.svc:6642,tcp:ovsdb-sb-1.ovsdb-sb-peers.openstack.svc:6642,tcp:ovsdb-sb-2.ovsdb-sb-peers.openstack.svc:6642',
+      'tcp:ovsdb-sb-0.ovsdb-sb-peers.openstack.svc.cluster.local:6642,tcp:ovsdb-sb-1.ovsdb-sb-peers.openstack.svc.cluster.local:6642,tcp:ovsdb-sb-2.ovsdb-sb-peers.openstack.svc.cluster.local:6642',
     );
+  });
+
+  test("members and clients name each other fully qualified: libunbound (OVS, OVN) ignores the pod's search list", () => {
+    // GIVEN a cluster whose DNS domain is not the default
+    const custom = new Cloud(new App(), 'prod', { namespace: 'openstack', clusterDomain: 'k8s.example' });
+    const cluster = new OvsdbCluster(custom, 'ovsdb');
+    // WHEN
+    const script = (
+      podSpecOf(findObject(synthObjects(custom), 'StatefulSet', 'ovsdb-sb')).containers as {
+        command: string[];
+      }[]
+    )[0].command[2];
+    // THEN
+    expect(cluster.sb.connection.split(',')[0]).toBe(
+      'tcp:ovsdb-sb-0.ovsdb-sb-peers.openstack.svc.k8s.example:6642',
+    );
+    expect(script).toContain('self="tcp:${HOSTNAME}.ovsdb-sb-peers.openstack.svc.k8s.example:6644"');
+    expect(script).toContain('"$self" tcp:ovsdb-sb-0.ovsdb-sb-peers.openstack.svc.k8s.example:6644');
+  });
+
+  test('a cluster domain that is not a DNS name fails with the cloud path', () => {
+    // WHEN / THEN
+    expect(
+      errorOf(() => new Cloud(new App(), 'prod', { namespace: 'openstack', clusterDomain: 'bad domain' })),
+    ).toContain('[prod] clusterDomain');
   });
 
   test('the databases depend on nothing, and a dependant of the construct waits for both', () => {

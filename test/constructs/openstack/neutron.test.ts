@@ -91,7 +91,7 @@ describe('Neutron', () => {
     ]);
     expect(containers.every((c) => c.securityContext.privileged)).toBe(true);
     expect(envOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'), 'ovn-controller').OVN_SB).toBe(
-      'tcp:ovsdb-sb-0.ovsdb-sb-peers.openstack.svc:6642,tcp:ovsdb-sb-1.ovsdb-sb-peers.openstack.svc:6642,tcp:ovsdb-sb-2.ovsdb-sb-peers.openstack.svc:6642',
+      'tcp:ovsdb-sb-0.ovsdb-sb-peers.openstack.svc.cluster.local:6642,tcp:ovsdb-sb-1.ovsdb-sb-peers.openstack.svc.cluster.local:6642,tcp:ovsdb-sb-2.ovsdb-sb-peers.openstack.svc.cluster.local:6642',
     );
     expect(
       envOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'), 'metadata-agent')
@@ -101,13 +101,30 @@ describe('Neutron', () => {
     });
   });
 
-  test('ovn-controller waits for the southbound database', () => {
+  test("the metadata agent is ready once it serves its haproxies' socket, which its configuration names", () => {
+    // THEN
+    const containers = podSpecOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent')).containers as {
+      name: string;
+      readinessProbe: { exec: { command: string[] } };
+    }[];
+    const agent = containers.find((c) => c.name === 'metadata-agent');
+    expect(agent?.readinessProbe.exec.command).toEqual([
+      '/bin/sh',
+      '-c',
+      'test -S /var/lib/neutron/metadata_proxy',
+    ]);
+    expect(fileOf(objects, 'neutron-ovn-agent-config', 'metadata-agent.conf')).toContain(
+      'metadata_proxy_socket = /var/lib/neutron/metadata_proxy\n',
+    );
+  });
+
+  test('ovn-controller waits for the southbound database and for northd, which fills it', () => {
     // THEN
     expect(edgesOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'))).toEqual(
       edgesFrom('neutron-ovn-agent', {
         // the copy of the proxy's secret in the agents' namespace, which waits for the original
         completed: ['agent-secrets-neutron-metadata-secret', 'neutron-metadata-secret'],
-        ready: ['ovsdb-sb'],
+        ready: ['neutron-northd', 'ovsdb-sb'],
       }),
     );
   });
@@ -116,8 +133,12 @@ describe('Neutron', () => {
     // THEN
     const conf = fileOf(objects, 'neutron-api-config', 'neutron.conf');
     expect(conf).toContain('mechanism_drivers = ovn');
-    expect(conf).toContain('ovn_nb_connection = tcp:ovsdb-nb-0.ovsdb-nb-peers.openstack.svc:6641,');
-    expect(conf).toContain('ovn_sb_connection = tcp:ovsdb-sb-0.ovsdb-sb-peers.openstack.svc:6642,');
+    expect(conf).toContain(
+      'ovn_nb_connection = tcp:ovsdb-nb-0.ovsdb-nb-peers.openstack.svc.cluster.local:6641,',
+    );
+    expect(conf).toContain(
+      'ovn_sb_connection = tcp:ovsdb-sb-0.ovsdb-sb-peers.openstack.svc.cluster.local:6642,',
+    );
     expect(conf).toContain(
       '[nova]\nauth_type = password\nauth_url = http://keystone-api.openstack.svc:5000/v3',
     );

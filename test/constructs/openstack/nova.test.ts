@@ -232,6 +232,16 @@ describe('Nova (one cell)', () => {
       'sync',
       '--local_cell',
     ]);
+    // the top level (API, metadata API, scheduler) records its services in cell0
+    for (const [kind, name] of [
+      ['Deployment', 'nova-api'],
+      ['Deployment', 'nova-metadata'],
+      ['Deployment', 'nova-scheduler'],
+    ]) {
+      expect(envOf(findObject(objects, kind, name)).OS_DATABASE__CONNECTION).toBe(
+        'mysql+pymysql://nova_cell0:$(CELL0_DB_PASSWORD)@db.openstack.svc:3306/nova_cell0?charset=utf8',
+      );
+    }
     const mapping = envOf(findObject(objects, 'Job', 'nova-cell-mapping'));
     expect(mapping.CELL1_DATABASE).toBe(
       'mysql+pymysql://nova_cell1:$(CELL1_DB_PASSWORD)@db.openstack.svc:3306/nova_cell1?charset=utf8',
@@ -636,9 +646,24 @@ describe('Nova compute virtType and libvirt in a container', () => {
     // virtlogd writes the console logs into the instance directories and listens beside libvirtd's sockets
     expect(virtlogd.volumeMounts.map((m) => m.mountPath)).toEqual([
       '/var/lib/nova',
+      '/var/lib/nova/instances',
       '/var/lib/libvirt',
       '/run/libvirt',
     ]);
+  });
+
+  test("libvirtd reaches the node's Open vSwitch database: it plugs the instances' taps into br-int", () => {
+    // WHEN
+    const libvirt = libvirtOf({});
+    // THEN
+    expect(libvirt.volumes).toContainEqual({
+      name: 'run-openvswitch',
+      hostPath: { path: '/run/openvswitch', type: 'DirectoryOrCreate' },
+    });
+    expect(libvirt.containers[0].volumeMounts).toContainEqual({
+      name: 'run-openvswitch',
+      mountPath: '/run/openvswitch',
+    });
   });
 
   test.each([
@@ -672,6 +697,57 @@ describe('Nova compute image', () => {
       (podSpecOf(findObject(objects, kind, name)).containers as { image: string }[])[0].image;
     expect(imageOf('DaemonSet', 'nova-compute')).toBe('registry.example/nova-compute:2025.1');
     expect(imageOf('Deployment', 'nova-conductor')).toBe('registry.yaook.cloud/yaook/nova:2025.1');
+  });
+});
+
+describe('nova-compute as a node agent', () => {
+  test("registers under the node's name, the OVN chassis' name, so Neutron binds its instances' ports", () => {
+    // WHEN
+    const objects = synthObjects(novaCloud().cloud);
+    // THEN
+    const [compute] = podSpecOf(findObject(objects, 'DaemonSet', 'nova-compute')).containers as {
+      env: { name: string; valueFrom?: unknown }[];
+    }[];
+    expect(compute.env).toContainEqual({
+      name: 'OS_DEFAULT__HOST',
+      valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } },
+    });
+  });
+
+  test('starts its privsep helpers with sudo, not through rootwrap, whose filters refuse its conf.d', () => {
+    // WHEN
+    const objects = synthObjects(novaCloud().cloud);
+    // THEN
+    expect(fileOf(objects, 'nova-compute-config', 'nova.conf')).toContain(
+      '[workarounds]\ndisable_rootwrap = true\n',
+    );
+    expect(fileOf(objects, 'nova-api-config', 'nova.conf')).not.toContain('[workarounds]');
+  });
+});
+
+describe('the instances directory', () => {
+  test('is created on the node for nova-compute, which measures its disk before writing there', () => {
+    // WHEN
+    const objects = synthObjects(novaCloud().cloud);
+    // THEN
+    const spec = podSpecOf(findObject(objects, 'DaemonSet', 'nova-compute'));
+    expect(spec.volumes).toContainEqual({
+      name: 'var-lib-nova-instances',
+      hostPath: { path: '/var/lib/nova/instances', type: 'DirectoryOrCreate' },
+    });
+  });
+});
+
+describe('libvirtd probes', () => {
+  test("wait 30 s for virsh: a fresh libvirtd answers only after probing QEMU's capabilities", () => {
+    // WHEN
+    const objects = synthObjects(novaCloud().cloud);
+    // THEN
+    const [libvirtd] = podSpecOf(findObject(objects, 'DaemonSet', 'nova-libvirt')).containers as {
+      readinessProbe: { timeoutSeconds: number };
+      livenessProbe: { timeoutSeconds: number };
+    }[];
+    expect([libvirtd.readinessProbe.timeoutSeconds, libvirtd.livenessProbe.timeoutSeconds]).toEqual([30, 30]);
   });
 });
 

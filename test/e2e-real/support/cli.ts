@@ -15,7 +15,7 @@ interface Run {
   readonly stderr: string;
 }
 
-function run(command: string, args: readonly string[], timeoutMs: number, input?: string): Run {
+function run(command: string, args: readonly string[], timeoutMs: number, input?: string | Buffer): Run {
   const res = spawnSync(command, args, {
     cwd: REPO_ROOT,
     encoding: 'utf8',
@@ -84,7 +84,7 @@ export function destroy(dir: string): Run {
   );
 }
 
-function runKubectl(args: readonly string[], input?: string): string {
+function runKubectl(args: readonly string[], input?: string | Buffer): string {
   const bin = process.env.STACKWRIGHT_CLUSTER_BIN;
   if (!bin) throw new Error('STACKWRIGHT_CLUSTER_BIN is not set: run through jest.real.config.js');
   const res = run(
@@ -117,6 +117,20 @@ export function execIn(
   ...args: string[]
 ): string {
   return kubectl('-n', namespace, 'exec', pod, '-c', container, '--', 'sh', '-c', script, 'sh', ...args);
+}
+
+/** Writes `data` to `file` in a container (no tar needed, unlike `kubectl cp`). */
+export function copyInto(
+  namespace: string,
+  pod: string,
+  container: string,
+  file: string,
+  data: Buffer,
+): void {
+  runKubectl(
+    ['-n', namespace, 'exec', '-i', pod, '-c', container, '--', 'sh', '-c', 'cat >"$1"', 'sh', file],
+    data,
+  );
 }
 
 /** The real node's name (cluster.env of a cluster started with `up.sh --real`). */

@@ -15,6 +15,12 @@ export const LOCAL_IMAGES = {
   memcached: `${LOCAL_REGISTRY}/memcached:1.6`,
   /** python-openstackclient and openstacksdk, for the checks through the cloud's Services. */
   openstackClient: `${LOCAL_REGISTRY}/openstackclient:2025.1`,
+  /** Debian's OVN 23.03 and Open vSwitch 3.1: the OVSDB clusters, northd and the OVN agent. */
+  ovn: `${LOCAL_REGISTRY}/ovn:23.03`,
+  /** Debian's libvirt 9.0 and QEMU 7.2. */
+  libvirt: `${LOCAL_REGISTRY}/libvirt:9.0`,
+  /** nova-compute with Debian's libvirt binding. */
+  novaCompute: `${LOCAL_REGISTRY}/nova-compute:2025.1`,
   /** sh and coreutils: storage and network checks of the node itself. */
   minbase: `${LOCAL_REGISTRY}/minbase:bookworm`,
 } as const;

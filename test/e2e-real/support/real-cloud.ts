@@ -19,12 +19,22 @@ export interface RealCloud {
   readonly placement: Placement;
 }
 
+export interface RealCloudOptions {
+  /**
+   * Members of Galera and of RabbitMQ. The point of three is cluster formation, which
+   * openstack.real.test.ts proves; a suite about something else saves the CPU with one.
+   * @default 3
+   */
+  readonly clusterReplicas?: number;
+}
+
 /**
  * Galera and RabbitMQ with their default three members (the point is cluster formation), one replica
  * of each API (one node, two cores) and small volumes on the real node's StorageClass. No service
  * sends notifications: nothing here would consume them, so RabbitMQ stands on its own.
  */
-export function realCloud(outdir: string, namespace: string): RealCloud {
+export function realCloud(outdir: string, namespace: string, options: RealCloudOptions = {}): RealCloud {
+  const replicas = options.clusterReplicas ?? 3;
   const app = new App({ outdir });
   const cloud = new Cloud(app, 'real', {
     namespace,
@@ -32,13 +42,13 @@ export function realCloud(outdir: string, namespace: string): RealCloud {
     toolboxImage: LOCAL_IMAGES.toolbox,
   });
   const database = new MariaDB(cloud, 'db', {
-    replicas: 3,
+    replicas,
     storageSize: '1Gi',
     storageClassName: REAL_STORAGE_CLASS,
     image: LOCAL_IMAGES.mariadb,
   });
   const messaging = new RabbitMQ(cloud, 'mq', {
-    replicas: 3,
+    replicas,
     storageSize: '1Gi',
     image: LOCAL_IMAGES.rabbitmq,
   });

@@ -1,0 +1,253 @@
+/**
+ * A server boots on the synthesised cloud (issue 22): `stackwright deploy` of the real-node services
+ * plus Neutron with OVN (NB/SB, northd, the OVN agent on the userspace datapath, the metadata agent)
+ * and Nova (API, metadata, scheduler, conductor, cells, libvirt with TCG, nova-compute) onto the
+ * real node, every component verified by its real probes. Then, through the cloud's APIs from a pod
+ * (openstacksdk): a network and subnet, the test guest uploaded to Glance, a small flavour, two
+ * servers ACTIVE whose console logs show the address Neutron gave their port, their own server id
+ * read from the metadata service, and server 2 reaching server 1 by ping and TCP; both deleted,
+ * their ports gone, the hypervisor's usage in Placement back to zero.
+ *
+ * The real node becomes the hypervisor for this suite (labels removed at the end). Time from the
+ * deploy's start to the first server ACTIVE and the cloud's memory are printed (`[e2e-compute]`).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { OVN_MAINTENANCE_LABEL, SchedulingKey } from '../../lib/scheduling';
+import { uniqueSuffix } from '../e2e/support/kube';
+import {
+  applyObject,
+  buildCli,
+  copyInto,
+  deploy,
+  DeployRun,
+  destroy,
+  kubectl,
+  realNodeName,
+} from './support/cli';
+import { computeCloud, ComputeCloud, scaleCpuRequests } from './support/compute-cloud';
+import { LOCAL_IMAGES } from './support/images';
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const namespace = `sw-compute-${uniqueSuffix()}`;
+const client = 'os-client';
+const HYPERVISOR_LABELS = [
+  `${SchedulingKey.COMPUTE_HYPERVISOR}=true`,
+  `${OVN_MAINTENANCE_LABEL}=not-required`,
+];
+let outdir: string;
+let stack: ComputeCloud;
+let first: DeployRun;
+let deployStart: number;
+
+const log = (line: string) => process.stderr.write(`[e2e-compute] ${line}\n`);
+
+/** The test guest's qcow2 (scripts/images/guest.sh path), built with the images. */
+function guestImage(): Buffer {
+  const res = spawnSync('bash', [path.join(REPO_ROOT, 'scripts', 'images', 'guest.sh'), 'path'], {
+    encoding: 'utf8',
+  });
+  if (res.status !== 0) throw new Error(`guest.sh path failed: ${res.stderr}; build the images first`);
+  return readFileSync(res.stdout.trim());
+}
+
+beforeAll(() => {
+  kubectl('label', 'node', realNodeName(), '--overwrite', ...HYPERVISOR_LABELS);
+  outdir = mkdtempSync(path.join(tmpdir(), 'stackwright-compute-'));
+  stack = computeCloud(outdir, namespace);
+  stack.app.synth();
+  scaleCpuRequests(outdir, 4);
+  buildCli();
+  deployStart = Date.now();
+  first = deploy(outdir, '40m');
+  log(`deploy: ${((Date.now() - deployStart) / 1000).toFixed(0)}s, ${JSON.stringify(first.summary.counts)}`);
+}, 50 * 60_000);
+
+afterAll(() => {
+  if (process.env.STACKWRIGHT_E2E_KEEP_CLUSTER === '1') {
+    log(`keeping namespace ${namespace} (STACKWRIGHT_E2E_KEEP_CLUSTER=1)`);
+    return;
+  }
+  const res = destroy(outdir);
+  if (res.status !== 0) log(`destroy failed: ${res.stderr}`);
+  kubectl('label', 'node', realNodeName(), ...HYPERVISOR_LABELS.map((l) => `${l.split('=')[0]}-`));
+  rmSync(outdir, { recursive: true, force: true });
+}, 25 * 60_000);
+
+test('deploy verifies every component with its real probes', () => {
+  // THEN
+  expect({ status: first.status, ok: first.summary.ok, outcome: first.summary.outcome }).toEqual({
+    status: 0,
+    ok: true,
+    outcome: 'succeeded',
+  });
+  expect(first.summary.counts).toMatchObject({ failed: 0, blocked: 0 });
+});
+
+/** A long-lived pod with openstacksdk, as admin through the cloud's Services. */
+function startClient(): void {
+  const password = stack.keystone.adminCredentials.ref('password');
+  applyObject({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: client, namespace },
+    spec: {
+      restartPolicy: 'Never',
+      nodeSelector: { 'kubernetes.io/hostname': realNodeName() },
+      securityContext: {
+        runAsUser: 42424,
+        runAsGroup: 42424,
+        runAsNonRoot: true,
+        seccompProfile: { type: 'RuntimeDefault' },
+      },
+      containers: [
+        {
+          name: 'client',
+          image: LOCAL_IMAGES.openstackClient,
+          imagePullPolicy: 'IfNotPresent',
+          securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+          command: ['sleep', '7200'],
+          env: [
+            {
+              name: 'OS_AUTH_URL',
+              value: `http://${stack.keystone.api.serviceObject.name}:${stack.keystone.api.port}/v3`,
+            },
+            { name: 'OS_USERNAME', value: 'admin' },
+            {
+              name: 'OS_PASSWORD',
+              valueFrom: { secretKeyRef: { name: password.secretName, key: password.key } },
+            },
+            { name: 'OS_PROJECT_NAME', value: 'admin' },
+            { name: 'OS_USER_DOMAIN_NAME', value: 'Default' },
+            { name: 'OS_PROJECT_DOMAIN_NAME', value: 'Default' },
+            { name: 'OS_REGION_NAME', value: stack.keystone.region },
+            { name: 'OS_INTERFACE', value: 'internal' },
+            { name: 'HOME', value: '/tmp' },
+          ],
+          volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
+        },
+      ],
+      volumes: [{ name: 'tmp', emptyDir: {} }],
+    },
+  });
+  kubectl('-n', namespace, 'wait', `pod/${client}`, '--for=condition=Ready', '--timeout=300s');
+}
+
+/** Runs a Python script in the client pod; its last line is JSON. */
+function python<T>(script: string): T {
+  const out = kubectl('-n', namespace, 'exec', client, '-c', 'client', '--', 'python3', '-c', script);
+  const lines = out.trim().split('\n');
+  return JSON.parse(lines[lines.length - 1]) as T;
+}
+
+interface ServerReport {
+  readonly id: string;
+  readonly status: string;
+  readonly address: string;
+  readonly activeAt: number;
+  readonly console: string[];
+}
+
+interface BootReport {
+  readonly servers: ServerReport[];
+  readonly portsLeft: number;
+  readonly usages: Record<string, number>;
+  readonly hypervisors: number;
+}
+
+/**
+ * Network, subnet, image, flavour; server 1, then server 2 with server 1's address as its `peer`
+ * (the guest pings it and opens a TCP echo to it). Each console log is read until the guest says
+ * READY. Then both are deleted and what is left is reported.
+ */
+const BOOT_SCRIPT = `
+import json, sys, time, openstack
+conn = openstack.connect()
+def say(m): print(m, file=sys.stderr, flush=True)
+deadline = time.time() + 300
+while not list(conn.compute.hypervisors()):
+    if time.time() > deadline: raise SystemExit("no hypervisor registered in 300s")
+    time.sleep(5)
+hypervisors = len(list(conn.compute.hypervisors()))
+net = conn.network.create_network(name="e2e-net")
+conn.network.create_subnet(network_id=net.id, name="e2e-subnet", ip_version=4, cidr="10.20.0.0/24")
+image = conn.image.create_image(name="sw-guest", filename="/tmp/guest.qcow2", disk_format="qcow2",
+                                container_format="bare", wait=True, timeout=300)
+flavor = conn.compute.create_flavor(name="e2e.tiny", ram=192, vcpus=1, disk=1)
+def boot(name, metadata):
+    server = conn.compute.create_server(name=name, image_id=image.id, flavor_id=flavor.id,
+                                        networks=[{"uuid": net.id}], metadata=metadata)
+    server = conn.compute.wait_for_server(server, status="ACTIVE", wait=900, interval=2)
+    active_at = time.time()
+    say(f"{name} ACTIVE")
+    ports = list(conn.network.ports(device_id=server.id))
+    address = ports[0].fixed_ips[0]["ip_address"]
+    lines = []
+    deadline = time.time() + 600
+    while time.time() < deadline:
+        out = conn.compute.get_server_console_output(server)["output"] or ""
+        lines = [l.strip() for l in out.splitlines() if l.startswith("SW-GUEST")]
+        if "SW-GUEST READY" in lines: break
+        time.sleep(5)
+    say(f"{name}: {lines}")
+    return {"id": server.id, "status": server.status, "address": address, "activeAt": active_at, "console": lines}
+first = boot("e2e-server-1", {})
+second = boot("e2e-server-2", {"peer": first["address"]})
+for s in (first, second):
+    conn.compute.delete_server(s["id"])
+for s in (first, second):
+    conn.compute.wait_for_delete(conn.compute.get_server(s["id"]), wait=300)
+ports_left = sum(len(list(conn.network.ports(device_id=s["id"]))) for s in (first, second))
+usages = {}
+for rp in conn.placement.get("/resource_providers").json()["resource_providers"]:
+    for k, v in conn.placement.get(f"/resource_providers/{rp['uuid']}/usages").json()["usages"].items():
+        usages[k] = usages.get(k, 0) + v
+print(json.dumps({"servers": [first, second], "portsLeft": ports_left, "usages": usages, "hypervisors": hypervisors}))
+`;
+
+/** Memory of the cloud's pods and of the instances' QEMU processes (cgroup v1 on the real node). */
+function memoryMiB(cgroup: string): number {
+  try {
+    return Number(readFileSync(`/sys/fs/cgroup/memory/${cgroup}/memory.usage_in_bytes`, 'utf8')) / 2 ** 20;
+  } catch {
+    return NaN;
+  }
+}
+
+test('two servers boot, get their addresses from OVN, read their metadata, reach each other, and leave nothing behind', () => {
+  // GIVEN the client pod with the guest image
+  startClient();
+  copyInto(namespace, client, 'client', '/tmp/guest.qcow2', guestImage());
+  // WHEN
+  const report = python<BootReport>(BOOT_SCRIPT);
+  log(
+    `first server ACTIVE ${((report.servers[0].activeAt * 1000 - deployStart) / 1000).toFixed(0)}s after the deploy started`,
+  );
+  log(
+    `memory: kubepods ${memoryMiB('kubepods').toFixed(0)} MiB, machine ${memoryMiB('machine').toFixed(0)} MiB`,
+  );
+  // THEN
+  expect(report.hypervisors).toBe(1);
+  const [one, two] = report.servers;
+  expect(one.console).toEqual(
+    expect.arrayContaining([
+      `SW-GUEST ADDRESS ${one.address}`,
+      `SW-GUEST SERVER-ID ${one.id}`,
+      'SW-GUEST READY',
+    ]),
+  );
+  expect(two.console).toEqual(
+    expect.arrayContaining([
+      `SW-GUEST ADDRESS ${two.address}`,
+      `SW-GUEST SERVER-ID ${two.id}`,
+      `SW-GUEST PING ${one.address} ok`,
+      `SW-GUEST TCP ${one.address} ok`,
+      'SW-GUEST READY',
+    ]),
+  );
+  expect(report.portsLeft).toBe(0);
+  expect(Object.values(report.usages).every((used) => used === 0)).toBe(true);
+  expect(Object.keys(report.usages)).toEqual(expect.arrayContaining(['VCPU', 'MEMORY_MB', 'DISK_GB']));
+});
