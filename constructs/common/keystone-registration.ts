@@ -7,7 +7,11 @@ import { completeServiceUrl } from './service-host';
 
 /**
  * Ensures the `service` project, the catalogue entry with its three endpoints (when
- * `ENDPOINT_URL` is set) and the service user with the admin role on `service`.
+ * `ENDPOINT_URL` is set) and the service user with the `admin` and `service` roles on `service`.
+ * The `service` role is what keystonemiddleware asks of a service token
+ * (`service_token_roles_required`, see keystone-authtoken.ts): without it, every call one service
+ * makes for a user with its service token (Nova listing the user's networks in Neutron) gets 401.
+ * Keystone's bootstrap creates the role from 2023.2; it is created when missing all the same.
  */
 const REGISTRATION_PROGRAM = `project = identity.find_project("service", domain_id="default")
 if project is None:
@@ -23,6 +27,8 @@ if url:
                                      region_id=env["OS_REGION_NAME"])
 user = ensure_user(env["USER_NAME"], "default", env["SERVICE_PASSWORD"])
 identity.assign_project_role_to_user(project, user, identity.find_role("admin", ignore_missing=False))
+service_role = identity.find_role("service") or identity.create_role(name="service")
+identity.assign_project_role_to_user(project, user, service_role)
 `;
 
 export interface KeystoneRegistrationProps {

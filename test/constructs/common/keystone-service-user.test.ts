@@ -81,6 +81,24 @@ describe('service user sections', () => {
   });
 });
 
+test('the registered user holds the role keystonemiddleware asks of service tokens', () => {
+  // GIVEN a registration, and authtoken sections that require the service token's roles
+  const { keystone, cache, ksRegister } = registration();
+  expect(keystoneAuthtokenConfig(keystone, ksRegister, cache).keystone_authtoken).toMatchObject({
+    service_token_roles_required: true,
+  });
+  // WHEN its Job's program is rendered
+  const spec = ksRegister.job.job.toJson().spec as {
+    template: { spec: { containers: { command?: string[]; args?: string[] }[] } };
+  };
+  const container = spec.template.spec.containers[0];
+  const program = [...(container.command ?? []), ...(container.args ?? [])].join('\n');
+  // THEN the user gets `service` (created when missing) next to `admin` on the service project
+  // (without it, Neutron answered 401 to Nova's calls for a user: NeutronAdminCredentialConfigurationInvalid)
+  expect(program).toContain('identity.find_role("service") or identity.create_role(name="service")');
+  expect(program).toContain('identity.assign_project_role_to_user(project, user, service_role)');
+});
+
 describe('keystoneAdminClientEnv', () => {
   test("an openstack client as Keystone's admin in the admin project, without the password", () => {
     // GIVEN
