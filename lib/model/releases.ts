@@ -1,12 +1,13 @@
 import { shown } from '../graph';
 
 /**
- * The OpenStack releases this package supports: for each one it carries the option schemas the
- * services' configuration is checked against and the image tag the images are built with
- * (docs/images.md). A release outside this list would be checked against another release's options
- * and tagged with images nobody built, so a cloud refuses it at construction.
+ * The OpenStack releases this package supports, oldest first: for each one it carries the option
+ * schemas the services' configuration is checked against, the lock its Python layer is installed
+ * from and the image tag the images are built with (docs/images.md). A release outside this list
+ * would be checked against another release's options and tagged with images nobody built, so a
+ * cloud refuses it at construction.
  */
-export const SUPPORTED_RELEASES = ['2025.1'] as const;
+export const SUPPORTED_RELEASES = ['2024.2', '2025.1'] as const;
 
 /** An OpenStack release this package supports (see {@link SUPPORTED_RELEASES}). */
 export type OpenStackRelease = (typeof SUPPORTED_RELEASES)[number];
@@ -14,24 +15,47 @@ export type OpenStackRelease = (typeof SUPPORTED_RELEASES)[number];
 /** The release a cloud gets when it names none: the newest supported one. */
 export const DEFAULT_RELEASE: OpenStackRelease = SUPPORTED_RELEASES[SUPPORTED_RELEASES.length - 1];
 
-/** Codenames of the numbered releases, so a codename is answered with its number. */
-const CODENAMES: Readonly<Record<string, string>> = {
-  caracal: '2024.1',
-  dalmatian: '2024.2',
-  epoxy: '2025.1',
-  flamingo: '2025.2',
-  gazpacho: '2026.1',
-};
+/** One OpenStack release series, as openstack/releases lists it. */
+export interface OpenStackSeries {
+  /** The release's number, e.g. `2025.1`. */
+  readonly release: string;
+  /** Its codename, e.g. `epoxy`. */
+  readonly codename: string;
+  /**
+   * A SLURP release ("skip level upgrade release process"): upstream supports upgrading from one
+   * SLURP release straight to the next, skipping the release between them.
+   */
+  readonly slurp: boolean;
+}
+
+/**
+ * The release series around the supported ones, oldest first, so a codename is answered with its
+ * number and an upgrade path can be judged (lib/model/upgrade-path.ts). Adding a release to
+ * {@link SUPPORTED_RELEASES} needs its row here.
+ */
+export const OPENSTACK_SERIES: readonly OpenStackSeries[] = [
+  { release: '2024.1', codename: 'caracal', slurp: true },
+  { release: '2024.2', codename: 'dalmatian', slurp: false },
+  { release: '2025.1', codename: 'epoxy', slurp: true },
+  { release: '2025.2', codename: 'flamingo', slurp: false },
+  { release: '2026.1', codename: 'gazpacho', slurp: true },
+];
+
+/** True when the package supports `value` (see {@link SUPPORTED_RELEASES}). */
+export function isSupportedRelease(value: unknown): value is OpenStackRelease {
+  return typeof value === 'string' && (SUPPORTED_RELEASES as readonly string[]).includes(value);
+}
 
 /** Problems with a `release` value: not a string, a codename, or a release the package does not carry. */
 export function releaseProblems(value: unknown, name: string): string[] {
-  if (value === undefined) return [];
-  if (typeof value === 'string' && (SUPPORTED_RELEASES as readonly string[]).includes(value)) return [];
+  if (value === undefined || isSupportedRelease(value)) return [];
   const supported = SUPPORTED_RELEASES.map((r) => `'${r}'`).join(', ');
-  const numbered = typeof value === 'string' ? CODENAMES[value.trim().toLowerCase()] : undefined;
-  const hint =
-    numbered && (SUPPORTED_RELEASES as readonly string[]).includes(numbered)
-      ? `; ${shown(value)} is the codename of '${numbered}': write release: '${numbered}'`
-      : `; this package carries option schemas and images for ${supported} only`;
+  const numbered =
+    typeof value === 'string'
+      ? OPENSTACK_SERIES.find((s) => s.codename === value.trim().toLowerCase())?.release
+      : undefined;
+  const hint = isSupportedRelease(numbered)
+    ? `; ${shown(value)} is the codename of '${numbered}': write release: '${numbered}'`
+    : `; this package carries option schemas and images for ${supported} only`;
   return [`${name} must be one of ${supported}, got ${shown(value)}${hint}`];
 }
