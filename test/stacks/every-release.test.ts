@@ -17,4 +17,12 @@ describe.each(SUPPORTED_RELEASES)('the reference cloud at release %s', (release)
     expect(images.length).toBeGreaterThan(20);
     expect(images.filter((image) => !image.endsWith(`:${release}`))).toEqual([]);
   });
+
+  test('Job names carry the release', () => {
+    // THEN every Job is named <component>-<release with a dash>-<hash>
+    const jobs = objects.filter((o) => o.kind === 'Job').map((o) => o.metadata.name);
+    expect(jobs.length).toBeGreaterThan(30);
+    const tag = release.replace('.', '-');
+    expect(jobs.filter((name) => !new RegExp(`-${tag}-[0-9a-f]{8}$`).test(name))).toEqual([]);
+  });
 });
