@@ -5,4 +5,3 @@ export * from './validation';
 export * from './json-api-object';
 export * from './pod-security';
 export * from './releases';
-export * from './upgrade-path';

@@ -8,7 +8,7 @@
 const { App } = require('cdk8s');
 
 const root = '../../dist-lib';
-const { DEFAULT_RELEASE } = require(`${root}/lib/model`);
+const { DEFAULT_RELEASE } = require(`${root}/lib/graph`);
 const release = process.argv[3] ?? DEFAULT_RELEASE;
 const clouds = [
   (app) => require(`${root}/stacks/reference-cloud`).referenceCloud(app, undefined, { release }),

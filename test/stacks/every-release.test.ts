@@ -1,5 +1,5 @@
 import { App } from 'cdk8s';
-import { SUPPORTED_RELEASES } from '../../lib/model';
+import { SUPPORTED_RELEASES } from '../../lib/graph';
 import { podSpecOf, synthObjects } from '../../lib/testing';
 import { referenceCloud } from '../../stacks/reference-cloud';
 

@@ -5,8 +5,8 @@ import {
   isGating,
   KubeObject,
   topologicalOrder,
+  upgradePathProblems,
 } from '../../graph';
-import { upgradePathProblems } from '../../model/upgrade-path';
 import { SERVICE_RECIPES, ServiceRecipe } from './service-recipes';
 import { UpgradeCommand, UpgradePhase } from './upgrade-phase';
 

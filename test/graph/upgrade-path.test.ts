@@ -1,4 +1,4 @@
-import { isSkipLevelPair, OPENSTACK_SERIES, SUPPORTED_RELEASES, upgradePathProblems } from '../../lib/model';
+import { isSkipLevelPair, OPENSTACK_SERIES, SUPPORTED_RELEASES, upgradePathProblems } from '../../lib/graph';
 
 describe('upgradePathProblems', () => {
   test('staying on the release or moving to the next one is allowed', () => {

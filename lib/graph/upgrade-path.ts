@@ -1,5 +1,5 @@
-import { shown } from '../graph';
-import { isSupportedRelease, OPENSTACK_SERIES, SUPPORTED_RELEASES } from './releases';
+import { isSupportedRelease, OPENSTACK_SERIES, SUPPORTED_RELEASES } from './openstack-releases';
+import { shown } from './shown';
 
 /**
  * Problems with moving a deployed cloud from release `from` to release `to`, each starting with
