@@ -1,5 +1,6 @@
 import { ReferenceCloudProps } from './reference-cloud';
-import { imageProblems, OpenStackRelease } from '../lib/model';
+import { OpenStackRelease } from '../lib/graph';
+import { imageProblems } from '../lib/model';
 import {
   OptionalServiceOptions,
   ReferenceCloudServices,

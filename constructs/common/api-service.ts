@@ -14,6 +14,7 @@ import { commandRule, configFilesRule, healthPathRule, requestsRule } from './bu
 import { PodPlacement } from '../../lib/scheduling';
 import { CONFIG_CHECKSUM_ANNOTATION, ConfigDirectory, ConfigFiles, configFiles } from './config-files';
 import { disruptionBudget } from './disruption-budget';
+import { API_TERMINATION_GRACE_SECONDS, endpointDrain } from './endpoint-drain';
 import { allowFromAnywhere } from './network-policies';
 import { containerResources, podTemplate, ResourceRequests } from './pod-template';
 
@@ -63,6 +64,9 @@ const API_SERVICE_PROPS: PropsSpec<ApiServiceProps> = {
 /**
  * An OpenStack API as a component: Deployment with probes, ClusterIP Service, and for two or more
  * replicas a PodDisruptionBudget and preferred anti-affinity so a node drain never takes the API down.
+ * A roll drops no request: a new pod must pass its readiness probe before an old one goes
+ * (`maxUnavailable: 0`), and an old pod keeps serving for the endpoint drain (endpoint-drain.ts)
+ * before it is told to stop.
  */
 export class ApiService extends Component {
   readonly deployment: JsonApiObject<k8s.KubeDeploymentProps>;
@@ -95,6 +99,7 @@ export class ApiService extends Component {
         strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: k8s.IntOrString.fromNumber(0) } },
         template: podTemplate(this, {
           spread: replicas > 1 ? 'preferred' : undefined,
+          terminationGracePeriodSeconds: API_TERMINATION_GRACE_SECONDS,
           annotations: config ? { [CONFIG_CHECKSUM_ANNOTATION]: config.checksum } : undefined,
           volumes: [
             ...(config ? [config.volume] : []),
@@ -115,6 +120,7 @@ export class ApiService extends Component {
               ],
               readinessProbe: probe(5),
               livenessProbe: probe(30),
+              lifecycle: endpointDrain(),
               resources: containerResources(requests),
             },
           ],

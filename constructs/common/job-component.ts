@@ -16,6 +16,7 @@ import { commandRule, envNameRule } from './building-block-rules';
 import { secretRefRule } from './input-rules';
 import { operatorJobPlacement, PodPlacement, SchedulingKey } from '../../lib/scheduling';
 import { jobIdentity } from './job-identity';
+import { jobName } from './job-name';
 import { podTemplate } from './pod-template';
 import { SecretRef, envFromSecret } from './secret-ref';
 import { shown } from '../../lib/graph';
@@ -111,32 +112,33 @@ export class JobComponent extends Component {
       ...(props.extraEnv ?? []),
     ];
     const serviceAccountName = props.kubernetesAccess ? jobIdentity(this, props.kubernetesAccess) : undefined;
-    this.job = new JsonApiObject(this, 'job', k8s.KubeJob, {
-      metadata: { name: this.componentName },
-      spec: {
-        backoffLimit,
-        activeDeadlineSeconds: deadlineSeconds,
-        ttlSecondsAfterFinished,
-        template: podTemplate(this, {
-          restartPolicy: 'Never',
-          serviceAccountName,
-          volumes: props.volumes,
-          containers: [
-            {
-              name: 'main',
-              image: props.image,
-              command: props.command,
-              env: env.length > 0 ? env : undefined,
-              volumeMounts: props.volumeMounts,
-              resources: {
-                requests: { cpu: k8s.Quantity.fromString('50m'), memory: k8s.Quantity.fromString('64Mi') },
-                limits: { memory: k8s.Quantity.fromString('512Mi') },
-              },
+    const release = Cloud.of(this).release; // a Job outside a cloud has no namespace: fail early with the path
+    const spec: k8s.JobSpec = {
+      backoffLimit,
+      activeDeadlineSeconds: deadlineSeconds,
+      ttlSecondsAfterFinished,
+      template: podTemplate(this, {
+        restartPolicy: 'Never',
+        serviceAccountName,
+        volumes: props.volumes,
+        containers: [
+          {
+            name: 'main',
+            image: props.image,
+            command: props.command,
+            env: env.length > 0 ? env : undefined,
+            volumeMounts: props.volumeMounts,
+            resources: {
+              requests: { cpu: k8s.Quantity.fromString('50m'), memory: k8s.Quantity.fromString('64Mi') },
+              limits: { memory: k8s.Quantity.fromString('512Mi') },
             },
-          ],
-        }),
-      },
+          },
+        ],
+      }),
+    };
+    this.job = new JsonApiObject(this, 'job', k8s.KubeJob, {
+      metadata: { name: jobName(this.componentName, release, spec) },
+      spec,
     });
-    Cloud.of(this); // a Job outside a cloud has no namespace: fail early with the path
   }
 }

@@ -30,6 +30,11 @@ export interface PodTemplateOptions {
   readonly forcedDownscale?: boolean;
   /** Extra pod annotations (e.g. a config hash that rolls the pods on change). */
   readonly annotations?: Record<string, string>;
+  /**
+   * Seconds from the pod's deletion to SIGKILL, preStop hooks included.
+   * @default - Kubernetes' default (30)
+   */
+  readonly terminationGracePeriodSeconds?: number;
 }
 
 export type PodSpread = 'preferred' | 'even';
@@ -99,6 +104,7 @@ export function podTemplate(component: Component, options: PodTemplateOptions): 
       serviceAccountName: options.serviceAccountName,
       automountServiceAccountToken: options.serviceAccountName !== undefined,
       restartPolicy: options.restartPolicy,
+      terminationGracePeriodSeconds: options.terminationGracePeriodSeconds,
       securityContext: options.hostAgent ? undefined : RESTRICTED_POD_SECURITY,
       hostNetwork: options.hostAgent ? true : undefined,
       // A host-network pod otherwise resolves with the node's resolver, which knows no Service names.

@@ -14,3 +14,5 @@ export * from './label';
 export * from './manifest-contract';
 export * from './home-namespace';
 export * from './cloud-selection';
+export * from './openstack-releases';
+export * from './upgrade-path';

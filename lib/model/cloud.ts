@@ -3,10 +3,12 @@ import { k8s } from 'cdk8s-plus-33';
 import { Construct, IConstruct } from 'constructs';
 import {
   Annotations,
+  DEFAULT_RELEASE,
   encodeDependsOn,
   findCycle,
   isClusterScoped,
   kindFacts,
+  OpenStackRelease,
   topologicalOrder,
 } from '../graph';
 import { Component } from './component';
@@ -16,7 +18,7 @@ import { JsonApiObject } from './json-api-object';
 import { podSecurityLabels } from './pod-security';
 import { strayObjectProblems } from './stray-objects';
 import { reportUncaughtInputErrors } from './uncaught-errors';
-import { DEFAULT_RELEASE, OpenStackRelease, releaseProblems } from './releases';
+import { releaseProblems } from './releases';
 import {
   addCheck,
   assertNoProblems,

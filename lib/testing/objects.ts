@@ -1,8 +1,14 @@
 import { Annotations, decodeDependsOn, Edge, KubeObject } from '../graph';
 
-/** The object of `kind` named `name`; throws listing what exists when it is missing. */
+/**
+ * The object of `kind` named `name`, or else the only object of `kind` owned by the component
+ * `name` (a Job is named `<component>-<release>-<hash>`, so tests find it by its component);
+ * throws listing what exists when it is missing.
+ */
 export function findObject(objects: readonly KubeObject[], kind: string, name: string): KubeObject {
-  const found = objects.find((o) => o.kind === kind && o.metadata.name === name);
+  const ofKind = objects.filter((o) => o.kind === kind);
+  const owned = ofKind.filter((o) => o.metadata.annotations?.[Annotations.COMPONENT] === name);
+  const found = ofKind.find((o) => o.metadata.name === name) ?? (owned.length === 1 ? owned[0] : undefined);
   if (!found) {
     const names = objects.filter((o) => o.kind === kind).map((o) => o.metadata.name);
     throw new Error(`no ${kind} named ${name}; ${kind} objects: ${names.join(', ') || 'none'}`);

@@ -52,8 +52,10 @@ ALLOWED_DEPRECATED = set()
 # Seconds an app may take to build; one that waits for a live service is reported with where it waits.
 APP_TIMEOUT = 120
 
-# APIs that are not served by uwsgi: the module their package provides for WSGI servers.
+# APIs that are not served by uwsgi: the module their package provides for WSGI servers, and the
+# wsgi script of releases without that module (glance 29, 2024.2, has only glance-wsgi-api).
 WSGI_MODULES = {"glance-api": "glance.wsgi.api", "neutron-server": "neutron.wsgi.api"}
+WSGI_SCRIPTS = {"glance-api": "glance-wsgi-api"}
 
 generator = importlib.util.spec_from_file_location("option_schemas", os.path.join(HERE, "option-schemas.py"))
 
@@ -112,8 +114,18 @@ def app_target(container):
         return ("script", found.group(1))
     first = (container.get("command") or [""])[0]
     if first in WSGI_MODULES:
+        if first in WSGI_SCRIPTS and not module_exists(WSGI_MODULES[first]):
+            return ("script", WSGI_SCRIPTS[first])
         return ("module", WSGI_MODULES[first])
     return None
+
+
+def module_exists(name):
+    """Whether the installed packages provide module `name` (its parents are imported to tell)."""
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:
+        return False
 
 
 # ----------------------------------------------------------------------------------------------

@@ -415,14 +415,14 @@ export const CONSTRUCT_CASES: readonly ConstructCase[] = [
     name: 'a release with a line break (image tags)',
     build: (_cloud, app) => new Cloud(app, 'bad', { namespace: 'bad', release: js('2025.1\nfoo') }),
     path: '[bad] release',
-    fix: "must be one of '2025.1'",
+    fix: "must be one of '2024.2', '2025.1'",
   },
   {
     class: 3,
     name: 'a release the package carries no schemas or images for',
     build: (_cloud, app) => new Cloud(app, 'bad', { namespace: 'bad', release: js('2025.2') }),
     path: '[bad] release',
-    fix: "this package carries option schemas and images for '2025.1' only",
+    fix: "this package carries option schemas and images for '2024.2', '2025.1' only",
   },
   {
     class: 3,

@@ -59,7 +59,7 @@ new Cloud(new App(), 'prod', { namespace: 'openstack', release: 'epoxy' as never
     // THEN
     expect(status).toBe(1);
     expect(stderr).toBe(
-      "Validation failed with the following errors:\n  [prod] release must be one of '2025.1', got \"epoxy\"; \"epoxy\" is the codename of '2025.1': write release: '2025.1'\n",
+      "Validation failed with the following errors:\n  [prod] release must be one of '2024.2', '2025.1', got \"epoxy\"; \"epoxy\" is the codename of '2025.1': write release: '2025.1'\n",
     );
   });
 

@@ -115,7 +115,9 @@ describe('namespaces by trust in the reference cloud', () => {
     }
     // … and each copy waits for the Job that generates the original
     const copyOf = (name: string) =>
-      copies.find((o) => o.metadata.name === `agent-secrets-${name}`) as KubeObject;
+      copies.find(
+        (o) => o.metadata.annotations?.[Annotations.COMPONENT] === `agent-secrets-${name}`,
+      ) as KubeObject;
     expect(edgesOf(copyOf('nova-keystone-user'))).toEqual([
       { from: 'agent-secrets-nova-keystone-user', to: 'nova-ks-register-credentials', kind: 'completed' },
     ]);

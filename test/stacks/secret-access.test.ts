@@ -1,5 +1,5 @@
 import { App } from 'cdk8s';
-import { KubeObject } from '../../lib/graph';
+import { Annotations, KubeObject } from '../../lib/graph';
 import { podSpecOf, synthObjects } from '../../lib/testing';
 import { referenceCloud } from '../../stacks/reference-cloud';
 
@@ -79,7 +79,7 @@ describe('Secret access per Job', () => {
     const generators = withToken.filter((job) => !job.metadata.name.startsWith('agent-secrets-'));
     expect(generators.length).toBeGreaterThan(30);
     for (const job of generators) {
-      const name = job.metadata.name;
+      const name = job.metadata.annotations?.[Annotations.COMPONENT] as string;
       expect({
         kind: job.kind,
         namespace: job.metadata.namespace,
@@ -101,7 +101,7 @@ describe('Secret access per Job', () => {
     const copies = withToken.filter((job) => job.metadata.name.startsWith('agent-secrets-'));
     expect(copies.map((job) => generatedSecretOf(job)).sort()).toEqual(COPIED);
     for (const job of copies) {
-      const name = job.metadata.name;
+      const name = job.metadata.annotations?.[Annotations.COMPONENT] as string;
       const secret = generatedSecretOf(job);
       // THEN it runs in the control plane's namespace, bound to a Role of its name in each namespace
       expect(job.metadata.namespace).toBe(CONTROL_PLANE);

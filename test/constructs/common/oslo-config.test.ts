@@ -4,7 +4,7 @@ import {
   OpenStackSchemaName,
 } from '../../../constructs/common/openstack-option-schema';
 import { OsloSchema, osloProblems, renderOslo } from '../../../constructs/common/oslo-config';
-import { SUPPORTED_RELEASES } from '../../../lib/model';
+import { SUPPORTED_RELEASES } from '../../../lib/graph';
 
 const SCHEMA_NAMES: readonly OpenStackSchemaName[] = [
   'keystone',

@@ -3,7 +3,7 @@ import { Glance } from '../../../constructs/openstack/glance';
 import { Neutron, NeutronProps } from '../../../constructs/openstack/neutron';
 import { Nova, NovaProps } from '../../../constructs/openstack/nova';
 import { Placement } from '../../../constructs/openstack/placement';
-import { KubeObject } from '../../../lib/graph';
+import { Annotations, KubeObject } from '../../../lib/graph';
 import { Component } from '../../../lib/model';
 import { SchedulingKey } from '../../../lib/scheduling';
 import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
@@ -77,7 +77,7 @@ describe('Nova (one cell)', () => {
     // THEN
     expect(
       workloads(objectsOfService(objects, 'nova'))
-        .map((o) => `${o.kind}/${o.metadata.name}`)
+        .map((o) => `${o.kind}/${o.metadata.annotations?.[Annotations.COMPONENT]}`)
         .sort(),
     ).toEqual([
       'DaemonSet/nova-compute',
@@ -368,7 +368,9 @@ describe('Nova with two cells', () => {
 
   test('the second cell has its own conductor, VNC proxy, database chain, vhost and nova-compute', () => {
     // THEN
-    const names = workloads(objectsOfService(objects, 'nova')).map((o) => o.metadata.name);
+    const names = workloads(objectsOfService(objects, 'nova')).map(
+      (o) => o.metadata.annotations?.[Annotations.COMPONENT],
+    );
     expect(names).toEqual(
       expect.arrayContaining([
         'nova-cell2-conductor',

@@ -1,0 +1,5 @@
+export * from './upgrade-phase';
+export * from './service-recipes';
+export * from './upgrade-plan';
+export * from './upgrade-graph';
+export * from './render-upgrade-plan';
