@@ -5,3 +5,4 @@ export * from './validation';
 export * from './json-api-object';
 export * from './pod-security';
 export * from './releases';
+export type { SynthesisPlan, PlannedObject, PlannedCloud, ComponentMetadata, WalkedCloud } from './synthesis-plan';
