@@ -4,16 +4,24 @@ import { Annotations, encodeDependsOn, isClusterScoped, topologicalOrder } from 
 import type { Component, ComponentEdge } from './component';
 import { COMPONENT_MARKER, hasMarker } from './markers';
 
-/** What a plan reads of its cloud: its tree, its namespaces, and which components are node agents. */
+/**
+ * What a plan reads of its cloud: its tree, its namespaces, and which components are node agents.
+ * @internal
+ */
 export interface PlannedCloud extends IConstruct {
+  /** The cloud's id. */
   readonly cloudName: string;
+  /** The control plane's namespace. */
   readonly namespace: string;
+  /** The node agents' namespace. */
   readonly agentNamespace: string;
+  /** True when `component` is a node agent. */
   isNodeAgent(component: Component): boolean;
 }
 
 /** An object of a cloud as one synthesis sees it. */
 export interface PlannedObject {
+  /** The object in the construct tree (rendering works on its rendered copy). */
   readonly object: ApiObject;
   /** The component that owns it (the closest one up the tree); undefined for the cloud's own objects. */
   readonly component?: Component;
@@ -30,7 +38,9 @@ export interface PlannedObject {
 
 /** The labels and annotations a component's objects carry, computed once per component and shared. */
 export interface ComponentMetadata {
+  /** `app.kubernetes.io/name`, `part-of` and the selector labels, as entries. */
   readonly labels: readonly (readonly [string, string])[];
+  /** The component, service, construct path and `depends-on` annotations, as entries. */
   readonly annotations: readonly (readonly [string, string])[];
 }
 
@@ -56,12 +66,15 @@ export class SynthesisPlan {
   private readonly metadata = new Map<Component, ComponentMetadata>();
 
   /**
+   * Built by `Cloud.plan()`, never directly.
+   * @internal
    * @param cloud the cloud to plan
    * @param generation the model generation the plan is valid for
    * @param walked the cloud's components and objects, from {@link walkCloud}
    */
   constructor(
     cloud: PlannedCloud,
+    /** The model generation the plan is valid for. */
     readonly generation: number,
     walked: WalkedCloud,
   ) {
@@ -147,14 +160,20 @@ export class SynthesisPlan {
   }
 }
 
-/** A cloud's subtree, walked once: its components and its objects with their owners. */
+/**
+ * A cloud's subtree, walked once: its components and its objects with their owners.
+ * @internal
+ */
 export interface WalkedCloud {
   readonly components: readonly Component[];
   readonly objects: readonly { readonly object: ApiObject; readonly component?: Component }[];
   readonly constructCount: number;
 }
 
-/** Walks `scope`'s subtree once, in tree order (pre-order, as `findAll` does). */
+/**
+ * Walks `scope`'s subtree once, in tree order (pre-order, as `findAll` does).
+ * @internal
+ */
 export function walkCloud(scope: IConstruct): WalkedCloud {
   const components: Component[] = [];
   const objects: { object: ApiObject; component?: Component }[] = [];
