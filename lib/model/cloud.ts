@@ -1,18 +1,11 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-33';
 import { Construct, IConstruct } from 'constructs';
-import {
-  Annotations,
-  DEFAULT_RELEASE,
-  encodeDependsOn,
-  findCycle,
-  isClusterScoped,
-  kindFacts,
-  OpenStackRelease,
-  topologicalOrder,
-} from '../graph';
+import { Annotations, DEFAULT_RELEASE, findCycle, kindFacts, OpenStackRelease } from '../graph';
 import { Component } from './component';
-import { CLOUD_MARKER, closest, COMPONENT_MARKER, hasMarker, mark } from './markers';
+import { CLOUD_MARKER, closest, hasMarker, mark } from './markers';
+import { modelChanged, modelGeneration } from './model-generation';
+import { PlannedObject, SynthesisPlan, walkCloud, WalkedCloud } from './synthesis-plan';
 import { commonLabelsProblems } from './common-labels';
 import { JsonApiObject } from './json-api-object';
 import { podSecurityLabels } from './pod-security';
@@ -139,6 +132,8 @@ export class Cloud extends Chart {
   readonly clusterDomain: string;
   private readonly createNamespace: boolean;
   private readonly nodeAgents = new Set<Component>();
+  private _plan?: SynthesisPlan;
+  private _walked?: WalkedCloud & { readonly generation: number };
 
   constructor(scope: Construct, id: string, props: CloudProps) {
     super(scope, freeConstructId(scope, id), {
@@ -188,6 +183,7 @@ export class Cloud extends Chart {
       });
     }
     this.nodeAgents.add(component);
+    modelChanged();
   }
 
   /** True when `component` is a node agent (see {@link addNodeAgent}). */
@@ -225,21 +221,46 @@ export class Cloud extends Chart {
 
   /** Every component of the cloud, enabled or not, in tree order. */
   get components(): Component[] {
-    return Component.allIn(this);
+    return [...this.walked().components];
   }
 
   /** The enabled components in deployment order (gating dependencies first, ties by name). */
   get orderedComponents(): Component[] {
-    const enabled = this.components.filter((c) => c.enabled);
-    const byName = new Map(enabled.map((c) => [c.componentName, c]));
-    const order = topologicalOrder([...byName.keys()], this.edgesOf(enabled));
-    return order.map((name) => byName.get(name) as Component);
+    return [...this.plan().ordered];
   }
 
   /**
-   * Renders the cloud: validates this cloud's subtree, annotates every object with its component and
-   * edges, drops disabled components, and orders the result. `app.synth()` calls this after
-   * validating the app.
+   * What this synthesis reads of the cloud (components, resolved edges, consumers, placement,
+   * object keys), computed once and built again only when the model changed since.
+   */
+  plan(): SynthesisPlan {
+    const generation = modelGeneration();
+    if (this._plan?.generation !== generation)
+      this._plan = new SynthesisPlan(this, generation, this.walked());
+    return this._plan;
+  }
+
+  /** The cloud's subtree walked once per model generation (the plan's input; `components` reads it). */
+  private walked(): WalkedCloud {
+    const generation = modelGeneration();
+    if (this._walked?.generation !== generation) this._walked = { generation, ...walkCloud(this) };
+    return this._walked;
+  }
+
+  /**
+   * Every object created in the cloud's chart reads its labels (cdk8s' `ApiObject` constructor does):
+   * the one place that sees an object being added, which changes what the synthesis plan holds.
+   */
+  override get labels(): Record<string, string> {
+    modelChanged();
+    return super.labels;
+  }
+
+  /**
+   * Renders the cloud: validates this cloud's subtree, adds every object's component labels and
+   * graph annotations, drops disabled components, and orders the result. `app.synth()` calls this
+   * after validating the app. Rendering works on the rendered copies: the construct tree is left as
+   * it was.
    *
    * cdk8s' own `Chart.toJson()` re-validates the whole App for every chart, which makes an App with
    * N clouds cost N+1 validations of everything (measured in bench/synth); validating only the
@@ -247,62 +268,33 @@ export class Cloud extends Chart {
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- cdk8s' own signature
   override toJson(): any[] {
-    // One walk of the subtree serves validation, annotation and rendering (each used to walk it
-    // again, several times per component; bench/synth shows where the time went).
     const subtree = this.node.findAll();
+    // A construct added where no model change is seen (an object of a nested chart) shows in the count.
+    if (this._plan && this._plan.constructCount !== subtree.length) this._plan = this._walked = undefined;
+    const plan = this.plan();
     assertValid(subtree);
-    const objects = subtree.filter((c): c is ApiObject => c instanceof ApiObject);
-    this.annotate(objects);
-    const position = new Map(this.orderedComponents.map((c, i) => [c.componentName, i]));
-    const rendered = this.placedObjects(objects.filter((o) => Chart.of(o) === this)).map(
-      ({ object, namespace }) => inNamespace(object.toJson() as RenderedObject, namespace),
-    );
+    const position = new Map(plan.ordered.map((c, i) => [c.componentName, i]));
+    const managed: [string, string][] = [['app.kubernetes.io/managed-by', MANAGED_BY]];
+    const cloud: [string, string][] = [[Annotations.CLOUD, this.cloudName]];
+    const rendered = plan.objects
+      .filter(({ object, rendered }) => rendered && Chart.of(object) === this)
+      .map(({ object, component, namespace }) => {
+        const metadata = component ? plan.metadataOf(component) : undefined;
+        const json = object.toJson() as RenderedObject;
+        json.metadata = withEntries(json.metadata, managed, metadata?.labels, cloud, metadata?.annotations);
+        return inNamespace(json, namespace);
+      });
     return rendered
       .map((o, index) => ({ o, index }))
       .sort((a, b) => compareObjects(a.o, b.o, position) || a.index - b.index)
       .map(({ o }) => o);
   }
 
-  private annotate(objects: readonly ApiObject[]): void {
-    for (const object of objects) {
-      object.metadata.addLabel('app.kubernetes.io/managed-by', MANAGED_BY);
-      object.metadata.addAnnotation(Annotations.CLOUD, this.cloudName);
-    }
-    for (const component of this.components) {
-      // Computed once per component and shared by its objects: the same string instances, not
-      // one copy per object kept alive as long as the App.
-      const labels = Object.entries({
-        'app.kubernetes.io/name': component.service?.appName ?? component.componentName,
-        'app.kubernetes.io/part-of': 'openstack',
-        ...component.selectorLabels,
-      });
-      const dependsOn = encodeDependsOn(
-        component.edges.map((e) => ({ to: e.target.componentName, kind: e.kind })),
-      );
-      const annotations: [string, string][] = [
-        [Annotations.COMPONENT, component.componentName],
-        [Annotations.SERVICE, component.serviceName],
-        [Annotations.CONSTRUCT_PATH, component.node.path],
-        ...(dependsOn ? [[Annotations.DEPENDS_ON, dependsOn] as [string, string]] : []),
-      ];
-      for (const object of component.apiObjects) {
-        for (const [key, value] of labels) object.metadata.addLabel(key, value);
-        for (const [key, value] of annotations) object.metadata.addAnnotation(key, value);
-      }
-    }
-  }
-
-  private edgesOf(components: readonly Component[]) {
-    return components.flatMap((c) =>
-      c.edges.map((e) => ({ from: c.componentName, to: e.target.componentName, kind: e.kind })),
-    );
-  }
-
   private problems(): string[] {
+    const plan = this.plan();
     const problems: string[] = [];
-    const components = this.components;
     const byName = new Map<string, Component[]>();
-    for (const c of components) byName.set(c.componentName, [...(byName.get(c.componentName) ?? []), c]);
+    for (const c of plan.components) byName.set(c.componentName, [...(byName.get(c.componentName) ?? []), c]);
     for (const [name, same] of byName) {
       if (same.length > 1) {
         problems.push(
@@ -310,8 +302,8 @@ export class Cloud extends Chart {
         );
       }
     }
-    for (const c of components) {
-      for (const e of c.edges) {
+    for (const c of plan.components) {
+      for (const e of plan.edgesOf(c)) {
         if (Cloud.of(e.target) !== this) {
           problems.push(
             `${c.node.path} depends on ${e.target.node.path}, which belongs to another cloud; pass an external endpoint instead`,
@@ -319,10 +311,9 @@ export class Cloud extends Chart {
         }
       }
     }
-    const enabled = components.filter((c) => c.enabled);
     const cycle = findCycle(
-      enabled.map((c) => c.componentName),
-      this.edgesOf(enabled),
+      plan.enabled.map((c) => c.componentName),
+      plan.namedEdges(plan.enabled),
     );
     if (cycle) {
       const paths = cycle.map((name) => byName.get(name)?.[0]?.node.path ?? name);
@@ -330,108 +321,141 @@ export class Cloud extends Chart {
         `dependency cycle: ${cycle.join(' -> ')} (${paths.join(' -> ')}); remove one of these dependencies or make it a 'runtime' edge`,
       );
     }
-    const rendered = this.renderedObjects();
+    const rendered = plan.objects.filter((o) => o.rendered);
     problems.push(
-      ...this.duplicateObjectProblems(rendered),
+      ...duplicateObjectProblems(rendered),
       ...this.sharedObjectProblems(rendered),
-      ...strayObjectProblems(this),
+      ...strayObjectProblems(this, plan.objects),
     );
     return problems;
   }
 
   /**
-   * The objects rendered of `objects`, each with the namespace it goes to (undefined when
-   * cluster-scoped): a disabled component's are left out, a node agent's go to the agents'
-   * namespace, and when no enabled component is a node agent, nothing goes to that namespace
-   * (not even the Namespace itself: the cloud does not create a privileged namespace it does not use).
+   * Objects another cloud of the same scope renders too (same namespace, or cluster-scoped): the
+   * two deploys would overwrite each other. Reported by the later cloud only. Reads one index of
+   * the sibling clouds' objects per model generation, so the check is linear in the clouds.
    */
-  private placedObjects(objects: readonly ApiObject[]): { object: ApiObject; namespace?: string }[] {
-    const agents = [...this.nodeAgents].some((c) => c.enabled);
-    const placed: { object: ApiObject; namespace?: string }[] = [];
-    for (const object of objects) {
-      const component = closest(object, COMPONENT_MARKER) as Component | undefined;
-      if (component && !component.enabled) continue;
-      if (isClusterScoped(object)) {
-        if (object.kind === 'Namespace' && object.name === this.agentNamespace && !agents) continue;
-        placed.push({ object });
-        continue;
-      }
-      const namespace =
-        component && this.nodeAgents.has(component)
-          ? this.agentNamespace
-          : (object.metadata.namespace ?? this.namespace);
-      if (namespace === this.agentNamespace && !agents) continue;
-      placed.push({ object, namespace });
-    }
-    return placed;
-  }
-
-  /** The enabled objects of this cloud, each with the key that identifies it in a cluster. */
-  private renderedObjects(): RenderedKey[] {
-    const objects = this.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject);
-    return this.placedObjects(objects).map(({ object, namespace }) => ({
-      object,
-      namespace,
-      key: [object.apiVersion.split('/')[0], object.kind, namespace ?? '', object.name].join('/'),
-    }));
-  }
-
-  private duplicateObjectProblems(rendered: readonly RenderedKey[]): string[] {
-    const seen = new Map<string, string>();
-    const problems: string[] = [];
-    for (const { key, object } of rendered) {
-      const previous = seen.get(key);
-      if (previous) {
-        problems.push(
-          `${object.kind} "${object.name}" is defined twice, at ${previous} and ${object.node.path}; rename one`,
-        );
-      } else seen.set(key, object.node.path);
-    }
-    return problems;
-  }
-
-  /**
-   * Objects another cloud of the same App renders too (same namespace, or cluster-scoped): the
-   * two deploys would overwrite each other. Reported by the later cloud only.
-   */
-  private sharedObjectProblems(rendered: readonly RenderedKey[]): string[] {
-    const siblings = this.node.scope?.node.children ?? [];
-    const earlier = siblings
-      .slice(0, siblings.indexOf(this))
-      .filter((c): c is Cloud => hasMarker(c, CLOUD_MARKER));
-    if (earlier.length === 0) return [];
-    const mine = new Map(rendered.map(({ key, object }) => [key, object]));
-    return earlier.flatMap((other) =>
-      other
-        .renderedObjects()
-        .filter(({ key }) => mine.has(key))
-        .map(({ key, object, namespace }) => {
-          const where = namespace === undefined ? '(cluster-scoped)' : `in namespace "${namespace}"`;
-          return (
-            `${object.kind} "${object.name}" ${where} is rendered by cloud ${other.cloudName} (${object.node.path}) and by this cloud ` +
-            `(${mine.get(key)?.node.path}); the deploys would overwrite each other: give each cloud its own namespace` +
+  private sharedObjectProblems(rendered: readonly PlannedObject[]): string[] {
+    const scope = this.node.scope;
+    if (!scope) return [];
+    const index = siblingIndex(scope);
+    const me = index.clouds.indexOf(this);
+    const shared: { other: number; at: number; problem: string }[] = [];
+    for (const { key, object: mine } of rendered) {
+      for (const { cloud: other, at, object, namespace } of index.byKey.get(key) ?? []) {
+        if (other >= me) break;
+        const where = namespace === undefined ? '(cluster-scoped)' : `in namespace "${namespace}"`;
+        shared.push({
+          other,
+          at,
+          problem:
+            `${object.kind} "${object.name}" ${where} is rendered by cloud ${index.clouds[other].cloudName} (${object.node.path}) and by this cloud ` +
+            `(${mine.node.path}); the deploys would overwrite each other: give each cloud its own namespace` +
             (object.kind === 'Namespace'
               ? ', or pass createNamespace: false to the cloud that shares it'
-              : '')
-          );
-        }),
-    );
+              : ''),
+        });
+      }
+    }
+    return shared.sort((a, b) => a.other - b.other || a.at - b.at).map((s) => s.problem);
   }
 }
 
-/** An object of a cloud, the namespace it goes to, and the key that identifies it in a cluster (`group/Kind/namespace/name`). */
-interface RenderedKey {
-  readonly key: string;
-  readonly object: ApiObject;
-  readonly namespace?: string;
+/** The objects of the clouds under one scope by key, each with its cloud's position among them. */
+interface SiblingIndex {
+  readonly generation: number;
+  readonly clouds: readonly Cloud[];
+  readonly byKey: ReadonlyMap<
+    string,
+    readonly { cloud: number; at: number; object: ApiObject; namespace?: string }[]
+  >;
+}
+
+const siblingIndexes = new WeakMap<IConstruct, SiblingIndex>();
+
+/** One index per scope and model generation of the rendered objects of the clouds directly under it. */
+function siblingIndex(scope: IConstruct): SiblingIndex {
+  const generation = modelGeneration();
+  const cached = siblingIndexes.get(scope);
+  if (cached?.generation === generation) return cached;
+  const clouds = scope.node.children.filter((c): c is Cloud => hasMarker(c, CLOUD_MARKER));
+  const byKey = new Map<string, { cloud: number; at: number; object: ApiObject; namespace?: string }[]>();
+  clouds.forEach((cloud, position) => {
+    const seen = new Set<string>();
+    cloud
+      .plan()
+      .objects.filter((o) => o.rendered)
+      .forEach(({ key, object, namespace }, at) => {
+        // A key twice in one cloud is the duplicate check's to report; the index keeps the first.
+        if (seen.has(key)) return;
+        seen.add(key);
+        const list = byKey.get(key);
+        const entry = { cloud: position, at, object, namespace };
+        if (list) list.push(entry);
+        else byKey.set(key, [entry]);
+      });
+  });
+  const index = { generation, clouds, byKey };
+  siblingIndexes.set(scope, index);
+  return index;
+}
+
+function duplicateObjectProblems(rendered: readonly PlannedObject[]): string[] {
+  const seen = new Map<string, string>();
+  const problems: string[] = [];
+  for (const { key, object } of rendered) {
+    const previous = seen.get(key);
+    if (previous) {
+      problems.push(
+        `${object.kind} "${object.name}" is defined twice, at ${previous} and ${object.node.path}; rename one`,
+      );
+    } else seen.set(key, object.node.path);
+  }
+  return problems;
+}
+
+/**
+ * `metadata` with `labels` and `annotations` added (over what the object has under the same keys),
+ * each map and the metadata itself with their keys sorted as cdk8s renders them.
+ */
+function withEntries(
+  metadata: RenderedObject['metadata'],
+  ...entries: [
+    readonly (readonly [string, string])[],
+    readonly (readonly [string, string])[] | undefined,
+    readonly (readonly [string, string])[],
+    readonly (readonly [string, string])[] | undefined,
+  ]
+): RenderedObject['metadata'] {
+  const [managed, labels, cloud, annotations] = entries;
+  return sortedKeys({
+    ...metadata,
+    labels: sortedKeys({
+      ...metadata.labels,
+      ...Object.fromEntries(managed),
+      ...Object.fromEntries(labels ?? []),
+    }),
+    annotations: sortedKeys({
+      ...metadata.annotations,
+      ...Object.fromEntries(cloud),
+      ...Object.fromEntries(annotations ?? []),
+    }),
+  });
+}
+
+function sortedKeys<T extends object>(object: T): T {
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(object).sort()) sorted[key] = (object as Record<string, unknown>)[key];
+  return sorted as T;
 }
 
 interface RenderedObject {
   readonly apiVersion: string;
   readonly kind: string;
-  readonly metadata: {
+  metadata: {
     readonly name: string;
     namespace?: string;
+    readonly labels?: Record<string, string>;
     readonly annotations?: Record<string, string>;
   };
 }

@@ -2,7 +2,8 @@ import { ApiObject } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { EDGE_KINDS, EdgeKind, isEdgeKind, shown } from '../graph';
 import { PodPlacement } from '../scheduling';
-import { closest, COMPONENT_MARKER, hasMarker, mark, SERVICE_MARKER } from './markers';
+import { CLOUD_MARKER, closest, COMPONENT_MARKER, hasMarker, mark, SERVICE_MARKER } from './markers';
+import { modelChanged } from './model-generation';
 import {
   addCheck,
   assertNoProblems,
@@ -67,6 +68,14 @@ export function isDependable(x: unknown): x is IDependable {
 }
 
 /**
+ * What a component reads of its cloud's synthesis plan (`Cloud.plan()`): declared here, structurally,
+ * so the component does not import the cloud that is built from it.
+ */
+interface PlanningScope extends IConstruct {
+  plan(): { has(component: Component): boolean; edgesOf(component: Component): readonly ComponentEdge[] };
+}
+
+/**
  * What a component reads of the service it belongs to. `Service` is one; declared here, beside the
  * component, so components do not depend on the service class that is built from them.
  */
@@ -114,6 +123,7 @@ export class Component extends Construct implements IDependable {
       propsProblems(props, COMPONENT_PROPS, { otherKeysAllowed: new.target !== Component }),
     );
     mark(this, COMPONENT_MARKER);
+    modelChanged();
     this.service = closest(scope, SERVICE_MARKER) as ServiceScope | undefined;
     const prefix = this.service?.serviceName;
     this.componentName = props.name ?? (prefix ? (id === 'default' ? prefix : `${prefix}-${id}`) : id);
@@ -144,6 +154,7 @@ export class Component extends Construct implements IDependable {
   /** Turns the component off: it synthesises nothing, and gating dependencies on it fail validation. */
   disable(): void {
     this._enabled = false;
+    modelChanged();
   }
 
   /**
@@ -154,6 +165,7 @@ export class Component extends Construct implements IDependable {
     const problems = this.edgeProblems(target, kind);
     if (problems.length > 0) throw new ValidationError(this.node.path, problems);
     this.declaredEdges.push({ target, kind });
+    modelChanged();
     return this;
   }
 
@@ -174,8 +186,21 @@ export class Component extends Construct implements IDependable {
     return problems;
   }
 
-  /** The edges, resolved to components, without duplicates (the strongest declaration wins). */
+  /**
+   * The edges, resolved to components, without duplicates (the strongest declaration wins): read
+   * from the cloud's synthesis plan, which resolves every component's edges once.
+   */
   get edges(): ComponentEdge[] {
+    const cloud = closest(this, CLOUD_MARKER) as PlanningScope | undefined;
+    const plan = cloud?.plan();
+    return plan?.has(this) ? [...plan.edgesOf(this)] : this._resolveEdges();
+  }
+
+  /**
+   * Resolves the declared edges to components (the synthesis plan calls it once per component).
+   * @internal
+   */
+  _resolveEdges(): ComponentEdge[] {
     const byTarget = new Map<Component, EdgeKind>();
     for (const { target, kind } of this.declaredEdges) {
       for (const component of target.dependencyTargets) {

@@ -1,8 +1,12 @@
 import { ComponentGraph } from '../../lib/graph';
 import { deploy } from '../../lib/runtime/operations/deploy';
-import { destroy, destroyUnits } from '../../lib/runtime/operations/destroy';
+import { destroy, destroyUnits, planDestroy, runDestroy } from '../../lib/runtime/operations/destroy';
 import { InMemoryCluster } from '../../lib/testing/in-memory-cluster';
-import { inventoryFromConfigMap, inventoryFromGraph } from '../../lib/runtime/inventory/inventory';
+import {
+  inventoryFromConfigMap,
+  inventoryFromGraph,
+  inventoryLocation,
+} from '../../lib/runtime/inventory/inventory';
 import { pruneUnits } from '../../lib/runtime/operations/prune';
 import { DeletionEvent } from '../../lib/runtime/operations/delete-in-reverse-order';
 import { component, configMap, deployment, graphOf, job, namespace, NS, service } from './support/manifests';
@@ -228,6 +232,33 @@ describe('prune and destroy order', () => {
     expect(position(`Job/${NS}/keystone-db-sync`)).toBeLessThan(position(`Deployment/${NS}/mariadb`));
     expect(position(`Deployment/${NS}/mariadb`)).toBeLessThan(position(INVENTORY_REF));
     expect(position(INVENTORY_REF)).toBeLessThan(position(`Namespace/${NS}`));
+  });
+
+  test('a destroy plan deletes nothing; running it deletes what it planned, the recorded orphans included', async () => {
+    // GIVEN the full cloud deployed, and manifests without glance-api
+    const cluster = new InMemoryCluster();
+    await deploy(cloud(), { cluster });
+    const before = cluster.all().length;
+    const graph = cloud({ withGlance: false });
+
+    // WHEN the destroy is planned
+    const plan = await planDestroy(graph, inventoryLocation(graph), cluster);
+
+    // THEN nothing is deleted yet, and the plan counts what it will delete, glance-api's objects included
+    expect(cluster.all()).toHaveLength(before);
+    expect(cluster.log.filter((c) => c.op === 'delete')).toEqual([]);
+    expect(plan.orphans).toEqual([`ConfigMap/${NS}/glance-config`, `Deployment/${NS}/glance-api`]);
+    expect(plan.components).toBe(graph.components.length);
+    expect(plan.objects).toBe(plan.units.reduce((n, u) => n + u.objects.length, 0));
+    expect(plan.units.map((u) => u.name)).toContain('glance-api');
+
+    // WHEN it is run
+    const result = await runDestroy(plan, cluster);
+
+    // THEN everything is gone
+    expect(result.ok).toBe(true);
+    expect(result.orphans).toEqual(plan.orphans);
+    expect(cluster.all()).toEqual([]);
   });
 
   test('destroy also removes objects only the inventory remembers', () => {

@@ -5,7 +5,7 @@ import { outputMode, Reporter, useColor } from '../render/reporter';
 import { renderDeletionSummary } from '../render/summary';
 import { locate, measured } from './cluster-command';
 import { GlobalOptions, loadGraph, UsageError, withCluster } from './common';
-import { deleteInReverseOrder, destroyUnits, readInventory } from '../../runtime';
+import { planDestroy, runDestroy } from '../../runtime';
 
 export interface DestroyCommandOptions {
   readonly yes?: boolean;
@@ -44,11 +44,9 @@ export async function destroyCommand(
   if (confirmByPrompt && (global.json || io.stdout.isTTY !== true))
     throw new UsageError('destroy deletes the whole cloud: pass --yes to confirm when not on a terminal');
   return withCluster(io, global, async (cluster) => {
-    const inventory = await readInventory(cluster.port, location);
-    const { units, orphans } = destroyUnits(graph, inventory);
-    const objects = units.reduce((n, u) => n + u.objects.length, 0);
+    const plan = await planDestroy(graph, location, cluster.port);
     if (confirmByPrompt) {
-      const question = `Destroy cloud ${location.cloud} (${graph.components.length} components, ${objects} objects${orphans.length ? `, ${orphans.length} only in the inventory` : ''}) on context ${cluster.context}?`;
+      const question = `Destroy cloud ${plan.cloud} (${plan.components} components, ${plan.objects} objects${plan.orphans.length ? `, ${plan.orphans.length} only in the inventory` : ''}) on context ${cluster.context}?`;
       if (!(await io.confirm(question))) {
         io.stderr.write('stackwright: destroy cancelled\n');
         return ExitCode.OK;
@@ -58,14 +56,14 @@ export async function destroyCommand(
       io,
       outputMode(io, global.json),
       useColor(io, global.color),
-      ProgressModel.forUnits(units.map((u) => u.name)),
+      ProgressModel.forUnits(plan.units.map((u) => u.name)),
       `stackwright destroy ${resolved} → ${cluster.context}`,
     );
     reporter.begin();
     let outcome;
     try {
       outcome = await measured(cluster, () =>
-        deleteInReverseOrder(units, cluster.port, {
+        runDestroy(plan, cluster.port, {
           concurrency: options.concurrency,
           propagationPolicy: options.cascade === 'background' ? 'Background' : 'Foreground',
           ...(unitTimeoutMs !== undefined ? { unitTimeoutMs } : {}),
@@ -76,7 +74,7 @@ export async function destroyCommand(
     } finally {
       reporter.end();
     }
-    const result = outcome.value;
+    const { deletion: result, orphans } = outcome.value;
     const code = result.ok
       ? ExitCode.OK
       : result.outcome === 'aborted'

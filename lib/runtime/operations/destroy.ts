@@ -5,6 +5,7 @@ import {
   Inventory,
   inventoryRef,
   inventoryToConfigMap,
+  InventoryLocation,
   readInventory,
 } from '../inventory/inventory';
 import { KubeCluster, KubeClusterOptions } from '../kube/kube-cluster';
@@ -34,11 +35,64 @@ export interface DestroyResult {
 }
 
 /**
+ * What a destroy will delete, decided before anything is deleted: the units in reverse order, the
+ * objects only the inventory knows, and how many objects in all. {@link planDestroy} makes it,
+ * {@link runDestroy} carries it out; the CLI asks for confirmation in between.
+ */
+export interface DestroyPlan {
+  /** The cloud the inventory names. */
+  readonly cloud: string;
+  /** How many components the manifests list. */
+  readonly components: number;
+  /** The deletion units: one per component, then the bootstrap phases (see {@link destroyUnits}). */
+  readonly units: readonly DeletionUnit[];
+  /** Objects the inventory knew about that the manifests no longer list (deleted too). */
+  readonly orphans: readonly string[];
+  /** How many objects the units delete. */
+  readonly objects: number;
+}
+
+/**
+ * Plans the destroy of `graph`'s cloud: reads its inventory from `cluster` and computes the units
+ * (see {@link destroyUnits}). Deletes nothing.
+ *
+ * @example
+ * const plan = await planDestroy(graph, location, cluster);
+ * if (await confirm(`${plan.objects} objects?`)) await runDestroy(plan, cluster, { concurrency: 4 });
+ */
+export async function planDestroy(
+  graph: ComponentGraph,
+  location: InventoryLocation,
+  cluster: ClusterPort,
+): Promise<DestroyPlan> {
+  const inventory = await readInventory(cluster, location);
+  const { units, orphans } = destroyUnits(graph, inventory);
+  return {
+    cloud: location.cloud,
+    components: graph.components.length,
+    units,
+    orphans,
+    objects: units.reduce((n, u) => n + u.objects.length, 0),
+  };
+}
+
+/** Carries out a {@link DestroyPlan}: deletes its units in reverse dependency order. */
+export async function runDestroy(
+  plan: DestroyPlan,
+  cluster: ClusterPort,
+  options: DeletionOptions = {},
+): Promise<Omit<DestroyResult, 'requests'>> {
+  const deletion = await deleteInReverseOrder(plan.units, cluster, options);
+  return { ok: deletion.ok, deletion, orphans: plan.orphans };
+}
+
+/**
  * Deletes a cloud in reverse dependency order: a component goes only once every component that
  * depends on it is gone (objects absent from the API server, not just delete accepted); the
  * bootstrap objects last (other objects, then CRDs, then namespaces), the inventory with them.
  * Objects the inventory recorded that the manifests no longer list are deleted with their former
  * component. A component that cannot be deleted keeps its dependencies in place.
+ * {@link planDestroy} then {@link runDestroy}, without a pause between them.
  *
  * @example
  * const result = await destroy('dist/', { kubeconfig: '~/.kube/config' });
@@ -50,10 +104,8 @@ export async function destroy(input: ManifestInput, options: DestroyOptions = {}
   const cluster = (options.cluster ?? owned) as ClusterPort;
   try {
     if (owned) await owned.serverVersion();
-    const inventory = await readInventory(cluster, location);
-    const { units, orphans } = destroyUnits(graph, inventory);
-    const deletion = await deleteInReverseOrder(units, cluster, options);
-    return { ok: deletion.ok, deletion, orphans, requests: owned?.requests.snapshot() };
+    const result = await runDestroy(await planDestroy(graph, location, cluster), cluster, options);
+    return { ...result, requests: owned?.requests.snapshot() };
   } finally {
     owned?.close();
   }
