@@ -78,6 +78,7 @@ describe('CLI start-up loads only what the command needs', () => {
         'lib/cli/exit-codes.ts',
         'lib/cli/io.ts',
         'lib/cli/main.ts',
+        'lib/cli/own-package-json.ts',
         'lib/cli/program.ts',
         'lib/runtime/defaults.ts',
       ]);
