@@ -22,13 +22,19 @@ MYSQL = re.compile(r"^mysql\+pymysql://[^/]+/(?P<db>[A-Za-z0-9_]+)\?charset=utf8
 K8S_VARIABLE = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
 
 
+def is_cell_mapping(job):
+    """By its component, not its name: a Job's name carries the release and a content hash."""
+    component = (job["metadata"].get("annotations") or {}).get("stackwright.io/component", "")
+    return component.endswith("cell-mapping")
+
+
 def cell_mapping_jobs(paths):
     """Each distinct Job once (two clouds with the same Nova render the same Job)."""
     seen = set()
     for path in paths:
         with open(path) as f:
             for doc in yaml.safe_load_all(f):
-                if doc and doc.get("kind") == "Job" and doc["metadata"]["name"].endswith("cell-mapping"):
+                if doc and doc.get("kind") == "Job" and is_cell_mapping(doc):
                     container = doc["spec"]["template"]["spec"]["containers"][0]
                     key = yaml.safe_dump([container["command"], container.get("env")])
                     if key not in seen:
