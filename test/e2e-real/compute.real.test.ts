@@ -28,7 +28,7 @@ import {
   realNodeName,
 } from './support/cli';
 import { computeCloud, ComputeCloud, scaleCpuRequests } from './support/compute-cloud';
-import { LOCAL_IMAGES } from './support/images';
+import { adminClientPod } from './support/admin-client-pod';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const namespace = `sw-compute-${uniqueSuffix()}`;
@@ -88,50 +88,7 @@ test('deploy verifies every component with its real probes', () => {
 
 /** A long-lived pod with openstacksdk, as admin through the cloud's Services. */
 function startClient(): void {
-  const password = stack.keystone.adminCredentials.ref('password');
-  applyObject({
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name: client, namespace },
-    spec: {
-      restartPolicy: 'Never',
-      nodeSelector: { 'kubernetes.io/hostname': realNodeName() },
-      securityContext: {
-        runAsUser: 42424,
-        runAsGroup: 42424,
-        runAsNonRoot: true,
-        seccompProfile: { type: 'RuntimeDefault' },
-      },
-      containers: [
-        {
-          name: 'client',
-          image: LOCAL_IMAGES.openstackClient,
-          imagePullPolicy: 'IfNotPresent',
-          securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
-          command: ['sleep', '7200'],
-          env: [
-            {
-              name: 'OS_AUTH_URL',
-              value: `http://${stack.keystone.api.serviceObject.name}:${stack.keystone.api.port}/v3`,
-            },
-            { name: 'OS_USERNAME', value: 'admin' },
-            {
-              name: 'OS_PASSWORD',
-              valueFrom: { secretKeyRef: { name: password.secretName, key: password.key } },
-            },
-            { name: 'OS_PROJECT_NAME', value: 'admin' },
-            { name: 'OS_USER_DOMAIN_NAME', value: 'Default' },
-            { name: 'OS_PROJECT_DOMAIN_NAME', value: 'Default' },
-            { name: 'OS_REGION_NAME', value: stack.keystone.region },
-            { name: 'OS_INTERFACE', value: 'internal' },
-            { name: 'HOME', value: '/tmp' },
-          ],
-          volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
-        },
-      ],
-      volumes: [{ name: 'tmp', emptyDir: {} }],
-    },
-  });
+  applyObject(adminClientPod(stack.keystone, client, namespace, ['sleep', '7200']));
   kubectl('-n', namespace, 'wait', `pod/${client}`, '--for=condition=Ready', '--timeout=300s');
 }
 

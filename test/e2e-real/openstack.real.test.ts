@@ -12,17 +12,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { uniqueSuffix } from '../e2e/support/kube';
-import {
-  applyObject,
-  buildCli,
-  deploy,
-  DeployRun,
-  destroy,
-  execIn,
-  kubectl,
-  realNodeName,
-} from './support/cli';
-import { LOCAL_IMAGES } from './support/images';
+import { applyObject, buildCli, deploy, DeployRun, destroy, execIn, kubectl } from './support/cli';
+import { adminClientPod } from './support/admin-client-pod';
 import { realCloud, RealCloud } from './support/real-cloud';
 
 const namespace = `sw-real-${uniqueSuffix()}`;
@@ -147,52 +138,7 @@ print(json.dumps({
 
 function runClientPod(): ClientReport {
   const name = `os-client-${uniqueSuffix()}`;
-  const password = stack.keystone.adminCredentials.ref('password');
-  const pod = {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace },
-    spec: {
-      restartPolicy: 'Never',
-      // Without a Yaook key of its own the pod could land on a kwok node, where nothing runs.
-      nodeSelector: { 'kubernetes.io/hostname': realNodeName() },
-      // The cloud's namespace enforces Pod Security `restricted`: the client complies like the cloud's pods.
-      securityContext: {
-        runAsUser: 42424,
-        runAsGroup: 42424,
-        runAsNonRoot: true,
-        seccompProfile: { type: 'RuntimeDefault' },
-      },
-      containers: [
-        {
-          name: 'client',
-          image: LOCAL_IMAGES.openstackClient,
-          imagePullPolicy: 'IfNotPresent',
-          securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
-          command: ['python3', '-c', CLIENT_SCRIPT],
-          env: [
-            {
-              name: 'OS_AUTH_URL',
-              value: `http://${stack.keystone.api.serviceObject.name}:${stack.keystone.api.port}/v3`,
-            },
-            { name: 'OS_USERNAME', value: 'admin' },
-            {
-              name: 'OS_PASSWORD',
-              valueFrom: { secretKeyRef: { name: password.secretName, key: password.key } },
-            },
-            { name: 'OS_PROJECT_NAME', value: 'admin' },
-            { name: 'OS_USER_DOMAIN_NAME', value: 'Default' },
-            { name: 'OS_PROJECT_DOMAIN_NAME', value: 'Default' },
-            { name: 'OS_REGION_NAME', value: stack.keystone.region },
-            { name: 'OS_INTERFACE', value: 'internal' },
-            { name: 'HOME', value: '/tmp' },
-          ],
-          volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
-        },
-      ],
-      volumes: [{ name: 'tmp', emptyDir: {} }],
-    },
-  };
+  const pod = adminClientPod(stack.keystone, name, namespace, ['python3', '-c', CLIENT_SCRIPT]);
   applyObject(pod);
   kubectl(
     '-n',

@@ -1,0 +1,55 @@
+import { Keystone } from '../../../constructs/openstack/keystone';
+import { LOCAL_IMAGES } from './images';
+import { realNodeName } from './cli';
+
+/**
+ * A pod with openstacksdk as the cloud's admin, through the cloud's Services, on the real node
+ * (without a Yaook key of its own it could land on a kwok node, where nothing runs). It complies
+ * with Pod Security `restricted`, which the cloud's namespace enforces, like the cloud's own pods.
+ */
+export function adminClientPod(keystone: Keystone, name: string, namespace: string, command: string[]) {
+  const password = keystone.adminCredentials.ref('password');
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace },
+    spec: {
+      restartPolicy: 'Never',
+      nodeSelector: { 'kubernetes.io/hostname': realNodeName() },
+      securityContext: {
+        runAsUser: 42424,
+        runAsGroup: 42424,
+        runAsNonRoot: true,
+        seccompProfile: { type: 'RuntimeDefault' },
+      },
+      containers: [
+        {
+          name: 'client',
+          image: LOCAL_IMAGES.openstackClient,
+          imagePullPolicy: 'IfNotPresent',
+          securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+          command,
+          env: [
+            {
+              name: 'OS_AUTH_URL',
+              value: `http://${keystone.api.serviceObject.name}:${keystone.api.port}/v3`,
+            },
+            { name: 'OS_USERNAME', value: 'admin' },
+            {
+              name: 'OS_PASSWORD',
+              valueFrom: { secretKeyRef: { name: password.secretName, key: password.key } },
+            },
+            { name: 'OS_PROJECT_NAME', value: 'admin' },
+            { name: 'OS_USER_DOMAIN_NAME', value: 'Default' },
+            { name: 'OS_PROJECT_DOMAIN_NAME', value: 'Default' },
+            { name: 'OS_REGION_NAME', value: keystone.region },
+            { name: 'OS_INTERFACE', value: 'internal' },
+            { name: 'HOME', value: '/tmp' },
+          ],
+          volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
+        },
+      ],
+      volumes: [{ name: 'tmp', emptyDir: {} }],
+    },
+  };
+}
