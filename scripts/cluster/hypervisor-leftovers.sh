@@ -11,13 +11,25 @@
 #              `-` + 2 hex), and Open vSwitch's own devices br-int, ovs-netdev, ovs-system,
 #              genev_sys_6081: deleted.
 #   netns      the metadata agent's `ovnmeta-<network id>` namespaces: deleted.
+#   state      the host directories the agents' hostPath volumes keep across pods (Open vSwitch's
+#              database and sockets, OVN's sockets, the metadata agent's, Nova's instances, libvirt's
+#              state and domain definitions): removed, so that the next node starts with an empty
+#              Open vSwitch database and no stale domains; one a Debian package on the host owns (a
+#              host's own Open vSwitch or libvirt) is kept and named.
 #
-# Variables: HYPERVISOR_CGROUP_ROOT (default /sys/fs/cgroup), HYPERVISOR_NETNS_DIR (/run/netns).
+# Variables: HYPERVISOR_CGROUP_ROOT (default /sys/fs/cgroup), HYPERVISOR_NETNS_DIR (/run/netns),
+# HYPERVISOR_STATE_ROOT (/, where the state directories are looked for).
 
 HYPERVISOR_CGROUP_ROOT="${HYPERVISOR_CGROUP_ROOT:-/sys/fs/cgroup}"
 HYPERVISOR_NETNS_DIR="${HYPERVISOR_NETNS_DIR:-/run/netns}"
 HYPERVISOR_LINK_NAMES=(br-int ovs-netdev ovs-system genev_sys_6081)
 HYPERVISOR_TAP_PATTERN='^tap[0-9a-f]{8}-[0-9a-f]{2}$'
+HYPERVISOR_STATE_ROOT="${HYPERVISOR_STATE_ROOT:-/}"
+# The hostPath directories of the OVN agent and of nova-compute/libvirt (constructs/openstack/
+# neutron-ovn-agent.ts, nova-compute.ts), relative to the root. /run/netns is the CNI's too: its
+# `ovnmeta-*` entries go above, the directory stays.
+HYPERVISOR_STATE_DIRS=(etc/openvswitch var/lib/openvswitch run/openvswitch run/ovn var/lib/neutron
+  var/lib/nova var/lib/libvirt run/libvirt etc/libvirt/qemu)
 
 # machine_cgroups: libvirt's partitions, one per controller (v1) and the unified one.
 machine_cgroups() {
@@ -84,9 +96,23 @@ remove_ovnmeta_namespaces() {
   done
 }
 
+remove_agent_state() {
+  local dir path
+  for dir in "${HYPERVISOR_STATE_DIRS[@]}"; do
+    path="${HYPERVISOR_STATE_ROOT%/}/$dir"
+    [[ -e "$path" ]] || continue
+    if dpkg-query -S "/$dir" >/dev/null 2>&1; then
+      echo "kept $path: a Debian package on this host owns /$dir" >&2
+      continue
+    fi
+    rm -rf --one-file-system "$path" || echo "could not remove $path" >&2
+  done
+}
+
 remove_hypervisor_leftovers() {
   stop_machine_processes
   remove_machine_cgroups
   remove_hypervisor_links
   remove_ovnmeta_namespaces
+  remove_agent_state
 }

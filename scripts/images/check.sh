@@ -234,6 +234,8 @@ check_neutron() {
     neutron-db-manage --help >/dev/null
     for c in neutron-server neutron-ovn-metadata-agent neutron-rootwrap privsep-helper; do command -v $c; done
     haproxy -v | head -n1; ip -V
+    # What the metadata agent runs in each metadata namespace.
+    for c in sysctl kill iptables-save iptables-restore; do command -v $c; done
     python3 -c "import neutron.plugins.ml2.drivers.ovn.mech_driver.mech_driver, neutron.agent.ovn.metadata.agent, pymysql"
     test -f /etc/neutron/api-paste.ini -a -f /etc/neutron/rootwrap.conf -a -d /etc/neutron/neutron.conf.d'
 }

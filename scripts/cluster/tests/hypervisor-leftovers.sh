@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Test of scripts/cluster/hypervisor-leftovers.sh on things it creates itself, in private network
 # and mount namespaces (the host's links, namespaces and cgroups are never seen): a Nova-named tap,
-# br-int, an `ovnmeta-test` namespace and a fake cgroup tree with a process "in" libvirt's
-# partition; and decoys that must survive (a tap not named like Nova's, a `metadata-test`
-# namespace, `machines` and `kubepods` cgroups). Runs the removal twice (idempotent). Needs root.
+# br-int, an `ovnmeta-test` namespace, a fake cgroup tree with a process "in" libvirt's partition
+# and the agents' state directories under a fake root; and decoys that must survive (a tap not
+# named like Nova's, a `metadata-test` namespace, `machines` and `kubepods` cgroups, a sibling of
+# the state directories, and the state directory a host package owns when one does). Runs the removal twice (idempotent). Needs root.
 #
 #   bash scripts/cluster/tests/hypervisor-leftovers.sh
 set -euo pipefail
@@ -16,6 +17,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 mount -t tmpfs tmpfs /run/netns 2>/dev/null || { mkdir -p /run/netns && mount -t tmpfs tmpfs /run/netns; }
 export HYPERVISOR_CGROUP_ROOT="$work/cgroup"
+export HYPERVISOR_STATE_ROOT="$work/root"
 # shellcheck source=scripts/cluster/hypervisor-leftovers.sh
 source "$HERE/../hypervisor-leftovers.sh"
 
@@ -30,6 +32,15 @@ ip netns add ovnmeta-test
 ip netns add metadata-test
 mkdir -p "$work/cgroup/cpu/machine/qemu-1-vm.libvirt-qemu" "$work/cgroup/machine" \
   "$work/cgroup/cpu/machines" "$work/cgroup/cpu/kubepods"
+for dir in etc/openvswitch var/lib/nova/instances/a-server run/libvirt/qemu var/lib/keep run/netns-keep; do
+  mkdir -p "$HYPERVISOR_STATE_ROOT/$dir"
+done
+touch "$HYPERVISOR_STATE_ROOT/etc/openvswitch/conf.db"
+# a state directory a Debian package owns on this host (when one does: it must be kept)
+owned=""
+for dir in "${HYPERVISOR_STATE_DIRS[@]}"; do
+  if dpkg-query -S "/$dir" >/dev/null 2>&1; then owned="$dir" && mkdir -p "$HYPERVISOR_STATE_ROOT/$dir"; fi
+done
 sleep 300 &
 qemu=$!
 echo "$qemu" >"$work/cgroup/cpu/machine/qemu-1-vm.libvirt-qemu/cgroup.procs"
@@ -54,5 +65,10 @@ has_link tapkeep || fail "tapkeep removed"
 [[ -e /run/netns/metadata-test ]] || fail "netns metadata-test removed"
 [[ -e "$work/cgroup/cpu/machine" || -e "$work/cgroup/machine" ]] && fail "machine cgroups left"
 [[ -d "$work/cgroup/cpu/machines" && -d "$work/cgroup/cpu/kubepods" ]] || fail "other cgroups removed"
+for dir in etc/openvswitch var/lib/nova run/libvirt; do
+  [[ -e "$HYPERVISOR_STATE_ROOT/$dir" ]] && fail "state directory /$dir left"
+done
+[[ -d "$HYPERVISOR_STATE_ROOT/var/lib/keep" && -d "$HYPERVISOR_STATE_ROOT/run/netns-keep" ]] || fail "other directories removed"
+[[ -z "$owned" || -d "$HYPERVISOR_STATE_ROOT/$owned" ]] || fail "/$owned, owned by a package, removed"
 ip netns delete metadata-test
 echo "hypervisor-leftovers: ok"
