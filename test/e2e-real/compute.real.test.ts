@@ -6,7 +6,8 @@
  * (openstacksdk): a network and subnet, the test guest uploaded to Glance, a small flavour, two
  * servers ACTIVE whose console logs show the address Neutron gave their port, their own server id
  * read from the metadata service, and server 2 reaching server 1 by ping and TCP; both deleted,
- * their ports gone, the hypervisor's usage in Placement back to zero.
+ * their ports gone, the hypervisor's usage in Placement back to zero (within 120 s: nova-compute
+ * removes an instance's allocations just after the API stops listing it).
  *
  * The real node becomes the hypervisor for this suite (labels removed at the end). Time from the
  * deploy's start to the first server ACTIVE and the cloud's memory are printed (`[e2e-compute]`).
@@ -157,10 +158,18 @@ for s in (first, second):
 for s in (first, second):
     conn.compute.wait_for_delete(conn.compute.get_server(s["id"]), wait=300)
 ports_left = sum(len(list(conn.network.ports(device_id=s["id"]))) for s in (first, second))
-usages = {}
-for rp in conn.placement.get("/resource_providers").json()["resource_providers"]:
-    for k, v in conn.placement.get(f"/resource_providers/{rp['uuid']}/usages").json()["usages"].items():
-        usages[k] = usages.get(k, 0) + v
+def usages():
+    total = {}
+    for rp in conn.placement.get("/resource_providers").json()["resource_providers"]:
+        for k, v in conn.placement.get(f"/resource_providers/{rp['uuid']}/usages").json()["usages"].items():
+            total[k] = total.get(k, 0) + v
+    return total
+# nova-compute removes an instance's allocations after the API stops listing the instance.
+deleted_at = time.time()
+while any(usages().values()) and time.time() < deleted_at + 120:
+    time.sleep(2)
+say(f"placement usages back to zero {time.time() - deleted_at:.0f}s after the servers were gone")
+usages = usages()
 print(json.dumps({"servers": [first, second], "portsLeft": ports_left, "usages": usages, "hypervisors": hypervisors}))
 `;
 
@@ -185,6 +194,7 @@ test('two servers boot, get their addresses from OVN, read their metadata, reach
   log(
     `memory: kubepods ${memoryMiB('kubepods').toFixed(0)} MiB, machine ${memoryMiB('machine').toFixed(0)} MiB`,
   );
+  for (const server of report.servers) log(`server ${server.id} console: ${server.console.join(' | ')}`);
   // THEN
   expect(report.hypervisors).toBe(1);
   const [one, two] = report.servers;
