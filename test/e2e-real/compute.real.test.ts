@@ -6,8 +6,7 @@
  * (openstacksdk): a network and subnet, the test guest uploaded to Glance, a small flavour, two
  * servers ACTIVE whose console logs show the address Neutron gave their port, their own server id
  * read from the metadata service, and server 2 reaching server 1 by ping and TCP; both deleted,
- * their ports gone, the hypervisor's usage in Placement back to zero (within 120 s: nova-compute
- * removes an instance's allocations just after the API stops listing it).
+ * their ports gone, the hypervisor's usage in Placement back to zero.
  *
  * The real node becomes the hypervisor for this suite (labels removed at the end). Time from the
  * deploy's start to the first server ACTIVE and the cloud's memory are printed (`[e2e-compute]`).
@@ -93,9 +92,21 @@ function startClient(): void {
   kubectl('-n', namespace, 'wait', `pod/${client}`, '--for=condition=Ready', '--timeout=300s');
 }
 
-/** Runs a Python script in the client pod; its last line is JSON. */
-function python<T>(script: string): T {
-  const out = kubectl('-n', namespace, 'exec', client, '-c', 'client', '--', 'python3', '-c', script);
+/** Runs a Python script in the client pod with arguments (`sys.argv[1:]`); its last line is JSON. */
+function python<T>(script: string, ...args: string[]): T {
+  const out = kubectl(
+    '-n',
+    namespace,
+    'exec',
+    client,
+    '-c',
+    'client',
+    '--',
+    'python3',
+    '-c',
+    script,
+    ...args,
+  );
   const lines = out.trim().split('\n');
   return JSON.parse(lines[lines.length - 1]) as T;
 }
@@ -110,15 +121,19 @@ interface ServerReport {
 
 interface BootReport {
   readonly servers: ServerReport[];
+  readonly hypervisors: number;
+}
+
+interface CleanupReport {
   readonly portsLeft: number;
   readonly usages: Record<string, number>;
-  readonly hypervisors: number;
+  readonly usagesZeroAfterS: number;
 }
 
 /**
  * Network, subnet, image, flavour; server 1, then server 2 with server 1's address as its `peer`
  * (the guest pings it and opens a TCP echo to it). Each console log is read until the guest says
- * READY. Then both are deleted and what is left is reported.
+ * READY.
  */
 const BOOT_SCRIPT = `
 import json, sys, time, openstack
@@ -153,24 +168,33 @@ def boot(name, metadata):
     return {"id": server.id, "status": server.status, "address": address, "activeAt": active_at, "console": lines}
 first = boot("e2e-server-1", {})
 second = boot("e2e-server-2", {"peer": first["address"]})
-for s in (first, second):
-    conn.compute.delete_server(s["id"])
-for s in (first, second):
-    conn.compute.wait_for_delete(conn.compute.get_server(s["id"]), wait=300)
-ports_left = sum(len(list(conn.network.ports(device_id=s["id"]))) for s in (first, second))
+print(json.dumps({"servers": [first, second], "hypervisors": hypervisors}))
+`;
+
+/**
+ * Deletes the servers given as arguments and reports what is left: their ports, and the usages in
+ * Placement, polled back to zero for up to 120 s (nova-compute removes an instance's allocations
+ * just after the API stops listing the instance).
+ */
+const CLEANUP_SCRIPT = `
+import json, sys, time, openstack
+conn = openstack.connect()
+ids = sys.argv[1:]
+for server_id in ids:
+    conn.compute.delete_server(server_id)
+for server_id in ids:
+    conn.compute.wait_for_delete(conn.compute.get_server(server_id), wait=300)
+ports_left = sum(len(list(conn.network.ports(device_id=server_id))) for server_id in ids)
 def usages():
     total = {}
     for rp in conn.placement.get("/resource_providers").json()["resource_providers"]:
         for k, v in conn.placement.get(f"/resource_providers/{rp['uuid']}/usages").json()["usages"].items():
             total[k] = total.get(k, 0) + v
     return total
-# nova-compute removes an instance's allocations after the API stops listing the instance.
 deleted_at = time.time()
 while any(usages().values()) and time.time() < deleted_at + 120:
     time.sleep(2)
-say(f"placement usages back to zero {time.time() - deleted_at:.0f}s after the servers were gone")
-usages = usages()
-print(json.dumps({"servers": [first, second], "portsLeft": ports_left, "usages": usages, "hypervisors": hypervisors}))
+print(json.dumps({"portsLeft": ports_left, "usages": usages(), "usagesZeroAfterS": round(time.time() - deleted_at)}))
 `;
 
 /** Memory of the cloud's pods and of the instances' QEMU processes (cgroup v1 on the real node). */
@@ -182,17 +206,21 @@ function memoryMiB(cgroup: string): number {
   }
 }
 
-test('two servers boot, get their addresses from OVN, read their metadata, reach each other, and leave nothing behind', () => {
+let servers: ServerReport[] = [];
+
+test('two servers boot, get their addresses from OVN, read their metadata and reach each other', () => {
   // GIVEN the client pod with the guest image
   startClient();
   copyInto(namespace, client, 'client', '/tmp/guest.qcow2', guestImage());
   // WHEN
   const report = python<BootReport>(BOOT_SCRIPT);
+  servers = report.servers;
   log(
     `first server ACTIVE ${((report.servers[0].activeAt * 1000 - deployStart) / 1000).toFixed(0)}s after the deploy started`,
   );
   log(
-    `memory: kubepods ${memoryMiB('kubepods').toFixed(0)} MiB, machine ${memoryMiB('machine').toFixed(0)} MiB`,
+    `memory with both servers running: kubepods ${memoryMiB('kubepods').toFixed(0)} MiB, ` +
+      `machine (the guests' QEMU) ${memoryMiB('machine').toFixed(0)} MiB`,
   );
   for (const server of report.servers) log(`server ${server.id} console: ${server.console.join(' | ')}`);
   // THEN
@@ -214,7 +242,18 @@ test('two servers boot, get their addresses from OVN, read their metadata, reach
       'SW-GUEST READY',
     ]),
   );
+});
+
+test('deleted servers leave no port behind and their resources return to Placement', () => {
+  // GIVEN the servers booted above
+  expect(servers).toHaveLength(2);
+  // WHEN
+  const report = python<CleanupReport>(CLEANUP_SCRIPT, ...servers.map((server) => server.id));
+  log(
+    `placement usages ${JSON.stringify(report.usages)} ${report.usagesZeroAfterS}s after the servers were gone`,
+  );
+  // THEN
   expect(report.portsLeft).toBe(0);
-  expect(Object.values(report.usages).every((used) => used === 0)).toBe(true);
   expect(Object.keys(report.usages)).toEqual(expect.arrayContaining(['VCPU', 'MEMORY_MB', 'DISK_GB']));
+  expect(Object.values(report.usages).every((used) => used === 0)).toBe(true);
 });
