@@ -180,10 +180,12 @@ const CLEANUP_SCRIPT = `
 import json, sys, time, openstack
 conn = openstack.connect()
 ids = sys.argv[1:]
-for server_id in ids:
-    conn.compute.delete_server(server_id)
-for server_id in ids:
-    conn.compute.wait_for_delete(conn.compute.get_server(server_id), wait=300)
+# Fetched before any delete: a server that is already gone cannot be fetched to wait for.
+servers = [conn.compute.get_server(server_id) for server_id in ids]
+for server in servers:
+    conn.compute.delete_server(server)
+for server in servers:
+    conn.compute.wait_for_delete(server, wait=300)
 ports_left = sum(len(list(conn.network.ports(device_id=server_id))) for server_id in ids)
 def usages():
     total = {}
