@@ -1,3 +1,4 @@
 export * from './common';
 export * from './infra';
 export * from './openstack';
+export * from './tempest';

@@ -240,6 +240,26 @@ check_neutron() {
     test -f /etc/neutron/api-paste.ini -a -f /etc/neutron/rootwrap.conf -a -d /etc/neutron/neutron.conf.d'
 }
 
+check_tempest() {
+  local root="$1" expected
+  # The file the SDK generates (scripts/images/tempest-conf.js, from the compiled library), read by
+  # this Tempest: oslo.config's validator knows every option Tempest registers and fails on any
+  # other, and Tempest's own loader reads it from a workspace `tempest init` made.
+  [[ -f "$IMAGES_REPO_ROOT/dist-lib/constructs/tempest/index.js" ]] ||
+    { echo "the compiled library has no constructs/tempest: run npm run build first"; return 1; }
+  (cd "$IMAGES_REPO_ROOT" && node scripts/images/tempest-conf.js) >"$root/tmp/tempest.conf"
+  # The Tempest pinned for the release the image is tagged with (constructs/tempest/tempest-release.ts).
+  expected="$(cd "$IMAGES_REPO_ROOT" && node -p "require('./dist-lib/constructs/tempest').TEMPEST_RELEASES['$(imagelib refs | sed -n 's#^.*/tempest:##p')']")"
+  as_service "$root" "
+    test \"\$(tempest --version)\" = 'tempest $expected' || { tempest --version; exit 1; }
+    python3 -c 'import tempest, openstack, subunit, stestr'
+    oslo-config-validator --input-file /tmp/tempest.conf --namespace tempest.config --fatal-warnings
+    cd /tmp && tempest init ws >/dev/null && cp /tmp/tempest.conf ws/etc/tempest.conf && cd ws
+    # The admin password is not in the file: oslo.config's environment source gives it (secretEnv).
+    OS_AUTH__ADMIN_PASSWORD=from-env python3 -c 'from tempest import config; c = config.CONF; print(c.identity.uri_v3, c.compute.image_ref); assert c.auth.admin_password == \"from-env\"'
+    echo \"smoke tests listed: \$(tempest run --smoke --list-tests | grep -c '^tempest\.')\""
+}
+
 mapfile -t known < <(imagelib images)
 names=("$@")
 ((${#names[@]})) || names=("${known[@]}")

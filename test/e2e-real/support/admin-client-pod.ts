@@ -1,13 +1,27 @@
 import { Keystone } from '../../../constructs/openstack/keystone';
+import { envFromSecret, SecretRef } from '../../../constructs/common/secret-ref';
 import { LOCAL_IMAGES } from './images';
 import { realNodeName } from './cli';
+
+export interface AdminClientOptions {
+  /** An image with openstacksdk. @default LOCAL_IMAGES.openstackClient */
+  readonly image?: string;
+  /** More variables, read from Secrets (e.g. a generated tempest.conf's `secretEnv`). @default - none */
+  readonly secretEnv?: Readonly<Record<string, SecretRef>>;
+}
 
 /**
  * A pod with openstacksdk as the cloud's admin, through the cloud's Services, on the real node
  * (without a Yaook key of its own it could land on a kwok node, where nothing runs). It complies
  * with Pod Security `restricted`, which the cloud's namespace enforces, like the cloud's own pods.
  */
-export function adminClientPod(keystone: Keystone, name: string, namespace: string, command: string[]) {
+export function adminClientPod(
+  keystone: Keystone,
+  name: string,
+  namespace: string,
+  command: string[],
+  options: AdminClientOptions = {},
+) {
   const password = keystone.adminCredentials.ref('password');
   return {
     apiVersion: 'v1',
@@ -25,7 +39,7 @@ export function adminClientPod(keystone: Keystone, name: string, namespace: stri
       containers: [
         {
           name: 'client',
-          image: LOCAL_IMAGES.openstackClient,
+          image: options.image ?? LOCAL_IMAGES.openstackClient,
           imagePullPolicy: 'IfNotPresent',
           securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
           command,
@@ -45,6 +59,7 @@ export function adminClientPod(keystone: Keystone, name: string, namespace: stri
             { name: 'OS_REGION_NAME', value: keystone.region },
             { name: 'OS_INTERFACE', value: 'internal' },
             { name: 'HOME', value: '/tmp' },
+            ...Object.entries(options.secretEnv ?? {}).map(([variable, ref]) => envFromSecret(variable, ref)),
           ],
           volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
         },

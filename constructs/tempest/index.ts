@@ -1,0 +1,2 @@
+export * from './tempest-config';
+export * from './tempest-release';
