@@ -22,6 +22,21 @@ export interface TempestConfigProps {
   /** A second flavour (`[compute] flavor_ref_alt`). @default - `flavorRef` */
   readonly flavorRefAlt?: string;
   /**
+   * An external network (`router:external`) by id, for routers' gateways and floating IPs
+   * (`[network] public_network_id`); with it `[network-feature-enabled] floating_ips` is on.
+   * @default - none: Tempest skips the tests that need a public network
+   */
+  readonly publicNetworkId?: string;
+  /**
+   * The aliases of the Networking API's extensions the cloud serves (`GET /v2.0/extensions`),
+   * written to `[network-feature-enabled] api_extensions`. Which extensions ML2/OVN enables
+   * depends on the Neutron release and its service plugins, so the caller reads them from the
+   * running cloud; Tempest's default, `all`, makes its extension test expect ones OVN does not
+   * serve (e.g. `l3_agent_scheduler`).
+   * @default - `all`
+   */
+  readonly networkExtensions?: readonly string[];
+  /**
    * Seconds Tempest waits for a server, an image or a network to reach the state a test expects
    * (`build_timeout` of `[compute]`, `[image]`, `[network]`). Guests emulated by TCG
    * (`compute.virtType: 'qemu'`) on a busy node need more than Tempest's default.
@@ -35,6 +50,8 @@ const PROPS: PropsSpec<TempestConfigProps> = {
   imageRefAlt: Rules.nonEmptyText(),
   flavorRef: required(Rules.nonEmptyText(), 'the id of the flavour servers get'),
   flavorRefAlt: Rules.nonEmptyText(),
+  publicNetworkId: Rules.nonEmptyText(),
+  networkExtensions: Rules.list(Rules.nonEmptyText()),
   buildTimeoutSeconds: Rules.count({ min: 30, max: 7200 }),
 };
 
@@ -63,8 +80,9 @@ export interface TempestConfig {
  *
  * What is switched off, and why (docs/testing.md, "Tempest"):
  * - `[validation] run_validation = false`: Tempest would reach guests over SSH through floating
- *   IPs. The clouds here have no external network (`[network-feature-enabled] floating_ips =
- *   false`), and a guest is checked through its console log instead;
+ *   IPs, which need an external network that reaches the node; the test guest has no SSH server
+ *   and is checked through its console log instead. Floating IPs themselves (the API) are tested
+ *   when the caller names an external network (`publicNetworkId`);
  * - `live_migration`, `cold_migration`, `resize`: libvirtd listens on its unix sockets only and
  *   no transport between hypervisors (TLS or SSH) is configured, which all three need between
  *   hosts; a resize onto the same host needs `[DEFAULT] allow_resize_to_same_host`, not set;
@@ -128,8 +146,15 @@ export function tempestConfig(scope: IConstruct, props: TempestConfigProps): Tem
       console_output: true,
     },
     image: { ...internal, build_timeout: timeout },
-    network: { ...internal, build_timeout: timeout },
-    'network-feature-enabled': { floating_ips: false },
+    network: {
+      ...internal,
+      build_timeout: timeout,
+      ...(props.publicNetworkId ? { public_network_id: props.publicNetworkId } : {}),
+    },
+    'network-feature-enabled': {
+      floating_ips: props.publicNetworkId !== undefined,
+      ...(props.networkExtensions ? { api_extensions: [...props.networkExtensions] } : {}),
+    },
     ...(has(Placement) ? { placement: internal } : {}),
     ...(cinder ? { volume: internal } : {}),
     validation: { run_validation: false, connect_method: 'fixed' },

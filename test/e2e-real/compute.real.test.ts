@@ -31,7 +31,6 @@ import { adminClientPod } from './support/admin-client-pod';
 import { guestImage } from './support/images';
 import { runTempestSmoke } from './support/tempest';
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const namespace = `sw-compute-${uniqueSuffix()}`;
 const client = 'os-client';
 const HYPERVISOR_LABELS = [

@@ -94,6 +94,33 @@ describe('tempestConfig', () => {
     expect(values.image).toEqual({ endpoint_type: 'internal', build_timeout: 900 });
   });
 
+  test('lists the network extensions the caller read from the cloud, or leaves Tempest at all', () => {
+    // GIVEN a cloud
+    const { cloud } = baseCloud();
+    // WHEN the caller passes the extensions the running Neutron serves, and when it does not
+    const listed = tempestConfig(cloud, { ...IDS, networkExtensions: ['router', 'security-group'] });
+    const unlisted = tempestConfig(cloud, IDS);
+    // THEN only the listed ones are expected, comma-joined as oslo.config reads a list
+    expect(listed.file).toMatch(/^api_extensions = router,security-group$/m);
+    expect(unlisted.values['network-feature-enabled']).not.toHaveProperty('api_extensions');
+    expect(errorOf(() => tempestConfig(cloud, { ...IDS, networkExtensions: [''] }))).toMatch(
+      /networkExtensions/,
+    );
+  });
+
+  test('tests routers with gateways and floating IPs when the caller names an external network', () => {
+    // GIVEN a cloud
+    const { cloud } = baseCloud();
+    // WHEN with and without an external network
+    const withPublic = tempestConfig(cloud, { ...IDS, publicNetworkId: 'pub-1' });
+    const without = tempestConfig(cloud, IDS);
+    // THEN
+    expect(withPublic.values.network).toMatchObject({ public_network_id: 'pub-1' });
+    expect(withPublic.values['network-feature-enabled']).toMatchObject({ floating_ips: true });
+    expect(without.values.network).not.toHaveProperty('public_network_id');
+    expect(without.values['network-feature-enabled']).toMatchObject({ floating_ips: false });
+  });
+
   test('renders an oslo.config file with one section per group', () => {
     // GIVEN
     const { cloud } = baseCloud();

@@ -5,6 +5,7 @@ import { OvsdbCluster } from '../../../constructs/infra';
 import { Neutron, Nova } from '../../../constructs/openstack';
 import { LOCAL_IMAGES } from './images';
 import { REAL_STORAGE_CLASS, realCloud, RealCloud } from './real-cloud';
+import { PUBLIC_PHYSNET } from './tempest';
 
 /** The real-node cloud with compute and networking, with handles on what the checks need. */
 export interface ComputeCloud extends RealCloud {
@@ -46,7 +47,20 @@ export function computeCloud(outdir: string, namespace: string): ComputeCloud {
     apiReplicas: 1,
     northdReplicas: 1,
     ovnImage: LOCAL_IMAGES.ovn,
-    ovnAgent: { datapathType: 'netdev', userspaceTso: true },
+    ovnAgent: {
+      datapathType: 'netdev',
+      userspaceTso: true,
+      // An external network for Tempest's routers and floating IPs (no uplink: br-ex has no port),
+      // with the node as OVN's gateway chassis.
+      config: {
+        ovn: {
+          encap_type: 'geneve',
+          bridges: ['br-ex'],
+          bridge_mappings: [`${PUBLIC_PHYSNET}:br-ex`],
+          cms_options: ['enable-chassis-as-gw'],
+        },
+      },
+    },
   });
   const nova = new Nova(cloud, 'nova', {
     keystone,

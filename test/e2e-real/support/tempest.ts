@@ -25,6 +25,11 @@ export const TEMPEST_SMOKE_REGEX =
 /** Names of what the run creates in the cloud (and deletes again). */
 const IMAGE_NAME = 'tempest-guest';
 const FLAVOR_NAME = 'tempest.tiny';
+/** The external network the run creates: flat, on {@link PUBLIC_PHYSNET}, a documentation range. */
+const PUBLIC_NETWORK = 'tempest-public';
+/** The provider network name the cloud's OVN agents map to a bridge (`[ovn] bridge_mappings`). */
+export const PUBLIC_PHYSNET = 'physnet1';
+const PUBLIC_CIDR = '198.51.100.0/24';
 
 export interface TempestRunOptions {
   /** The pod's name. @default 'tempest' */
@@ -50,8 +55,10 @@ export interface TempestRun extends TempestCounts {
 }
 
 /**
- * Uploads the test guest to Glance (`tempest-guest`) and creates a flavour for it (`tempest.tiny`:
- * 1 vCPU, 192 MiB, 1 GiB disk), or finds both from an earlier run; prints their ids as JSON.
+ * Uploads the test guest to Glance (`tempest-guest`, public) and creates a flavour for it
+ * (`tempest.tiny`: 1 vCPU, 192 MiB, 1 GiB disk), or finds both from an earlier run; prints their
+ * ids, the external network `tempest-public` (made once), and the aliases of the Networking API's
+ * extensions as JSON.
  * Tempest's image tests make images of their own; this one is what its servers boot from.
  */
 const PREPARE_SCRIPT = `
@@ -59,12 +66,26 @@ import json, openstack
 conn = openstack.connect()
 image = conn.image.find_image("${IMAGE_NAME}")
 if image is None:
+    # public: Tempest's servers boot it in the projects its dynamic credentials create
     image = conn.image.create_image(name="${IMAGE_NAME}", filename="/tmp/guest.qcow2", disk_format="qcow2",
-                                    container_format="bare", wait=True, timeout=300)
+                                    container_format="bare", visibility="public", wait=True, timeout=300)
+elif image.visibility != "public":
+    image = conn.image.update_image(image, visibility="public")
 flavor = conn.compute.find_flavor("${FLAVOR_NAME}")
 if flavor is None:
     flavor = conn.compute.create_flavor(name="${FLAVOR_NAME}", ram=192, vcpus=1, disk=1)
-print(json.dumps({"image": image.id, "flavor": flavor.id}))
+public = conn.network.find_network("${PUBLIC_NETWORK}")
+if public is None:
+    # flat on the provider network the OVN agents map to a bridge; no uplink: routers' gateways and
+    # floating IPs are exercised through the API and OVN's logical topology, not reached from outside
+    public = conn.network.create_network(name="${PUBLIC_NETWORK}", is_router_external=True,
+                                         provider_network_type="flat",
+                                         provider_physical_network="${PUBLIC_PHYSNET}")
+    conn.network.create_subnet(network_id=public.id, name="${PUBLIC_NETWORK}-subnet", ip_version=4,
+                               cidr="${PUBLIC_CIDR}", is_dhcp_enabled=False)
+extensions = sorted(e.alias for e in conn.network.extensions())
+print(json.dumps({"image": image.id, "flavor": flavor.id, "publicNetwork": public.id,
+                  "networkExtensions": extensions}))
 `;
 
 /**
@@ -132,12 +153,17 @@ export function runTempestSmoke(
   try {
     kubectl('-n', namespace, 'wait', `pod/${pod}`, '--for=condition=Ready', '--timeout=300s');
     copyInto(namespace, pod, 'client', '/tmp/guest.qcow2', guestImage());
-    const ids = lastJson<{ image: string; flavor: string }>(
-      kubectl('-n', namespace, 'exec', pod, '-c', 'client', '--', 'python3', '-c', PREPARE_SCRIPT),
-    );
+    const ids = lastJson<{
+      image: string;
+      flavor: string;
+      publicNetwork: string;
+      networkExtensions: string[];
+    }>(kubectl('-n', namespace, 'exec', pod, '-c', 'client', '--', 'python3', '-c', PREPARE_SCRIPT));
     const config = tempestConfig(stack.cloud, {
       imageRef: ids.image,
       flavorRef: ids.flavor,
+      publicNetworkId: ids.publicNetwork,
+      networkExtensions: ids.networkExtensions,
       buildTimeoutSeconds,
     });
     const installed = execIn(namespace, pod, 'client', 'tempest --version').trim();
