@@ -306,6 +306,26 @@ describe('prune and destroy order', () => {
   });
 });
 
+describe('a stopped destroy', () => {
+  test('leaves its units not started with the stop as their cause, so the CLI can say what to do', async () => {
+    // GIVEN a deployed cloud and a destroy stopped before it starts
+    const cluster = new InMemoryCluster();
+    await deploy(cloud(), { cluster });
+    const controller = new AbortController();
+    controller.abort();
+
+    // WHEN
+    const result = await destroy(cloud(), { cluster, signal: controller.signal });
+
+    // THEN nothing is deleted and every unit says why it did not start
+    expect(result.deletion.outcome).toBe('aborted');
+    expect(cluster.log.filter((c) => c.op === 'delete')).toEqual([]);
+    expect(result.deletion.units.map((u) => [u.state, u.cause, u.reason])).toEqual(
+      result.deletion.units.map(() => ['not-started', 'aborted', 'aborted']),
+    );
+  });
+});
+
 describe('waiting until gone', () => {
   test('a delete held by a finalizer fails the unit after its timeout, naming the finalizer', async () => {
     // GIVEN a deployed cloud whose memcached Deployment carries a finalizer nobody removes

@@ -1,15 +1,16 @@
 import { ComponentGraph } from '../../graph';
 import { RolloutEvent } from '../events';
 import { ClusterPort } from '../ports';
-import { ComponentResult, countStates, FailureCause, RolloutResult, RunOutcome } from '../result';
-import { RolloutScheduler } from './scheduler';
+import { ComponentResult, countStates, RolloutResult, RunOutcome } from '../result';
+import { UnitScheduler } from './scheduler';
+import { unitGraphOf } from './unit-graph';
+import { endStateAs } from './unit-outcome';
 import { Clock } from '../timing/clock';
 import { ApplyAndWait } from './apply-and-wait';
 import { Bootstrap } from './bootstrap';
 import { ComponentUnit } from './component-unit';
-import { DagRunner, stopCause } from './dag-runner';
+import { DagRunner } from './dag-runner';
 import { RunnerListener } from './runner-listener';
-import { UnitTimes } from './unit-times';
 import { iso, ObjectSession } from './object-session';
 import { ReadAndJudge } from './read-and-judge';
 
@@ -54,7 +55,10 @@ export async function runComponents(
     }
   };
   const startedAt = clock.now();
-  const scheduler = new RolloutScheduler(graph, { concurrency: settings.concurrency, skip: settings.skip });
+  const scheduler = new UnitScheduler(unitGraphOf(graph), {
+    concurrency: settings.concurrency,
+    skip: settings.skip,
+  });
   const units = new Map<string, ComponentUnit>();
   const listener: RunnerListener = {
     started: (component, at) => emit({ type: 'component-started', at: iso(at), component }),
@@ -168,30 +172,18 @@ export async function runComponents(
 
   function assemble(): RolloutResult {
     const finishedAt = clock.now();
-    const stoppedBecause: FailureCause | undefined = runner.stopped
-      ? stopCause(runner.stopped.outcome)
-      : undefined;
-    const components: ComponentResult[] = scheduler.snapshot().map((entry) => {
-      const unit = unitOf(entry.name);
-      const times: UnitTimes = runner.times.get(entry.name) ?? {};
-      const { startedAt: started, appliedAt, doneAt: verifiedAt, failedAt } = times;
+    const components: ComponentResult[] = runner.outcomes().map((outcome) => {
+      const unit = unitOf(outcome.name);
+      const { startedAt: started, appliedAt, doneAt: verifiedAt, failedAt } = outcome;
       const endedAt = verifiedAt ?? failedAt;
-      const cause: FailureCause | undefined =
-        entry.state === 'failed'
-          ? times.cause
-          : entry.state === 'blocked'
-            ? 'blocked'
-            : entry.state === 'not-started'
-              ? (stoppedBecause ?? 'blocked')
-              : undefined;
       return {
-        name: entry.name,
+        name: outcome.name,
         service: unit.component.service,
         constructPath: unit.component.constructPath,
-        state: entry.state,
-        ...(entry.reason !== undefined && entry.state !== 'verified' ? { reason: entry.reason } : {}),
-        ...(cause !== undefined ? { cause } : {}),
-        ...(entry.blockedBy !== undefined ? { blockedBy: entry.blockedBy } : {}),
+        state: endStateAs(outcome.state, 'verified'),
+        ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+        ...(outcome.cause !== undefined ? { cause: outcome.cause } : {}),
+        ...(outcome.blockedBy !== undefined ? { blockedBy: outcome.blockedBy } : {}),
         ...(unit.diagnosis ? { diagnosis: unit.diagnosis } : {}),
         ...(unit.findings && unit.findings.length > 0 ? { findings: unit.findings } : {}),
         ...(started !== undefined ? { startedAt: iso(started) } : {}),

@@ -1,9 +1,11 @@
-import { ComponentGraph, Edge, KubeObject, objectRef } from '../../graph';
+import { KubeObject, objectRef } from '../../graph';
 import { DagRunner } from '../engine/dag-runner';
 import { DeleteAndWaitGone, waitUntilGone } from '../engine/delete-and-wait-gone';
 import { ClusterPort, DeletePropagation } from '../ports';
 import { FailureCause } from '../result';
-import { RolloutScheduler } from '../engine/scheduler';
+import { UnitScheduler } from '../engine/scheduler';
+import { UnitGraph } from '../engine/unit-graph';
+import { endStateAs, UnitOutcome } from '../engine/unit-outcome';
 import { Clock, systemClock } from '../timing/clock';
 import { DEFAULT_CONCURRENCY } from '../defaults';
 
@@ -30,7 +32,7 @@ export interface DeletionUnitResult {
   readonly name: string;
   readonly state: DeletionState;
   readonly reason?: string;
-  /** The kind of failure behind `reason`; absent when deleted or not started. */
+  /** The kind of failure behind `reason` (for `not-started`: why the run stopped); absent when deleted. */
   readonly cause?: FailureCause;
   /** For `blocked`: the unit at the root that could not be deleted. */
   readonly blockedBy?: string;
@@ -98,7 +100,7 @@ export async function deleteInReverseOrder(
   const started = clock.now();
   const emit = (event: DeletionEvent) => options.onEvent?.(event);
   const at = (ms = clock.now()) => new Date(ms).toISOString();
-  const scheduler = new RolloutScheduler(reversedGraph(units), {
+  const scheduler = new UnitScheduler(reversedGraph(units), {
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
   });
   const actions = new Map(
@@ -146,23 +148,23 @@ export async function deleteInReverseOrder(
   emit({ type: 'delete-started', at: at(), units: units.map((u) => u.name) });
   await runner.execute();
 
-  const byName = new Map(scheduler.snapshot().map((entry) => [entry.name, entry]));
+  // In the order of `units` (a destroy's bootstrap phases come last).
+  const outcomes = new Map(runner.outcomes().map((outcome) => [outcome.name, outcome]));
   const ordered: DeletionUnitResult[] = units.map((unit) => {
-    const entry = byName.get(unit.name);
-    const times = runner.times.get(unit.name);
-    const endedAt = times?.doneAt ?? times?.failedAt;
-    const state: DeletionState = entry?.state === 'verified' ? 'deleted' : (entry?.state as DeletionState);
-    const cause = state === 'failed' ? times?.cause : state === 'blocked' ? 'blocked' : undefined;
+    const outcome = outcomes.get(unit.name) as UnitOutcome;
+    const { startedAt, doneAt, failedAt } = outcome;
+    const endedAt = doneAt ?? failedAt;
+    const state = endStateAs(outcome.state, 'deleted');
+    // The scheduler is given no units to skip.
+    if (state === 'skipped') throw new Error(`internal error: deletion unit ${outcome.name} was skipped`);
     return {
-      name: unit.name,
+      name: outcome.name,
       state,
-      ...(entry?.reason !== undefined && state !== 'deleted' ? { reason: entry.reason } : {}),
-      ...(cause !== undefined ? { cause } : {}),
-      ...(entry?.blockedBy !== undefined ? { blockedBy: entry.blockedBy } : {}),
+      ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+      ...(outcome.cause !== undefined ? { cause: outcome.cause } : {}),
+      ...(outcome.blockedBy !== undefined ? { blockedBy: outcome.blockedBy } : {}),
       objects: unit.objects.map(objectRef),
-      ...(times?.startedAt !== undefined && endedAt !== undefined
-        ? { durationMs: endedAt - times.startedAt }
-        : {}),
+      ...(startedAt !== undefined && endedAt !== undefined ? { durationMs: endedAt - startedAt } : {}),
     };
   });
   const counts: Record<DeletionState, number> = { deleted: 0, failed: 0, blocked: 0, 'not-started': 0 };
@@ -186,27 +188,18 @@ export async function deleteInReverseOrder(
 }
 
 /**
- * The units as a graph for the scheduler, edges reversed: a unit needs every unit that depends on
- * it to be gone first (unknown and self references are dropped).
+ * The units for the scheduler, needs reversed: a unit needs every unit that depends on it to be
+ * gone first (unknown and self references are dropped).
  */
-function reversedGraph(units: readonly DeletionUnit[]): ComponentGraph {
+function reversedGraph(units: readonly DeletionUnit[]): UnitGraph {
   const known = new Set(units.map((u) => u.name));
-  const edges: Edge[] = units.flatMap((unit) =>
-    unit.dependsOn
-      .filter((dep) => known.has(dep) && dep !== unit.name)
-      .map((dep): Edge => ({ from: dep, to: unit.name, kind: 'ready' })),
-  );
   return {
-    bootstrap: [],
-    edges,
-    components: units.map((unit) => ({
-      name: unit.name,
-      service: unit.name,
-      cloud: '',
-      constructPath: unit.name,
-      edges: edges.filter((e) => e.from === unit.name),
-      objects: unit.objects,
-    })),
+    units: units.map((unit) => unit.name),
+    needs: units.flatMap((unit) =>
+      unit.dependsOn
+        .filter((dep) => known.has(dep) && dep !== unit.name)
+        .map((dep) => ({ from: dep, to: unit.name })),
+    ),
   };
 }
 
