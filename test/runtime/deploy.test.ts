@@ -8,7 +8,7 @@ import {
   inventoryLocation,
 } from '../../lib/runtime/inventory/inventory';
 import { pruneUnits } from '../../lib/runtime/operations/prune';
-import { DeletionEvent } from '../../lib/runtime/operations/delete-in-reverse-order';
+import { RunEvent } from '../../lib/runtime/events';
 import { component, configMap, deployment, graphOf, job, namespace, NS, service } from './support/manifests';
 
 /** mariadb <- keystone-db-sync <- keystone-api <- glance-api; memcached independent. */
@@ -153,13 +153,13 @@ describe('deploy', () => {
     // GIVEN a deployed cloud
     const cluster = new InMemoryCluster();
     await deploy(cloud(), { cluster });
-    const events: DeletionEvent[] = [];
+    const events: RunEvent[] = [];
 
     // WHEN glance-api is removed from the manifests and deployed with prune
     const result = await deploy(cloud({ withGlance: false }), {
       cluster,
       prune: true,
-      onDeletionEvent: (e) => events.push(e),
+      onEvent: (e) => events.push(e),
     });
 
     // THEN its objects are gone and the inventory no longer lists them

@@ -1,5 +1,5 @@
 import { ComponentGraph } from '../../graph';
-import { RolloutEvent } from '../events';
+import { RunEvent } from '../events';
 import { ClusterPort } from '../ports';
 import { ComponentResult, countStates, RolloutResult, RunOutcome } from '../result';
 import { UnitScheduler } from './scheduler';
@@ -10,7 +10,7 @@ import { ApplyAndWait } from './apply-and-wait';
 import { Bootstrap } from './bootstrap';
 import { ComponentUnit } from './component-unit';
 import { DagRunner } from './dag-runner';
-import { RunnerListener } from './runner-listener';
+import { unitEvents } from './unit-events';
 import { iso, ObjectSession } from './object-session';
 import { ReadAndJudge } from './read-and-judge';
 
@@ -25,7 +25,7 @@ export interface ComponentRunSettings {
   readonly runTimeoutMs?: number;
   readonly noProgressTimeoutMs?: number;
   readonly diagnoseAfterMs?: number;
-  readonly onEvent?: (event: RolloutEvent) => void;
+  readonly onEvent?: (event: RunEvent) => void;
   readonly signal?: AbortSignal;
   readonly skip: readonly string[];
   readonly applyAttempts: number;
@@ -47,7 +47,7 @@ export async function runComponents(
   settings: ComponentRunSettings,
 ): Promise<RolloutResult> {
   const { clock, mode } = settings;
-  const emit = (event: RolloutEvent) => {
+  const emit = (event: RunEvent) => {
     try {
       settings.onEvent?.(event);
     } catch {
@@ -60,45 +60,17 @@ export async function runComponents(
     skip: settings.skip,
   });
   const units = new Map<string, ComponentUnit>();
-  const listener: RunnerListener = {
-    started: (component, at) => emit({ type: 'component-started', at: iso(at), component }),
-    applied: (component, at) =>
-      emit({ type: 'component-applied', at: iso(at), component, durationMs: at - startOf(component, at) }),
-    done: (component, at) =>
-      emit({ type: 'component-verified', at: iso(at), component, durationMs: at - startOf(component, at) }),
-    apiLost: (at, state) =>
-      emit({
-        type: 'api-lost',
-        at: iso(at),
-        reason: state.reason,
-        waitingUntil: iso(state.deadline),
-      }),
-    apiRestored: (at, lostForMs) => emit({ type: 'api-restored', at: iso(at), lostForMs }),
-    failed: (component, at, reason, blocked, diagnose) => {
-      const unit = unitOf(component);
-      emit({
-        type: 'component-failed',
-        at: iso(at),
-        component,
-        reason,
-        ...(unit.diagnosis ? { diagnosis: unit.diagnosis } : {}),
-      });
-      for (const b of blocked)
-        emit({
-          type: 'component-blocked',
-          at: iso(at),
-          component: b.name,
-          blockedBy: b.blockedBy,
-          reason: b.reason,
-        });
+  const listener = unitEvents(emit, (unit) => runner.times.get(unit), {
+    diagnosisOf: (component) => unitOf(component).diagnosis,
+    afterFailure: (component, at, diagnose) => {
       if (diagnose && settings.diagnose)
-        unit.diagnoseInBackground(
+        unitOf(component).diagnoseInBackground(
           { track: (w) => runner.track(w), clock },
           () => true,
-          startOf(component, at),
+          runner.times.get(component)?.startedAt ?? at,
         );
     },
-  };
+  });
   const runner: DagRunner = new DagRunner(scheduler, (name) => unitOf(name), listener, {
     clock,
     availability: cluster.availability,
@@ -145,15 +117,12 @@ export async function runComponents(
     if (!unit) throw new Error(`unknown component ${name}`);
     return unit;
   }
-  function startOf(name: string, fallback: number): number {
-    return runner.times.get(name)?.startedAt ?? fallback;
-  }
 
   emit({
     type: 'run-started',
     at: iso(startedAt),
     mode,
-    components: graph.components.map((c) => c.name).sort(),
+    units: graph.components.map((c) => c.name).sort(),
     bootstrapObjects: bootstrap.objects.length,
   });
   try {

@@ -2,7 +2,10 @@ import { KubeObject, objectRef } from '../../graph';
 import { DagRunner } from '../engine/dag-runner';
 import { DeleteAndWaitGone, waitUntilGone } from '../engine/delete-and-wait-gone';
 import { ClusterPort, DeletePropagation } from '../ports';
-import { FailureCause } from '../result';
+import { DeletionResult, DeletionState, DeletionUnitResult } from '../result';
+import { RunEvent } from '../events';
+import { unitEvents } from '../engine/unit-events';
+import { iso } from '../engine/object-session';
 import { UnitScheduler } from '../engine/scheduler';
 import { UnitGraph } from '../engine/unit-graph';
 import { endStateAs, UnitOutcome } from '../engine/unit-outcome';
@@ -26,51 +29,6 @@ export interface DeletionUnit {
   readonly objects: readonly KubeObject[];
 }
 
-export type DeletionState = 'deleted' | 'failed' | 'blocked' | 'not-started';
-
-export interface DeletionUnitResult {
-  readonly name: string;
-  readonly state: DeletionState;
-  readonly reason?: string;
-  /** The kind of failure behind `reason` (for `not-started`: why the run stopped); absent when deleted. */
-  readonly cause?: FailureCause;
-  /** For `blocked`: the unit at the root that could not be deleted. */
-  readonly blockedBy?: string;
-  readonly objects: readonly string[];
-  readonly durationMs?: number;
-}
-
-export interface DeletionResult {
-  readonly ok: boolean;
-  /** `unreachable`: the API server stopped answering and did not come back within the API-loss timeout. */
-  readonly outcome: 'succeeded' | 'failed' | 'aborted' | 'unreachable';
-  readonly units: readonly DeletionUnitResult[];
-  readonly counts: Readonly<Record<DeletionState, number>>;
-  readonly durationMs: number;
-}
-
-/** What a deletion run reports while it runs (the CLI renders these like rollout events). */
-export type DeletionEvent =
-  | { readonly type: 'delete-started'; readonly at: string; readonly units: readonly string[] }
-  | { readonly type: 'unit-deleting'; readonly at: string; readonly unit: string }
-  | { readonly type: 'object-deleted'; readonly at: string; readonly unit: string; readonly ref: string }
-  | { readonly type: 'object-gone'; readonly at: string; readonly unit: string; readonly ref: string }
-  | { readonly type: 'unit-deleted'; readonly at: string; readonly unit: string; readonly durationMs: number }
-  | {
-      readonly type: 'unit-delete-failed';
-      readonly at: string;
-      readonly unit: string;
-      readonly reason: string;
-    }
-  | {
-      readonly type: 'unit-delete-blocked';
-      readonly at: string;
-      readonly unit: string;
-      readonly blockedBy: string;
-      readonly reason: string;
-    }
-  | { readonly type: 'delete-finished'; readonly at: string; readonly result: DeletionResult };
-
 export interface DeletionOptions {
   /** Most units deleting at once. @default 8 */
   readonly concurrency?: number;
@@ -82,7 +40,10 @@ export interface DeletionOptions {
   /** How long one unit may take to disappear. @default 300000 */
   readonly unitTimeoutMs?: number;
   readonly signal?: AbortSignal;
-  readonly onEvent?: (event: DeletionEvent) => void;
+  /** Run events as they happen (the same vocabulary as deploy's; the CLI renders them). */
+  readonly onEvent?: (event: RunEvent) => void;
+  /** What the deletion is, for its events and result. @default 'destroy' */
+  readonly mode?: DeletionResult['mode'];
   readonly clock?: Clock;
 }
 
@@ -98,8 +59,15 @@ export async function deleteInReverseOrder(
 ): Promise<DeletionResult> {
   const clock = options.clock ?? systemClock;
   const started = clock.now();
-  const emit = (event: DeletionEvent) => options.onEvent?.(event);
-  const at = (ms = clock.now()) => new Date(ms).toISOString();
+  const mode = options.mode ?? 'destroy';
+  const emit = (event: RunEvent) => {
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // A broken renderer must not break the deletion.
+    }
+  };
+  const at = () => iso(clock.now());
   const scheduler = new UnitScheduler(reversedGraph(units), {
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
   });
@@ -115,28 +83,7 @@ export async function deleteInReverseOrder(
   const runner: DagRunner = new DagRunner(
     scheduler,
     (name) => actions.get(name) as DeleteAndWaitGone,
-    {
-      started: (unit, ms) => emit({ type: 'unit-deleting', at: at(ms), unit }),
-      applied: () => undefined,
-      done: (unit, ms) =>
-        emit({
-          type: 'unit-deleted',
-          at: at(ms),
-          unit,
-          durationMs: ms - (runner.times.get(unit)?.startedAt ?? ms),
-        }),
-      failed: (unit, ms, reason, blocked) => {
-        emit({ type: 'unit-delete-failed', at: at(ms), unit, reason });
-        for (const b of blocked)
-          emit({
-            type: 'unit-delete-blocked',
-            at: at(ms),
-            unit: b.name,
-            blockedBy: b.blockedBy,
-            reason: b.reason,
-          });
-      },
-    },
+    unitEvents(emit, (unit) => runner.times.get(unit)),
     {
       clock,
       signal: options.signal,
@@ -145,7 +92,7 @@ export async function deleteInReverseOrder(
       availability: cluster.availability,
     },
   );
-  emit({ type: 'delete-started', at: at(), units: units.map((u) => u.name) });
+  emit({ type: 'run-started', at: at(), mode, units: units.map((u) => u.name), bootstrapObjects: 0 });
   await runner.execute();
 
   // In the order of `units` (a destroy's bootstrap phases come last).
@@ -171,6 +118,7 @@ export async function deleteInReverseOrder(
   for (const r of ordered) counts[r.state] += 1;
   const ok = counts.deleted === ordered.length;
   const result: DeletionResult = {
+    mode,
     ok,
     outcome: ok
       ? 'succeeded'
@@ -183,7 +131,7 @@ export async function deleteInReverseOrder(
     counts,
     durationMs: clock.now() - started,
   };
-  emit({ type: 'delete-finished', at: at(), result });
+  emit({ type: 'run-finished', at: at(), result });
   return result;
 }
 

@@ -19,8 +19,8 @@ import { SkipUnchanged } from '../kube/skip-unchanged';
 import { ClusterPort } from '../ports';
 import { preflight as checkPlacement, PreflightFinding } from './preflight';
 import { prune } from './prune';
-import { RolloutResult } from '../result';
-import { DeletionEvent, DeletionOptions, DeletionResult } from './delete-in-reverse-order';
+import { DeletionResult, RolloutResult } from '../result';
+import { DeletionOptions } from './delete-in-reverse-order';
 import { rollout } from './rollout';
 import { RolloutOptions } from './rollout-options';
 import { FIELD_MANAGER } from '../defaults';
@@ -36,9 +36,7 @@ export interface DeployOptions
    */
   readonly prune?: boolean;
   /** Settings of the prune deletion (propagation, timeout). */
-  readonly pruneOptions?: Omit<DeletionOptions, 'signal' | 'onEvent'>;
-  /** Told about prune progress. */
-  readonly onDeletionEvent?: (event: DeletionEvent) => void;
+  readonly pruneOptions?: Omit<DeletionOptions, 'signal' | 'onEvent' | 'mode'>;
   /**
    * Skip the write for objects whose manifest and live fields are unchanged since the last deploy
    * (see `SkipUnchanged`); false sends every apply.
@@ -171,7 +169,7 @@ async function deployGraph(
     const pruned = await prune(recorded, graph, cluster, {
       ...options.pruneOptions,
       signal: options.signal,
-      onEvent: options.onDeletionEvent,
+      onEvent: options.onEvent,
     });
     pruneResult = pruned.result;
     final = withoutObjects(recorded, pruned.removed);
