@@ -20,7 +20,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { ComponentGraph, KubeObject } from '../../lib/graph';
 import { deploy } from '../../lib/runtime/operations/deploy';
-import { RolloutEvent } from '../../lib/runtime/events';
+import { RunEvent } from '../../lib/runtime/events';
 import { KubeCluster } from '../../lib/runtime/kube/kube-cluster';
 import { USER_AGENT } from '../../lib/runtime/kube/transport';
 import { waitUntilGone } from '../../lib/runtime/operations/delete-in-reverse-order';
@@ -186,7 +186,7 @@ async function measure(
   let ok = true;
   let counter = { total: 0, writes: 0 };
   let overhead: Overhead | undefined;
-  const events: RolloutEvent[] = [];
+  const events: RunEvent[] = [];
   const t0 = performance.now();
   const epoch0 = Date.now();
   let engineMs: number | undefined;
@@ -298,15 +298,15 @@ interface Overhead {
 
 function toolOverhead(
   graph: ComponentGraph,
-  events: readonly RolloutEvent[],
+  events: readonly RunEvent[],
   startedAt: number,
   endedAt: number,
 ): Overhead {
   const started = new Map<string, number>();
   const verified = new Map<string, number>();
   for (const e of events) {
-    if (e.type === 'component-started') started.set(e.component, Date.parse(e.at));
-    if (e.type === 'component-verified') verified.set(e.component, Date.parse(e.at));
+    if (e.type === 'unit-started') started.set(e.unit, Date.parse(e.at));
+    if (e.type === 'unit-done') verified.set(e.unit, Date.parse(e.at));
   }
   const needs = new Map(graph.components.map((c) => [c.name, c.edges.map((e) => e.to)]));
   let maxHandoffMs = 0;

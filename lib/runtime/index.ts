@@ -21,14 +21,7 @@ export type {
   RenderPlanOptions,
 } from './operations/plan';
 export { deleteInReverseOrder } from './operations/delete-in-reverse-order';
-export type {
-  DeletionEvent,
-  DeletionOptions,
-  DeletionResult,
-  DeletionState,
-  DeletionUnit,
-  DeletionUnitResult,
-} from './operations/delete-in-reverse-order';
+export type { DeletionOptions, DeletionUnit } from './operations/delete-in-reverse-order';
 export { waitUntilGone } from './engine/delete-and-wait-gone';
 export { preflight } from './operations/preflight';
 export type { PreflightFinding } from './operations/preflight';

@@ -1,6 +1,9 @@
 import type { Finding } from './diagnose/finding';
 import { ApplyOutcome, ObjectStatus, StuckCause } from './ports';
 
+/** What a run does: a rollout's `deploy` or `verify`, a deletion's `destroy` or `prune`. */
+export type RunMode = 'deploy' | 'verify' | 'destroy' | 'prune';
+
 /**
  * Where a component stands in a run.
  *
@@ -164,4 +167,32 @@ export function countStates(
   const counts = Object.fromEntries(COMPONENT_STATES.map((s) => [s, 0])) as Record<ComponentState, number>;
   for (const c of components) counts[c.state] += 1;
   return counts;
+}
+
+/** Where a deletion unit ended: `deleted` is its objects gone from the API server. */
+export type DeletionState = 'deleted' | 'failed' | 'blocked' | 'not-started';
+
+/** How one deletion unit ended. */
+export interface DeletionUnitResult {
+  readonly name: string;
+  readonly state: DeletionState;
+  readonly reason?: string;
+  /** The kind of failure behind `reason` (for `not-started`: why the run stopped); absent when deleted. */
+  readonly cause?: FailureCause;
+  /** For `blocked`: the unit at the root that could not be deleted. */
+  readonly blockedBy?: string;
+  readonly objects: readonly string[];
+  readonly durationMs?: number;
+}
+
+/** The data a destroy or prune produces; the CLI only renders it. */
+export interface DeletionResult {
+  /** `destroy` deletes a whole cloud; `prune` what left the manifests. */
+  readonly mode: 'destroy' | 'prune';
+  readonly ok: boolean;
+  /** `unreachable`: the API server stopped answering and did not come back within the API-loss timeout. */
+  readonly outcome: 'succeeded' | 'failed' | 'aborted' | 'unreachable';
+  readonly units: readonly DeletionUnitResult[];
+  readonly counts: Readonly<Record<DeletionState, number>>;
+  readonly durationMs: number;
 }

@@ -111,7 +111,7 @@ describe('stackwright deploy', () => {
     const lines = io.stdout.lines().map((l) => JSON.parse(l) as { type: string; exitCode?: number });
     expect(lines[0].type).toBe('preflight');
     expect(lines[1].type).toBe('run-started');
-    expect(lines.map((l) => l.type)).toContain('component-verified');
+    expect(lines.map((l) => l.type)).toContain('unit-done');
     expect(lines[lines.length - 1]).toMatchObject({
       type: 'summary',
       command: 'deploy',

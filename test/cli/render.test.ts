@@ -1,11 +1,11 @@
 import { stripAnsi, style } from '../../lib/cli/render/ansi';
-import { formatRolloutEvent } from '../../lib/cli/render/line-view';
+import { formatRunEvent } from '../../lib/cli/render/line-view';
 import { ProgressModel } from '../../lib/cli/render/progress-model';
 import { renderFrame } from '../../lib/cli/render/tty-view';
 import { deletionNextSteps, nextSteps } from '../../lib/cli/render/hints';
 import { renderDeletionSummary, renderRolloutSummary } from '../../lib/cli/render/summary';
-import type { DeletionResult } from '../../lib/runtime/operations/delete-in-reverse-order';
-import { RolloutEvent } from '../../lib/runtime/events';
+import type { DeletionResult } from '../../lib/runtime/result';
+import { RunEvent } from '../../lib/runtime/events';
 import { countStates, FailureCause, RolloutResult } from '../../lib/runtime/result';
 import { component, deployment, graphOf, job, namespace } from '../runtime/support/manifests';
 
@@ -35,54 +35,54 @@ const graph = graphOf(
 );
 
 /** A recorded run, mid-way: infra verified, db-sync failed with a diagnosis, nova-api still verifying. */
-const EVENTS: RolloutEvent[] = [
+const EVENTS: RunEvent[] = [
   {
     type: 'run-started',
     at: at(0),
     mode: 'deploy',
-    components: graph.components.map((c) => c.name),
+    units: graph.components.map((c) => c.name),
     bootstrapObjects: 1,
   },
-  { type: 'component-started', at: at(100), component: 'mariadb' },
-  { type: 'component-started', at: at(100), component: 'memcached' },
-  { type: 'component-verified', at: at(1100), component: 'memcached', durationMs: 1000 },
-  { type: 'component-verified', at: at(2100), component: 'mariadb', durationMs: 2000 },
-  { type: 'component-started', at: at(2100), component: 'keystone-db-sync' },
-  { type: 'component-started', at: at(2100), component: 'nova-api' },
+  { type: 'unit-started', at: at(100), unit: 'mariadb' },
+  { type: 'unit-started', at: at(100), unit: 'memcached' },
+  { type: 'unit-done', at: at(1100), unit: 'memcached', durationMs: 1000 },
+  { type: 'unit-done', at: at(2100), unit: 'mariadb', durationMs: 2000 },
+  { type: 'unit-started', at: at(2100), unit: 'keystone-db-sync' },
+  { type: 'unit-started', at: at(2100), unit: 'nova-api' },
   {
     type: 'object-status',
     at: at(2200),
-    component: 'nova-api',
+    unit: 'nova-api',
     ref: 'Deployment/openstack/nova-api',
     status: 'InProgress',
     message: '0/1 replicas available',
   },
   {
-    type: 'component-failed',
+    type: 'unit-failed',
     at: at(5100),
-    component: 'keystone-db-sync',
+    unit: 'keystone-db-sync',
     reason: 'Job/openstack/keystone-db-sync: failed: BackoffLimitExceeded',
     diagnosis: ['pod keystone-db-sync-x exited with code 1'],
   },
   {
-    type: 'component-blocked',
+    type: 'unit-blocked',
     at: at(5100),
-    component: 'keystone-api',
+    unit: 'keystone-api',
     blockedBy: 'keystone-db-sync',
     reason: 'dependency keystone-db-sync failed',
   },
   {
-    type: 'component-blocked',
+    type: 'unit-blocked',
     at: at(5100),
-    component: 'glance-api',
+    unit: 'glance-api',
     blockedBy: 'keystone-db-sync',
     reason: 'dependency keystone-db-sync failed',
   },
 ];
 
-function modelAfter(events: readonly RolloutEvent[]): ProgressModel {
+function modelAfter(events: readonly RunEvent[]): ProgressModel {
   const model = ProgressModel.forGraph(graph);
-  for (const e of events) model.onRolloutEvent(e);
+  for (const e of events) model.onEvent(e);
   return model;
 }
 
@@ -149,7 +149,7 @@ describe('the live view', () => {
 describe('one line per event', () => {
   test('stamps lines relative to the start and prints the diagnosis under a failure', () => {
     // WHEN
-    const lines = EVENTS.flatMap((e) => formatRolloutEvent(e, T0, style(false)));
+    const lines = EVENTS.flatMap((e) => formatRunEvent(e, T0, 'deploy', style(false)));
 
     // THEN
     expect(lines[0]).toBe('[   0.0s] deploying 6 components (1 bootstrap objects)');
@@ -165,25 +165,25 @@ describe('one line per event', () => {
 describe('a lost API server', () => {
   test('is said in one line when lost and when back, and in the live view while it is away', () => {
     // GIVEN
-    const lost: RolloutEvent = {
+    const lost: RunEvent = {
       type: 'api-lost',
       at: at(12_300),
       reason: 'connect ECONNREFUSED 127.0.0.1:16443',
       waitingUntil: at(132_300),
     };
-    const back: RolloutEvent = { type: 'api-restored', at: at(40_000), lostForMs: 27_700 };
+    const back: RunEvent = { type: 'api-restored', at: at(40_000), lostForMs: 27_700 };
     const model = ProgressModel.forGraph(graph);
-    model.onRolloutEvent({
+    model.onEvent({
       type: 'run-started',
       at: at(0),
       mode: 'deploy',
-      components: [],
+      units: [],
       bootstrapObjects: 0,
     });
-    model.onRolloutEvent(lost);
+    model.onEvent(lost);
 
     // WHEN
-    const lines = [lost, back].flatMap((e) => formatRolloutEvent(e, T0, style(false)));
+    const lines = [lost, back].flatMap((e) => formatRunEvent(e, T0, 'deploy', style(false)));
     const frame = renderFrame(model, {
       title: 't',
       width: 200,
@@ -201,7 +201,7 @@ describe('a lost API server', () => {
     expect(frame[frame.length - 1]).toContain(
       'API server lost (connect ECONNREFUSED 127.0.0.1:16443); waiting 1m 50s more, timers paused',
     );
-    model.onRolloutEvent(back);
+    model.onEvent(back);
     expect(model.apiLost).toBeUndefined();
   });
 });
@@ -289,8 +289,58 @@ describe('next steps', () => {
   });
 });
 
+describe('a destroy, folded and printed by the same code as a deploy', () => {
+  const events: RunEvent[] = [
+    {
+      type: 'run-started',
+      at: at(0),
+      mode: 'destroy',
+      units: ['glance-api', 'keystone-api', 'bootstrap'],
+      bootstrapObjects: 0,
+    },
+    { type: 'unit-started', at: at(100), unit: 'glance-api' },
+    { type: 'object-deleted', at: at(150), unit: 'glance-api', ref: 'Deployment/openstack/glance-api' },
+    { type: 'unit-done', at: at(1100), unit: 'glance-api', durationMs: 1000 },
+    { type: 'unit-started', at: at(1100), unit: 'keystone-api' },
+    { type: 'unit-failed', at: at(1200), unit: 'keystone-api', reason: 'forbidden' },
+    {
+      type: 'unit-blocked',
+      at: at(1200),
+      unit: 'bootstrap',
+      blockedBy: 'keystone-api',
+      reason: 'blocked by keystone-api, which failed: forbidden',
+    },
+  ];
+
+  test('rows say deleted and kept, lines say deleting, deleted and kept', () => {
+    // GIVEN
+    const model = ProgressModel.forUnits(['glance-api', 'keystone-api', 'bootstrap']);
+
+    // WHEN
+    for (const e of events) model.onEvent(e);
+    const lines = events.flatMap((e) => formatRunEvent(e, T0, 'destroy', style(false)));
+
+    // THEN
+    expect([...model.rows.values()].map((r) => [r.name, r.state, r.phase, r.detail])).toEqual([
+      ['glance-api', 'done', 'deleted', undefined],
+      ['keystone-api', 'failed', 'failed', 'forbidden'],
+      ['bootstrap', 'blocked', 'kept', 'blocked by keystone-api, which failed: forbidden'],
+    ]);
+    expect(lines).toEqual([
+      '[   0.0s] deleting 3 units in reverse dependency order',
+      '[   0.1s] deleting  glance-api',
+      '[   0.1s] deleted   glance-api Deployment/openstack/glance-api (waiting until gone)',
+      '[   1.1s] deleted   glance-api (1.0s)',
+      '[   1.1s] deleting  keystone-api',
+      '[   1.2s] FAILED    keystone-api: forbidden',
+      '[   1.2s] kept      bootstrap: blocked by keystone-api, which failed: forbidden',
+    ]);
+  });
+});
+
 describe('next steps after a destroy or prune', () => {
   const deletion = (...causes: FailureCause[]): DeletionResult => ({
+    mode: 'destroy',
     ok: causes.length === 0,
     outcome: causes.length === 0 ? 'succeeded' : 'failed',
     units: causes.map((cause, i) => ({
@@ -309,7 +359,7 @@ describe('next steps after a destroy or prune', () => {
     const result = deletion('timeout', 'apply-rejected', 'blocked', 'timeout');
 
     // WHEN
-    const lines = renderDeletionSummary(result, 'Destroy', style(false));
+    const lines = renderDeletionSummary(result, style(false));
 
     // THEN one hint per distinct cause, after the units
     expect(lines.slice(-3)).toEqual([
@@ -321,10 +371,10 @@ describe('next steps after a destroy or prune', () => {
 
   test('a prune is run again through deploy, and never suggests a rollout fix', () => {
     // WHEN
-    const steps = deletionNextSteps(
-      deletion('timeout', 'aborted', 'cluster-unreachable', 'apply-rejected'),
-      'prune',
-    );
+    const steps = deletionNextSteps({
+      ...deletion('timeout', 'aborted', 'cluster-unreachable', 'apply-rejected'),
+      mode: 'prune',
+    });
 
     // THEN
     expect(steps).toHaveLength(4);
@@ -336,6 +386,6 @@ describe('next steps after a destroy or prune', () => {
   });
 
   test('a successful destroy has none', () => {
-    expect(renderDeletionSummary(deletion(), 'Destroy', style(false))).toHaveLength(1);
+    expect(renderDeletionSummary(deletion(), style(false))).toHaveLength(1);
   });
 });

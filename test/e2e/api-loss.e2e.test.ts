@@ -16,7 +16,7 @@ import { ComponentGraph, graphFromManifests } from '../../lib/graph';
 import { runCli } from '../../lib/cli';
 import { processIo } from '../../lib/cli/io';
 import { ExitCode } from '../../lib/cli/exit-codes';
-import { RolloutEvent } from '../../lib/runtime/events';
+import { RunEvent } from '../../lib/runtime/events';
 import { deploy } from '../../lib/runtime/operations/deploy';
 import { destroy } from '../../lib/runtime/operations/destroy';
 import { KubeCluster } from '../../lib/runtime/kube/kube-cluster';
@@ -77,7 +77,7 @@ async function apiAnswers(): Promise<boolean> {
  */
 async function deployDisturbed(graph: ComponentGraph, disturb: (wentAway: () => void) => Promise<void>) {
   const cluster = await KubeCluster.connect({ kubeconfig: kubeconfigFromEnv(), apiLossTimeoutMs: 180_000 });
-  const events: RolloutEvent[] = [];
+  const events: RunEvent[] = [];
   let disturbed: Promise<void> | undefined;
   let awayAt = 0;
   try {
@@ -86,8 +86,7 @@ async function deployDisturbed(graph: ComponentGraph, disturb: (wentAway: () => 
       componentTimeoutMs: COMPONENT_TIMEOUT_MS,
       onEvent: (e) => {
         events.push(e);
-        if (e.type === 'component-verified' && e.component === 'a')
-          disturbed ??= disturb(() => (awayAt = Date.now()));
+        if (e.type === 'unit-done' && e.unit === 'a') disturbed ??= disturb(() => (awayAt = Date.now()));
       },
     });
     await disturbed;

@@ -11,10 +11,9 @@ import { App } from 'cdk8s';
 import { ComponentGraph, graphFromManifests, KubeObject, transitiveDependants } from '../../lib/graph';
 import { deploy } from '../../lib/runtime/operations/deploy';
 import { destroy } from '../../lib/runtime/operations/destroy';
-import { RolloutEvent } from '../../lib/runtime/events';
+import { RunEvent } from '../../lib/runtime/events';
 import { inventoryLocation, readInventory } from '../../lib/runtime/inventory/inventory';
 import { KubeCluster } from '../../lib/runtime/kube/kube-cluster';
-import { DeletionEvent } from '../../lib/runtime/operations/delete-in-reverse-order';
 import { verify } from '../../lib/runtime/operations/rollout';
 import { referenceCloud } from '../../stacks/reference-cloud';
 import { auditedWrites, auditLogFile, auditLogOffset } from './support/audit-log';
@@ -43,7 +42,7 @@ describe('the reference cloud', () => {
     const namespace = freshNamespace('ref');
     const objects = referenceCloud(new App(), 'e2e', { namespace }).toJson() as KubeObject[];
     const graph: ComponentGraph = graphFromManifests(objects);
-    const rollout = record<RolloutEvent>();
+    const rollout = record<RunEvent>();
     const audit = auditLogFile();
     const firstAuditOffset = audit ? auditLogOffset(audit) : 0;
 
@@ -87,7 +86,7 @@ describe('the reference cloud', () => {
     }
 
     // WHEN it is destroyed
-    const deletion = record<DeletionEvent>();
+    const deletion = record<RunEvent>();
     // (background cascade: with ~120 components, foreground deletion would wait for every pod's
     // garbage collection in turn — 50 s instead of 20 s; the order is the same)
     const destroyed = await destroy(graph, {
@@ -172,7 +171,7 @@ describe('resume, prune', () => {
       cluster,
       signal: controller.signal,
       onEvent: (e) => {
-        if (e.type === 'component-verified' && e.component === 'b') controller.abort();
+        if (e.type === 'unit-done' && e.unit === 'b') controller.abort();
       },
     });
     expect(interrupted.rollout.outcome).toBe('aborted');
@@ -212,8 +211,8 @@ describe('resume, prune', () => {
 
     // WHEN the leaf is removed from the manifests and the rest is deployed with prune
     const smaller = graphFromManifests(fixtureCloud('prune', namespace, chain()));
-    const pruneEvents = record<DeletionEvent>();
-    const result = await deploy(smaller, { cluster, prune: true, onDeletionEvent: pruneEvents.onEvent });
+    const pruneEvents = record<RunEvent>();
+    const result = await deploy(smaller, { cluster, prune: true, onEvent: pruneEvents.onEvent });
 
     // THEN the leaf's objects are gone, the inventory no longer lists them, the rest is untouched
     expect(result.ok).toBe(true);

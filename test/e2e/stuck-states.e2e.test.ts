@@ -6,7 +6,7 @@
  * rounds instead of at the component timeout.
  */
 import { graphFromManifests } from '../../lib/graph';
-import { RolloutEvent } from '../../lib/runtime/events';
+import { RunEvent } from '../../lib/runtime/events';
 import { deploy } from '../../lib/runtime/operations/deploy';
 import { destroy } from '../../lib/runtime/operations/destroy';
 import { KubeCluster } from '../../lib/runtime/kube/kube-cluster';
@@ -45,7 +45,7 @@ test('a ResourceQuota that forbids the pods is named with its resource, and fail
   const graph = graphFromManifests(
     fixtureCloud('quota', namespace, [{ name: 'api' }, { name: 'frontend', needs: { api: 'ready' } }]),
   );
-  const events: RolloutEvent[] = [];
+  const events: RunEvent[] = [];
 
   // WHEN
   const result = await deploy(graph, {
@@ -69,9 +69,9 @@ test('a ResourceQuota that forbids the pods is named with its resource, and fail
   // AND the diagnosis that failed it names the quota alone, not also "has no pods yet" (a diagnosis
   // before the ReplicaSet controller's FailedCreate exists may say that: on a loaded machine the
   // controller can take longer than one round to create the ReplicaSet)
-  const diagnoses = events.filter((e) => e.type === 'component-diagnosis' && e.component === 'api');
+  const diagnoses = events.filter((e) => e.type === 'unit-diagnosis' && e.unit === 'api');
   const last = diagnoses[diagnoses.length - 1];
-  const said = last?.type === 'component-diagnosis' ? last.diagnosis.join('\n') : '';
+  const said = last?.type === 'unit-diagnosis' ? last.diagnosis.join('\n') : '';
   expect(said).toContain('ResourceQuota no-pods');
   expect(said).not.toContain('has no pods yet');
 

@@ -8,7 +8,7 @@ import {
   inventoryLocation,
 } from '../../lib/runtime/inventory/inventory';
 import { pruneUnits } from '../../lib/runtime/operations/prune';
-import { DeletionEvent } from '../../lib/runtime/operations/delete-in-reverse-order';
+import { RunEvent } from '../../lib/runtime/events';
 import { component, configMap, deployment, graphOf, job, namespace, NS, service } from './support/manifests';
 
 /** mariadb <- keystone-db-sync <- keystone-api <- glance-api; memcached independent. */
@@ -153,13 +153,13 @@ describe('deploy', () => {
     // GIVEN a deployed cloud
     const cluster = new InMemoryCluster();
     await deploy(cloud(), { cluster });
-    const events: DeletionEvent[] = [];
+    const events: RunEvent[] = [];
 
     // WHEN glance-api is removed from the manifests and deployed with prune
     const result = await deploy(cloud({ withGlance: false }), {
       cluster,
       prune: true,
-      onDeletionEvent: (e) => events.push(e),
+      onEvent: (e) => events.push(e),
     });
 
     // THEN its objects are gone and the inventory no longer lists them
@@ -303,6 +303,26 @@ describe('prune and destroy order', () => {
       blockedBy: 'keystone-api',
       reason: 'blocked by keystone-api (through keystone-db-sync), which failed: forbidden',
     });
+  });
+});
+
+describe('a stopped destroy', () => {
+  test('leaves its units not started with the stop as their cause, so the CLI can say what to do', async () => {
+    // GIVEN a deployed cloud and a destroy stopped before it starts
+    const cluster = new InMemoryCluster();
+    await deploy(cloud(), { cluster });
+    const controller = new AbortController();
+    controller.abort();
+
+    // WHEN
+    const result = await destroy(cloud(), { cluster, signal: controller.signal });
+
+    // THEN nothing is deleted and every unit says why it did not start
+    expect(result.deletion.outcome).toBe('aborted');
+    expect(cluster.log.filter((c) => c.op === 'delete')).toEqual([]);
+    expect(result.deletion.units.map((u) => [u.state, u.cause, u.reason])).toEqual(
+      result.deletion.units.map(() => ['not-started', 'aborted', 'aborted']),
+    );
   });
 });
 

@@ -117,8 +117,8 @@ describe('rollout', () => {
 
     // THEN
     for (const edge of graph.edges) {
-      const started = recorder.index('component-started', edge.from);
-      const dependencyVerified = recorder.index('component-verified', edge.to);
+      const started = recorder.index('unit-started', edge.from);
+      const dependencyVerified = recorder.index('unit-done', edge.to);
       expect(started).toBeGreaterThan(-1);
       expect(dependencyVerified).toBeGreaterThan(-1);
       expect(started).toBeGreaterThan(dependencyVerified);
@@ -138,15 +138,9 @@ describe('rollout', () => {
     const result = await run(graph);
 
     // THEN: both roots run at once, and after-fast finishes while slow is still rolling out.
-    expect(recorder.index('component-started', 'fast')).toBeLessThan(
-      recorder.index('component-verified', 'slow'),
-    );
-    expect(recorder.index('component-started', 'slow')).toBeLessThan(
-      recorder.index('component-verified', 'fast'),
-    );
-    expect(recorder.index('component-verified', 'after-fast')).toBeLessThan(
-      recorder.index('component-verified', 'slow'),
-    );
+    expect(recorder.index('unit-started', 'fast')).toBeLessThan(recorder.index('unit-done', 'slow'));
+    expect(recorder.index('unit-started', 'slow')).toBeLessThan(recorder.index('unit-done', 'fast'));
+    expect(recorder.index('unit-done', 'after-fast')).toBeLessThan(recorder.index('unit-done', 'slow'));
     expect(result.components.find((c) => c.name === 'after-fast')?.verifiedAt).toBe(
       new Date(Date.UTC(2025, 0, 1) + 2000).toISOString(),
     );
@@ -176,9 +170,9 @@ describe('rollout', () => {
     expect(byName.mariadb.state).toBe('verified');
     expect(result.counts).toMatchObject({ verified: 2, failed: 1, blocked: 2, 'not-started': 0 });
     // Blocked components never start; the failure is reported before the blocks.
-    expect(recorder.index('component-started', 'keystone-api')).toBe(-1);
-    expect(recorder.index('component-failed', 'keystone-db-sync')).toBeLessThan(
-      recorder.index('component-blocked', 'keystone-api'),
+    expect(recorder.index('unit-started', 'keystone-api')).toBe(-1);
+    expect(recorder.index('unit-failed', 'keystone-db-sync')).toBeLessThan(
+      recorder.index('unit-blocked', 'keystone-api'),
     );
   });
 
@@ -329,9 +323,7 @@ describe('rollout', () => {
 
     // THEN: a runtime cycle is fine, and nova-api verifies while glance-api is still rolling out.
     expect(result.counts.verified).toBe(2);
-    expect(recorder.index('component-verified', 'nova-api')).toBeLessThan(
-      recorder.index('component-verified', 'glance-api'),
-    );
+    expect(recorder.index('unit-done', 'nova-api')).toBeLessThan(recorder.index('unit-done', 'glance-api'));
   });
 
   test('an abort stops cleanly: nothing new starts and the result says what did not start', async () => {
@@ -345,7 +337,7 @@ describe('rollout', () => {
     );
     const onEvent = (event: Parameters<typeof recorder.onEvent>[0]) => {
       recorder.onEvent(event);
-      if (event.type === 'component-started' && event.component === 'b') controller.abort();
+      if (event.type === 'unit-started' && event.unit === 'b') controller.abort();
     };
 
     // WHEN
@@ -482,9 +474,9 @@ describe('rollout', () => {
         'fix: kubectl label node <a-suitable-node> compute.yaook.cloud/hypervisor=true; nodes whose taints it tolerates: worker-1, worker-2',
     ]);
     // The slow-component diagnosis came as an event before the timeout.
-    const diagnosisEvent = recorder.of('component-diagnosis')[0];
+    const diagnosisEvent = recorder.of('unit-diagnosis')[0];
     expect(diagnosisEvent.at).toBe(new Date(Date.UTC(2025, 0, 1) + 30_000).toISOString());
-    expect(recorder.index('component-diagnosis')).toBeLessThan(recorder.index('component-failed'));
+    expect(recorder.index('unit-diagnosis')).toBeLessThan(recorder.index('unit-failed'));
     expect(cluster.calls('list').map((c) => c.detail)).toContain('app.kubernetes.io/name=nova-compute');
   });
 
@@ -733,8 +725,8 @@ describe('rollout', () => {
     const last = recorder.events[recorder.events.length - 1];
     expect(first).toMatchObject({ type: 'run-started', mode: 'deploy', bootstrapObjects: 1 });
     expect(last).toEqual({ type: 'run-finished', at: result.finishedAt, result });
-    expect(recorder.of('component-started')).toHaveLength(5);
-    expect(recorder.of('component-verified')).toHaveLength(5);
+    expect(recorder.of('unit-started')).toHaveLength(5);
+    expect(recorder.of('unit-done')).toHaveLength(5);
     expect(recorder.of('object-applied').length).toBe(1 + 3 + 1 + 1 + 2 + 1);
     // JSON-serialisable as is (the CLI's --json streams these).
     expect(JSON.parse(JSON.stringify(recorder.events))).toEqual(recorder.events);

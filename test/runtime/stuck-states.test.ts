@@ -89,7 +89,7 @@ describe('stuck states', () => {
     // THEN the first round says so at 15 s, the second confirms it at 30 s: not the 10-minute timeout
     const expected =
       "ResourceQuota pod-budget forbids the pods of ReplicaSet keystone-api-5d8f: pods (requested 1, used 2, limit 2); fix: raise spec.hard of ResourceQuota pod-budget (kubectl -n openstack edit resourcequota pod-budget) or lower the pods' requests";
-    const [first] = recorder.of('component-diagnosis');
+    const [first] = recorder.of('unit-diagnosis');
     expect(first.at).toBe(new Date(START + 15_000).toISOString());
     expect(first.diagnosis).toEqual([expected]);
     expect(first.findings).toEqual([
@@ -280,7 +280,7 @@ describe('stuck states', () => {
 
     // THEN neither is reported
     expect(result.components[0].cause).toBe('timeout');
-    expect(recorder.of('component-diagnosis')[0].diagnosis).toEqual([
+    expect(recorder.of('unit-diagnosis')[0].diagnosis).toEqual([
       `Deployment/${NS}/keystone-api has no pods yet and its controller reported no error (yet); check its ReplicaSet/controller events`,
     ]);
   });
@@ -303,7 +303,7 @@ describe('stuck states', () => {
 
     // THEN
     expect(result.components[0].cause).toBe('timeout');
-    expect(recorder.of('component-diagnosis')[0].diagnosis).toEqual([
+    expect(recorder.of('unit-diagnosis')[0].diagnosis).toEqual([
       'Pod cinder-volume-5d8f-x2kq9: FailedMount: MountVolume.SetUp failed for volume "ceph-keyring" : secret "ceph-keyring" not found',
     ]);
   });

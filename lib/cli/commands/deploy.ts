@@ -71,9 +71,8 @@ export async function deployCommand(
               started = true;
               reporter.begin();
             }
-            reporter.onRolloutEvent(event);
+            reporter.onEvent(event);
           },
-          onDeletionEvent: reporter.onDeletionEvent,
         });
       });
     } catch (error) {

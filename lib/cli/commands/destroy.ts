@@ -68,7 +68,7 @@ export async function destroyCommand(
           propagationPolicy: options.cascade === 'background' ? 'Background' : 'Foreground',
           ...(unitTimeoutMs !== undefined ? { unitTimeoutMs } : {}),
           signal: io.signal,
-          onEvent: reporter.onDeletionEvent,
+          onEvent: reporter.onEvent,
         }),
       );
     } finally {
@@ -82,7 +82,7 @@ export async function destroyCommand(
         : result.outcome === 'unreachable'
           ? ExitCode.UNREACHABLE
           : ExitCode.FAILED;
-    reporter.summary(renderDeletionSummary(result, 'Destroy', reporter.style));
+    reporter.summary(renderDeletionSummary(result, reporter.style));
     reporter.json({
       type: 'summary',
       command: 'destroy',

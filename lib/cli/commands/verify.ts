@@ -36,7 +36,7 @@ export async function verifyCommand(
         verify(graph, cluster.port, {
           waitMs: options.waitMs,
           recordedHashes,
-          onEvent: reporter.onRolloutEvent,
+          onEvent: reporter.onEvent,
           signal: io.signal,
         }),
       );

@@ -71,10 +71,10 @@ export function nextSteps(result: RolloutResult): string[] {
 }
 
 /** The same for a destroy or a prune: one line per distinct cause of its units. */
-export function deletionNextSteps(result: DeletionResult, mode: 'destroy' | 'prune'): string[] {
+export function deletionNextSteps(result: DeletionResult): string[] {
   return stepsFor(
     result.units.map((u) => u.cause),
-    mode,
+    result.mode,
   );
 }
 

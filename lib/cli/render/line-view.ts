@@ -1,47 +1,69 @@
 import { BOOTSTRAP_UNIT } from '../../graph';
 import { formatDuration } from '../duration';
 import { Style } from './ansi';
-import type { DeletionEvent, RolloutEvent } from '../../runtime';
+import type { RunEvent, RunMode } from '../../runtime';
+
+/** The words of each kind of run: what it does to a unit, and what a done or blocked unit is. */
+const WORDS: Readonly<
+  Record<RunMode, { readonly doing: string; readonly done: string; readonly blocked: string }>
+> = {
+  deploy: { doing: 'deploying', done: 'verified', blocked: 'blocked' },
+  verify: { doing: 'verifying', done: 'verified', blocked: 'blocked' },
+  destroy: { doing: 'deleting', done: 'deleted', blocked: 'kept' },
+  prune: { doing: 'pruning', done: 'deleted', blocked: 'kept' },
+};
+
+/** The words of `mode`'s rows and lines. */
+export function wordsOf(mode: RunMode): (typeof WORDS)[RunMode] {
+  return WORDS[mode];
+}
 
 /**
  * One line per event, for CI logs and pipes: `[  12.3s] verified   keystone-api (4.1s)`. Times are
- * relative to the start of the run, so two logs of the same run compare line by line.
+ * relative to the start of the run, so two logs of the same run compare line by line. `mode` is the
+ * run's (from its `run-started`).
  */
-export function formatRolloutEvent(event: RolloutEvent, startedAt: number, style: Style): string[] {
+export function formatRunEvent(event: RunEvent, startedAt: number, mode: RunMode, style: Style): string[] {
   const t = stamp(event.at, startedAt);
+  const words = WORDS[mode];
   switch (event.type) {
     case 'run-started':
       return [
-        `${t} ${event.mode === 'deploy' ? 'deploying' : 'verifying'} ${event.components.length} components (${event.bootstrapObjects} bootstrap objects)`,
+        event.mode === 'deploy' || event.mode === 'verify'
+          ? `${t} ${WORDS[event.mode].doing} ${event.units.length} components (${event.bootstrapObjects} bootstrap objects)`
+          : `${t} ${WORDS[event.mode].doing} ${event.units.length} units in reverse dependency order`,
       ];
-    case 'component-started':
-      return [`${t} ${tag('started')} ${event.component}`];
+    case 'unit-started':
+      return [`${t} ${tag(mode === 'destroy' || mode === 'prune' ? 'deleting' : 'started')} ${event.unit}`];
     case 'object-applied':
-      return [`${t} ${tag('applied')} ${event.component ?? BOOTSTRAP_UNIT} ${event.ref} ${event.action}`];
+      return [`${t} ${tag('applied')} ${event.unit ?? BOOTSTRAP_UNIT} ${event.ref} ${event.action}`];
     case 'object-status':
       return [
-        `${t} ${tag('status')} ${event.component ?? BOOTSTRAP_UNIT} ${event.ref} ${event.status}: ${event.message}`,
+        `${t} ${tag('status')} ${event.unit ?? BOOTSTRAP_UNIT} ${event.ref} ${event.status}: ${event.message}`,
       ];
-    case 'component-applied':
+    case 'object-deleted':
+      return [`${t} ${tag('deleted')} ${event.unit} ${event.ref} (waiting until gone)`];
+    case 'object-gone':
+      return [`${t} ${tag('gone')} ${event.unit} ${event.ref}`];
+    case 'unit-applied':
       return [
-        `${t} ${tag('applied')} ${event.component}: all objects written (${formatDuration(event.durationMs)}), verifying`,
+        `${t} ${tag('applied')} ${event.unit}: all objects written (${formatDuration(event.durationMs)}), verifying`,
       ];
-    case 'component-verified':
+    case 'unit-done':
+      return [`${t} ${style.green(tag(words.done))} ${event.unit} (${formatDuration(event.durationMs)})`];
+    case 'unit-failed':
       return [
-        `${t} ${style.green(tag('verified'))} ${event.component} (${formatDuration(event.durationMs)})`,
-      ];
-    case 'component-failed':
-      return [
-        `${t} ${style.red(tag('FAILED'))} ${event.component}: ${event.reason}`,
+        `${t} ${style.red(tag('FAILED'))} ${event.unit}: ${event.reason}`,
         ...(event.diagnosis ?? []).map((d) => `${indent()}↳ ${d}`),
       ];
-    case 'component-blocked':
-      return [`${t} ${style.yellow(tag('blocked'))} ${event.component}: blocked by ${event.blockedBy}`];
-    case 'component-diagnosis':
+    case 'unit-blocked':
       return [
-        `${t} ${tag('diagnosis')} ${event.component}:`,
-        ...event.diagnosis.map((d) => `${indent()}↳ ${d}`),
+        words.blocked === 'kept'
+          ? `${t} ${style.yellow(tag('kept'))} ${event.unit}: ${event.reason}`
+          : `${t} ${style.yellow(tag('blocked'))} ${event.unit}: blocked by ${event.blockedBy}`,
       ];
+    case 'unit-diagnosis':
+      return [`${t} ${tag('diagnosis')} ${event.unit}:`, ...event.diagnosis.map((d) => `${indent()}↳ ${d}`)];
     case 'api-lost':
       return [
         `${t} ${style.red(tag('API LOST'))} the API server does not answer (${event.reason}); waiting up to ${formatDuration(Date.parse(event.waitingUntil) - Date.parse(event.at))} for it, component timers paused`,
@@ -51,31 +73,6 @@ export function formatRolloutEvent(event: RolloutEvent, startedAt: number, style
         `${t} ${style.green(tag('API back'))} after ${formatDuration(event.lostForMs)}; resuming where the run was`,
       ];
     case 'run-finished':
-      return [
-        `${t} ${tag('finished')} ${event.result.outcome} in ${formatDuration(event.result.durationMs)}`,
-      ];
-  }
-}
-
-/** One line per deletion event (destroy, prune). */
-export function formatDeletionEvent(event: DeletionEvent, startedAt: number, style: Style): string[] {
-  const t = stamp(event.at, startedAt);
-  switch (event.type) {
-    case 'delete-started':
-      return [`${t} deleting ${event.units.length} units in reverse dependency order`];
-    case 'unit-deleting':
-      return [`${t} ${tag('deleting')} ${event.unit}`];
-    case 'object-deleted':
-      return [`${t} ${tag('deleted')} ${event.unit} ${event.ref} (waiting until gone)`];
-    case 'object-gone':
-      return [`${t} ${tag('gone')} ${event.unit} ${event.ref}`];
-    case 'unit-deleted':
-      return [`${t} ${style.green(tag('deleted'))} ${event.unit} (${formatDuration(event.durationMs)})`];
-    case 'unit-delete-failed':
-      return [`${t} ${style.red(tag('FAILED'))} ${event.unit}: ${event.reason}`];
-    case 'unit-delete-blocked':
-      return [`${t} ${style.yellow(tag('kept'))} ${event.unit}: ${event.reason}`];
-    case 'delete-finished':
       return [
         `${t} ${tag('finished')} ${event.result.outcome} in ${formatDuration(event.result.durationMs)}`,
       ];

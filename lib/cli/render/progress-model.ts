@@ -1,5 +1,6 @@
 import { BOOTSTRAP_UNIT, ComponentGraph, componentLevels } from '../../graph';
-import type { DeletionEvent, RolloutEvent } from '../../runtime';
+import type { RolloutResult, RunEvent, RunMode } from '../../runtime';
+import { wordsOf } from './line-view';
 
 /** Where a row stands, in the terms the views colour by. */
 export type RowState = 'pending' | 'running' | 'done' | 'failed' | 'blocked' | 'not-started' | 'skipped';
@@ -29,7 +30,7 @@ export class ProgressModel {
   finishedAt?: number;
   /** Set while the API server is lost: why, and until when the run waits for it. */
   apiLost?: { readonly reason: string; readonly until: number };
-  private mode: 'deploy' | 'verify' = 'deploy';
+  private mode: RunMode = 'deploy';
 
   /** Rows in display order: by first topological level, grouped by service. */
   static forGraph(graph: ComponentGraph): ProgressModel {
@@ -55,26 +56,26 @@ export class ProgressModel {
     if (!this.rows.has(name)) this.rows.set(name, { name, group, state: 'pending', phase: 'pending' });
   }
 
-  /** Folds one rollout event into the rows. */
-  onRolloutEvent(event: RolloutEvent): void {
+  /** Folds one run event (deploy, verify, destroy or prune) into the rows. */
+  onEvent(event: RunEvent): void {
     const at = Date.parse(event.at);
     switch (event.type) {
       case 'run-started': {
-        this.startedAt = at;
+        // A deploy's prune starts a second run on the same rows.
+        this.startedAt ??= at;
         this.mode = event.mode;
         const bootstrap = this.rows.get(BOOTSTRAP_UNIT);
-        if (bootstrap && event.bootstrapObjects > 0)
-          this.set(bootstrap, 'running', event.mode === 'deploy' ? 'applying' : 'reading', at);
-        for (const name of event.components) this.add(name, '');
+        if (bootstrap && event.bootstrapObjects > 0) this.set(bootstrap, 'running', this.doing(), at);
+        for (const name of event.units) this.add(name, '');
         return;
       }
-      case 'component-started':
-        this.finishBootstrap(at);
-        this.set(this.row(event.component), 'running', this.mode === 'deploy' ? 'applying' : 'reading', at);
+      case 'unit-started':
+        if (this.mode === 'deploy' || this.mode === 'verify') this.finishBootstrap(at);
+        this.set(this.row(event.unit), 'running', this.doing(), at);
         return;
       case 'object-applied':
       case 'object-status': {
-        const row = this.rows.get(event.component ?? BOOTSTRAP_UNIT);
+        const row = this.rows.get(event.unit ?? BOOTSTRAP_UNIT);
         if (!row || row.state !== 'running') return;
         row.detail =
           event.type === 'object-applied'
@@ -82,30 +83,35 @@ export class ProgressModel {
             : `${event.ref} ${event.status}: ${event.message}`;
         return;
       }
-      case 'component-applied':
-        this.row(event.component).phase = 'verifying';
+      case 'object-deleted':
+      case 'object-gone':
+        this.row(event.unit).detail = `${event.ref} ${event.type === 'object-gone' ? 'gone' : 'deleting'}`;
         return;
-      case 'component-verified': {
-        const row = this.row(event.component);
-        this.set(row, 'done', 'verified', undefined, at);
+      case 'unit-applied':
+        this.row(event.unit).phase = 'verifying';
+        return;
+      case 'unit-done': {
+        const row = this.row(event.unit);
+        this.set(row, 'done', wordsOf(this.mode).done, undefined, at);
         row.detail = undefined;
         return;
       }
-      case 'component-failed': {
-        const row = this.row(event.component);
+      case 'unit-failed': {
+        const row = this.row(event.unit);
         this.set(row, 'failed', 'failed', undefined, at);
         row.detail = event.reason;
         if (event.diagnosis) row.diagnosis = event.diagnosis;
         return;
       }
-      case 'component-blocked': {
-        const row = this.row(event.component);
-        this.set(row, 'blocked', 'blocked', undefined, at);
-        row.detail = `by ${event.blockedBy}`;
+      case 'unit-blocked': {
+        const row = this.row(event.unit);
+        const kept = wordsOf(this.mode).blocked === 'kept';
+        this.set(row, 'blocked', kept ? 'kept' : 'blocked', undefined, at);
+        row.detail = kept ? event.reason : `by ${event.blockedBy}`;
         return;
       }
-      case 'component-diagnosis':
-        this.row(event.component).diagnosis = event.diagnosis;
+      case 'unit-diagnosis':
+        this.row(event.unit).diagnosis = event.diagnosis;
         return;
       case 'api-lost':
         this.apiLost = { reason: event.reason, until: Date.parse(event.waitingUntil) };
@@ -115,71 +121,18 @@ export class ProgressModel {
         return;
       case 'run-finished': {
         this.finishedAt = at;
-        const bootstrap = this.rows.get(BOOTSTRAP_UNIT);
-        if (bootstrap) {
-          const state = event.result.bootstrap.state;
-          if (state === 'verified')
-            this.set(bootstrap, 'done', 'verified', undefined, bootstrap.endedAt ?? at);
-          else if (state === 'failed') {
-            this.set(bootstrap, 'failed', 'failed', undefined, at);
-            bootstrap.detail = event.result.bootstrap.reason;
-          }
-        }
-        for (const c of event.result.components) {
-          const row = this.row(c.name);
-          if (c.state === 'not-started' || c.state === 'skipped') {
-            this.set(row, c.state, c.state === 'skipped' ? 'skipped' : 'not started');
-            row.detail = c.reason;
-          }
-        }
-        return;
-      }
-    }
-  }
-
-  /** Folds one deletion event into the rows. */
-  onDeletionEvent(event: DeletionEvent): void {
-    const at = Date.parse(event.at);
-    switch (event.type) {
-      case 'delete-started':
-        this.startedAt = at;
-        for (const name of event.units) this.add(name, '');
-        return;
-      case 'unit-deleting':
-        this.set(this.row(event.unit), 'running', 'deleting', at);
-        return;
-      case 'object-deleted':
-      case 'object-gone':
-        this.row(event.unit).detail = `${event.ref} ${event.type === 'object-gone' ? 'gone' : 'deleting'}`;
-        return;
-      case 'unit-deleted': {
-        const row = this.row(event.unit);
-        this.set(row, 'done', 'deleted', undefined, at);
-        row.detail = undefined;
-        return;
-      }
-      case 'unit-delete-failed': {
-        const row = this.row(event.unit);
-        this.set(row, 'failed', 'failed', undefined, at);
-        row.detail = event.reason;
-        return;
-      }
-      case 'unit-delete-blocked': {
-        const row = this.row(event.unit);
-        this.set(row, 'blocked', 'kept', undefined, at);
-        row.detail = event.reason;
-        return;
-      }
-      case 'delete-finished':
-        this.finishedAt = at;
-        for (const u of event.result.units) {
-          if (u.state === 'not-started') {
-            const row = this.row(u.name);
-            this.set(row, 'not-started', 'not started');
+        const result = event.result;
+        const units = 'units' in result ? result.units : result.components;
+        if ('bootstrap' in result) this.finishBootstrapWith(result.bootstrap, at);
+        for (const u of units) {
+          const row = this.row(u.name);
+          if (u.state === 'not-started' || u.state === 'skipped') {
+            this.set(row, u.state, u.state === 'skipped' ? 'skipped' : 'not started');
             row.detail = u.reason;
           }
         }
         return;
+      }
     }
   }
 
@@ -196,6 +149,21 @@ export class ProgressModel {
     };
     for (const row of this.rows.values()) counts[row.state] += 1;
     return counts;
+  }
+
+  /** What a running row is doing in this run. */
+  private doing(): string {
+    return this.mode === 'deploy' ? 'applying' : this.mode === 'verify' ? 'reading' : 'deleting';
+  }
+
+  private finishBootstrapWith(bootstrap: RolloutResult['bootstrap'], at: number): void {
+    const row = this.rows.get(BOOTSTRAP_UNIT);
+    if (!row) return;
+    if (bootstrap.state === 'verified') this.set(row, 'done', 'verified', undefined, row.endedAt ?? at);
+    else if (bootstrap.state === 'failed') {
+      this.set(row, 'failed', 'failed', undefined, at);
+      row.detail = bootstrap.reason;
+    }
   }
 
   private finishBootstrap(at: number): void {

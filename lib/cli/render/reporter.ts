@@ -1,9 +1,9 @@
 import { CliIo } from '../io';
 import { style as makeStyle, Style } from './ansi';
-import { formatDeletionEvent, formatRolloutEvent } from './line-view';
+import { formatRunEvent } from './line-view';
 import { ProgressModel } from './progress-model';
 import { TtyView } from './tty-view';
-import type { DeletionEvent, RolloutEvent } from '../../runtime';
+import type { RunEvent, RunMode } from '../../runtime';
 
 /** How progress is shown: a live view, one line per event, or JSON lines. */
 export type OutputMode = 'tty' | 'lines' | 'json';
@@ -28,6 +28,7 @@ export class Reporter {
   readonly style: Style;
   private view: TtyView | undefined;
   private startedAt: number | undefined;
+  private runMode: RunMode = 'deploy';
 
   constructor(
     private readonly io: CliIo,
@@ -49,17 +50,17 @@ export class Reporter {
     }
   }
 
-  readonly onRolloutEvent = (event: RolloutEvent): void => {
-    this.model.onRolloutEvent(event);
-    if (event.type === 'run-started') this.startedAt = Date.parse(event.at);
-    this.emit(event, () => formatRolloutEvent(event, this.startedAt ?? Date.parse(event.at), this.style));
-  };
-
-  readonly onDeletionEvent = (event: DeletionEvent): void => {
-    this.model.onDeletionEvent(event);
-    if (event.type === 'delete-started' && this.startedAt === undefined)
-      this.startedAt = Date.parse(event.at);
-    this.emit(event, () => formatDeletionEvent(event, this.startedAt ?? Date.parse(event.at), this.style));
+  /** Feeds one run event to the chosen output (deploy, verify, destroy and prune alike). */
+  readonly onEvent = (event: RunEvent): void => {
+    this.model.onEvent(event);
+    if (event.type === 'run-started') {
+      // A deploy's prune is a second run: its lines keep the first run's clock.
+      this.startedAt ??= Date.parse(event.at);
+      this.runMode = event.mode;
+    }
+    this.emit(event, () =>
+      formatRunEvent(event, this.startedAt ?? Date.parse(event.at), this.runMode, this.style),
+    );
   };
 
   /** Stops the live view, leaving its last frame. */
@@ -78,7 +79,7 @@ export class Reporter {
     if (this.mode === 'json') this.io.stdout.write(JSON.stringify(value) + '\n');
   }
 
-  private emit(event: RolloutEvent | DeletionEvent, lines: () => string[]): void {
+  private emit(event: RunEvent, lines: () => string[]): void {
     if (this.mode === 'json') this.io.stdout.write(JSON.stringify(event) + '\n');
     else if (this.mode === 'lines') this.io.stdout.write(lines().join('\n') + '\n');
   }

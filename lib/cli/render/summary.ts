@@ -56,7 +56,7 @@ export function renderRolloutSummary(
     cost.push(`${extras.skippedUnchanged} unchanged objects not written`);
   if (extras.requests) cost.push(`${extras.requests.total} API requests (${extras.requests.writes} writes)`);
   if (cost.length > 0) lines.push(style.dim(`  ${cost.join(', ')}`));
-  if (extras.prune) lines.push(...renderDeletionSummary(extras.prune, 'Prune', style).map((l) => `  ${l}`));
+  if (extras.prune) lines.push(...renderDeletionSummary(extras.prune, style).map((l) => `  ${l}`));
   if (extras.orphans && extras.orphans.length > 0) {
     lines.push(
       style.yellow(
@@ -70,11 +70,8 @@ export function renderRolloutSummary(
 }
 
 /** Summary of a destroy or prune: counts, every unit that failed or was kept, what to do next. */
-export function renderDeletionSummary(
-  result: DeletionResult,
-  verb: 'Destroy' | 'Prune',
-  style: Style,
-): string[] {
+export function renderDeletionSummary(result: DeletionResult, style: Style): string[] {
+  const verb = result.mode === 'destroy' ? 'Destroy' : 'Prune';
   const c = result.counts;
   const head = result.ok
     ? style.green(`✓ ${verb} succeeded in ${formatDuration(result.durationMs)}`)
@@ -86,7 +83,6 @@ export function renderDeletionSummary(
     if (unit.state === 'failed') lines.push(`  ${style.red('✗')} ${unit.name}: ${unit.reason ?? 'failed'}`);
     if (unit.state === 'blocked') lines.push(`  ${style.yellow('⊘')} ${unit.name}: ${unit.reason ?? 'kept'}`);
   }
-  for (const step of deletionNextSteps(result, verb === 'Destroy' ? 'destroy' : 'prune'))
-    lines.push(`  ${style.dim('→')} ${step}`);
+  for (const step of deletionNextSteps(result)) lines.push(`  ${style.dim('→')} ${step}`);
   return lines;
 }

@@ -1,15 +1,16 @@
 import { ComponentGraph } from '../../graph';
-import { RolloutEvent } from '../events';
+import { RunEvent } from '../events';
 import { ClusterPort } from '../ports';
-import { ComponentResult, countStates, FailureCause, RolloutResult, RunOutcome } from '../result';
-import { RolloutScheduler } from './scheduler';
+import { ComponentResult, countStates, RolloutResult, RunOutcome } from '../result';
+import { UnitScheduler } from './scheduler';
+import { unitGraphOf } from './unit-graph';
+import { endStateAs } from './unit-outcome';
 import { Clock } from '../timing/clock';
 import { ApplyAndWait } from './apply-and-wait';
 import { Bootstrap } from './bootstrap';
 import { ComponentUnit } from './component-unit';
-import { DagRunner, stopCause } from './dag-runner';
-import { RunnerListener } from './runner-listener';
-import { UnitTimes } from './unit-times';
+import { DagRunner } from './dag-runner';
+import { unitEvents } from './unit-events';
 import { iso, ObjectSession } from './object-session';
 import { ReadAndJudge } from './read-and-judge';
 
@@ -24,7 +25,7 @@ export interface ComponentRunSettings {
   readonly runTimeoutMs?: number;
   readonly noProgressTimeoutMs?: number;
   readonly diagnoseAfterMs?: number;
-  readonly onEvent?: (event: RolloutEvent) => void;
+  readonly onEvent?: (event: RunEvent) => void;
   readonly signal?: AbortSignal;
   readonly skip: readonly string[];
   readonly applyAttempts: number;
@@ -46,7 +47,7 @@ export async function runComponents(
   settings: ComponentRunSettings,
 ): Promise<RolloutResult> {
   const { clock, mode } = settings;
-  const emit = (event: RolloutEvent) => {
+  const emit = (event: RunEvent) => {
     try {
       settings.onEvent?.(event);
     } catch {
@@ -54,47 +55,22 @@ export async function runComponents(
     }
   };
   const startedAt = clock.now();
-  const scheduler = new RolloutScheduler(graph, { concurrency: settings.concurrency, skip: settings.skip });
+  const scheduler = new UnitScheduler(unitGraphOf(graph), {
+    concurrency: settings.concurrency,
+    skip: settings.skip,
+  });
   const units = new Map<string, ComponentUnit>();
-  const listener: RunnerListener = {
-    started: (component, at) => emit({ type: 'component-started', at: iso(at), component }),
-    applied: (component, at) =>
-      emit({ type: 'component-applied', at: iso(at), component, durationMs: at - startOf(component, at) }),
-    done: (component, at) =>
-      emit({ type: 'component-verified', at: iso(at), component, durationMs: at - startOf(component, at) }),
-    apiLost: (at, state) =>
-      emit({
-        type: 'api-lost',
-        at: iso(at),
-        reason: state.reason,
-        waitingUntil: iso(state.deadline),
-      }),
-    apiRestored: (at, lostForMs) => emit({ type: 'api-restored', at: iso(at), lostForMs }),
-    failed: (component, at, reason, blocked, diagnose) => {
-      const unit = unitOf(component);
-      emit({
-        type: 'component-failed',
-        at: iso(at),
-        component,
-        reason,
-        ...(unit.diagnosis ? { diagnosis: unit.diagnosis } : {}),
-      });
-      for (const b of blocked)
-        emit({
-          type: 'component-blocked',
-          at: iso(at),
-          component: b.name,
-          blockedBy: b.blockedBy,
-          reason: b.reason,
-        });
+  const listener = unitEvents(emit, (unit) => runner.times.get(unit), {
+    diagnosisOf: (component) => unitOf(component).diagnosis,
+    afterFailure: (component, at, diagnose) => {
       if (diagnose && settings.diagnose)
-        unit.diagnoseInBackground(
+        unitOf(component).diagnoseInBackground(
           { track: (w) => runner.track(w), clock },
           () => true,
-          startOf(component, at),
+          runner.times.get(component)?.startedAt ?? at,
         );
     },
-  };
+  });
   const runner: DagRunner = new DagRunner(scheduler, (name) => unitOf(name), listener, {
     clock,
     availability: cluster.availability,
@@ -141,15 +117,12 @@ export async function runComponents(
     if (!unit) throw new Error(`unknown component ${name}`);
     return unit;
   }
-  function startOf(name: string, fallback: number): number {
-    return runner.times.get(name)?.startedAt ?? fallback;
-  }
 
   emit({
     type: 'run-started',
     at: iso(startedAt),
     mode,
-    components: graph.components.map((c) => c.name).sort(),
+    units: graph.components.map((c) => c.name).sort(),
     bootstrapObjects: bootstrap.objects.length,
   });
   try {
@@ -168,30 +141,18 @@ export async function runComponents(
 
   function assemble(): RolloutResult {
     const finishedAt = clock.now();
-    const stoppedBecause: FailureCause | undefined = runner.stopped
-      ? stopCause(runner.stopped.outcome)
-      : undefined;
-    const components: ComponentResult[] = scheduler.snapshot().map((entry) => {
-      const unit = unitOf(entry.name);
-      const times: UnitTimes = runner.times.get(entry.name) ?? {};
-      const { startedAt: started, appliedAt, doneAt: verifiedAt, failedAt } = times;
+    const components: ComponentResult[] = runner.outcomes().map((outcome) => {
+      const unit = unitOf(outcome.name);
+      const { startedAt: started, appliedAt, doneAt: verifiedAt, failedAt } = outcome;
       const endedAt = verifiedAt ?? failedAt;
-      const cause: FailureCause | undefined =
-        entry.state === 'failed'
-          ? times.cause
-          : entry.state === 'blocked'
-            ? 'blocked'
-            : entry.state === 'not-started'
-              ? (stoppedBecause ?? 'blocked')
-              : undefined;
       return {
-        name: entry.name,
+        name: outcome.name,
         service: unit.component.service,
         constructPath: unit.component.constructPath,
-        state: entry.state,
-        ...(entry.reason !== undefined && entry.state !== 'verified' ? { reason: entry.reason } : {}),
-        ...(cause !== undefined ? { cause } : {}),
-        ...(entry.blockedBy !== undefined ? { blockedBy: entry.blockedBy } : {}),
+        state: endStateAs(outcome.state, 'verified'),
+        ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+        ...(outcome.cause !== undefined ? { cause: outcome.cause } : {}),
+        ...(outcome.blockedBy !== undefined ? { blockedBy: outcome.blockedBy } : {}),
         ...(unit.diagnosis ? { diagnosis: unit.diagnosis } : {}),
         ...(unit.findings && unit.findings.length > 0 ? { findings: unit.findings } : {}),
         ...(started !== undefined ? { startedAt: iso(started) } : {}),

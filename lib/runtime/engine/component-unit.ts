@@ -1,7 +1,7 @@
 import { GraphComponent, KubeObject } from '../../graph';
 import { ComponentDiagnosis, diagnoseComponent } from '../diagnose/diagnose-component';
 import { Finding } from '../diagnose/finding';
-import { RolloutEvent } from '../events';
+import { RunEvent } from '../events';
 import { ClusterPort } from '../ports';
 import { ReadinessOptions } from '../readiness/readiness-table';
 import { TrackedObject } from './tracked-object';
@@ -16,7 +16,7 @@ export interface ComponentUnitDeps {
   readonly session: ObjectSession;
   readonly cluster: ClusterPort;
   readonly readiness: ReadinessOptions;
-  readonly emit: (event: RolloutEvent) => void;
+  readonly emit: (event: RunEvent) => void;
 }
 
 /**
@@ -113,9 +113,9 @@ export abstract class ComponentUnit implements UnitAction {
           this.diagnosis = messages;
           this.findings = findings;
           this.deps.emit({
-            type: 'component-diagnosis',
+            type: 'unit-diagnosis',
             at: iso(context.clock.now()),
-            component: this.component.name,
+            unit: this.component.name,
             diagnosis: messages,
             findings,
           });

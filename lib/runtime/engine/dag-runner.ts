@@ -1,6 +1,7 @@
-import { RolloutScheduler } from './scheduler';
+import { isEndState, UnitScheduler } from './scheduler';
+import { UnitOutcome } from './unit-outcome';
 import { ApiAvailabilitySource, ApiState } from '../ports';
-import { FailureCause, isRunningState, RunOutcome } from '../result';
+import { FailureCause, RunOutcome } from '../result';
 import { Clock } from '../timing/clock';
 import { PausableTimers } from '../timing/pausable-timers';
 import { startTimer } from '../timing/timer';
@@ -51,7 +52,7 @@ export class DagRunner {
   private readonly changes = new ChangeSignal();
 
   constructor(
-    readonly scheduler: RolloutScheduler,
+    readonly scheduler: UnitScheduler,
     private readonly actionOf: (name: string) => UnitAction,
     private readonly listener: RunnerListener,
     private readonly settings: RunnerSettings,
@@ -111,6 +112,34 @@ export class DagRunner {
     }
   }
 
+  /** How every unit ended, sorted by name: call once `execute` has returned. */
+  outcomes(): UnitOutcome[] {
+    const stoppedBecause = this.stopping ? stopCause(this.stopping.outcome) : undefined;
+    return this.scheduler.snapshot().map(({ name, state, reason, blockedBy }) => {
+      if (!isEndState(state)) throw new Error(`internal error: ${name} is still ${state} after the run`);
+      const { startedAt, appliedAt, doneAt, failedAt, cause: failure } = this.times.get(name) ?? {};
+      const cause: FailureCause | undefined =
+        state === 'failed'
+          ? failure
+          : state === 'blocked'
+            ? 'blocked'
+            : state === 'not-started'
+              ? (stoppedBecause ?? 'blocked')
+              : undefined;
+      return {
+        name,
+        state,
+        ...(reason !== undefined && state !== 'done' ? { reason } : {}),
+        ...(cause !== undefined ? { cause } : {}),
+        ...(blockedBy !== undefined ? { blockedBy } : {}),
+        ...(startedAt !== undefined ? { startedAt } : {}),
+        ...(appliedAt !== undefined ? { appliedAt } : {}),
+        ...(doneAt !== undefined ? { doneAt } : {}),
+        ...(failedAt !== undefined ? { failedAt } : {}),
+      };
+    });
+  }
+
   /** The outcome of the run: its stop reason when stopped early, else from `allGood`. */
   outcome(allGood: boolean): RunOutcome {
     return this.stopping?.outcome ?? (allGood ? 'succeeded' : 'failed');
@@ -130,7 +159,7 @@ export class DagRunner {
   }
 
   isRunning(name: string): boolean {
-    return isRunningState(this.scheduler.state(name));
+    return this.scheduler.state(name) === 'running';
   }
 
   /** Runs `work` alongside the units; a rejection is an engine bug and fails what is running. */
@@ -174,7 +203,7 @@ export class DagRunner {
 
   private pump(): void {
     for (const name of this.scheduler.nextRunnable()) {
-      this.scheduler.markApplying(name);
+      this.scheduler.markStarted(name);
       this.track(this.runUnit(name));
     }
   }
@@ -205,14 +234,13 @@ export class DagRunner {
       isRunning: () => this.isRunning(name),
       applied: () => {
         if (!this.isRunning(name)) return;
-        this.scheduler.markVerifying(name);
         this.times.of(name).appliedAt = clock.now();
         this.listener.applied(name, clock.now());
         this.progress();
       },
       done: () => {
         if (!this.isRunning(name)) return;
-        this.scheduler.markVerified(name);
+        this.scheduler.markDone(name);
         const at = clock.now();
         this.times.of(name).doneAt = at;
         this.end(name);

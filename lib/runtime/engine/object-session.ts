@@ -1,4 +1,4 @@
-import { RolloutEvent } from '../events';
+import { RunEvent } from '../events';
 import { ClusterUnreachableError } from '../cluster-unreachable-error';
 import { ApplyConflictError, ClusterPort } from '../ports';
 import { FailureCause } from '../result';
@@ -19,7 +19,7 @@ export interface ObjectSessionSettings {
   /** Tries of a retryable apply error before the object fails. */
   readonly applyAttempts: number;
   readonly clock: Clock;
-  readonly emit: (event: RolloutEvent) => void;
+  readonly emit: (event: RunEvent) => void;
 }
 
 /**
@@ -62,7 +62,7 @@ export class ObjectSession {
         this.settings.emit({
           type: 'object-applied',
           at: iso(now),
-          ...(tracked.component ? { component: tracked.component } : {}),
+          ...(tracked.component ? { unit: tracked.component } : {}),
           ref: tracked.ref,
           action: outcome.action,
         });
@@ -113,7 +113,7 @@ export class ObjectSession {
       this.settings.emit({
         type: 'object-status',
         at: iso(this.settings.clock.now()),
-        ...(tracked.component ? { component: tracked.component } : {}),
+        ...(tracked.component ? { unit: tracked.component } : {}),
         ref: tracked.ref,
         status: tracked.status,
         message: tracked.message,

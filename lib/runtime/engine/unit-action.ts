@@ -12,7 +12,7 @@ export interface UnitContext {
   readonly signal: AbortSignal;
   /** True while the unit holds its slot (it has not ended). */
   isRunning(): boolean;
-  /** Its writes are done; what is left is waiting (`applying` -> `verifying`). */
+  /** Its writes are done; what is left is waiting (a component's `applying` -> `verifying`). */
   applied(): void;
   /** The unit reached its goal (`verified`): its dependants may start. */
   done(): void;

@@ -1,9 +1,14 @@
-import { ComponentGraph, Edge, KubeObject, objectRef } from '../../graph';
+import { KubeObject, objectRef } from '../../graph';
 import { DagRunner } from '../engine/dag-runner';
 import { DeleteAndWaitGone, waitUntilGone } from '../engine/delete-and-wait-gone';
 import { ClusterPort, DeletePropagation } from '../ports';
-import { FailureCause } from '../result';
-import { RolloutScheduler } from '../engine/scheduler';
+import { DeletionResult, DeletionState, DeletionUnitResult } from '../result';
+import { RunEvent } from '../events';
+import { unitEvents } from '../engine/unit-events';
+import { iso } from '../engine/object-session';
+import { UnitScheduler } from '../engine/scheduler';
+import { UnitGraph } from '../engine/unit-graph';
+import { endStateAs, UnitOutcome } from '../engine/unit-outcome';
 import { Clock, systemClock } from '../timing/clock';
 import { DEFAULT_CONCURRENCY } from '../defaults';
 
@@ -24,51 +29,6 @@ export interface DeletionUnit {
   readonly objects: readonly KubeObject[];
 }
 
-export type DeletionState = 'deleted' | 'failed' | 'blocked' | 'not-started';
-
-export interface DeletionUnitResult {
-  readonly name: string;
-  readonly state: DeletionState;
-  readonly reason?: string;
-  /** The kind of failure behind `reason`; absent when deleted or not started. */
-  readonly cause?: FailureCause;
-  /** For `blocked`: the unit at the root that could not be deleted. */
-  readonly blockedBy?: string;
-  readonly objects: readonly string[];
-  readonly durationMs?: number;
-}
-
-export interface DeletionResult {
-  readonly ok: boolean;
-  /** `unreachable`: the API server stopped answering and did not come back within the API-loss timeout. */
-  readonly outcome: 'succeeded' | 'failed' | 'aborted' | 'unreachable';
-  readonly units: readonly DeletionUnitResult[];
-  readonly counts: Readonly<Record<DeletionState, number>>;
-  readonly durationMs: number;
-}
-
-/** What a deletion run reports while it runs (the CLI renders these like rollout events). */
-export type DeletionEvent =
-  | { readonly type: 'delete-started'; readonly at: string; readonly units: readonly string[] }
-  | { readonly type: 'unit-deleting'; readonly at: string; readonly unit: string }
-  | { readonly type: 'object-deleted'; readonly at: string; readonly unit: string; readonly ref: string }
-  | { readonly type: 'object-gone'; readonly at: string; readonly unit: string; readonly ref: string }
-  | { readonly type: 'unit-deleted'; readonly at: string; readonly unit: string; readonly durationMs: number }
-  | {
-      readonly type: 'unit-delete-failed';
-      readonly at: string;
-      readonly unit: string;
-      readonly reason: string;
-    }
-  | {
-      readonly type: 'unit-delete-blocked';
-      readonly at: string;
-      readonly unit: string;
-      readonly blockedBy: string;
-      readonly reason: string;
-    }
-  | { readonly type: 'delete-finished'; readonly at: string; readonly result: DeletionResult };
-
 export interface DeletionOptions {
   /** Most units deleting at once. @default 8 */
   readonly concurrency?: number;
@@ -80,7 +40,10 @@ export interface DeletionOptions {
   /** How long one unit may take to disappear. @default 300000 */
   readonly unitTimeoutMs?: number;
   readonly signal?: AbortSignal;
-  readonly onEvent?: (event: DeletionEvent) => void;
+  /** Run events as they happen (the same vocabulary as deploy's; the CLI renders them). */
+  readonly onEvent?: (event: RunEvent) => void;
+  /** What the deletion is, for its events and result. @default 'destroy' */
+  readonly mode?: DeletionResult['mode'];
   readonly clock?: Clock;
 }
 
@@ -96,9 +59,16 @@ export async function deleteInReverseOrder(
 ): Promise<DeletionResult> {
   const clock = options.clock ?? systemClock;
   const started = clock.now();
-  const emit = (event: DeletionEvent) => options.onEvent?.(event);
-  const at = (ms = clock.now()) => new Date(ms).toISOString();
-  const scheduler = new RolloutScheduler(reversedGraph(units), {
+  const mode = options.mode ?? 'destroy';
+  const emit = (event: RunEvent) => {
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // A broken renderer must not break the deletion.
+    }
+  };
+  const at = () => iso(clock.now());
+  const scheduler = new UnitScheduler(reversedGraph(units), {
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
   });
   const actions = new Map(
@@ -113,28 +83,7 @@ export async function deleteInReverseOrder(
   const runner: DagRunner = new DagRunner(
     scheduler,
     (name) => actions.get(name) as DeleteAndWaitGone,
-    {
-      started: (unit, ms) => emit({ type: 'unit-deleting', at: at(ms), unit }),
-      applied: () => undefined,
-      done: (unit, ms) =>
-        emit({
-          type: 'unit-deleted',
-          at: at(ms),
-          unit,
-          durationMs: ms - (runner.times.get(unit)?.startedAt ?? ms),
-        }),
-      failed: (unit, ms, reason, blocked) => {
-        emit({ type: 'unit-delete-failed', at: at(ms), unit, reason });
-        for (const b of blocked)
-          emit({
-            type: 'unit-delete-blocked',
-            at: at(ms),
-            unit: b.name,
-            blockedBy: b.blockedBy,
-            reason: b.reason,
-          });
-      },
-    },
+    unitEvents(emit, (unit) => runner.times.get(unit)),
     {
       clock,
       signal: options.signal,
@@ -143,32 +92,33 @@ export async function deleteInReverseOrder(
       availability: cluster.availability,
     },
   );
-  emit({ type: 'delete-started', at: at(), units: units.map((u) => u.name) });
+  emit({ type: 'run-started', at: at(), mode, units: units.map((u) => u.name), bootstrapObjects: 0 });
   await runner.execute();
 
-  const byName = new Map(scheduler.snapshot().map((entry) => [entry.name, entry]));
+  // In the order of `units` (a destroy's bootstrap phases come last).
+  const outcomes = new Map(runner.outcomes().map((outcome) => [outcome.name, outcome]));
   const ordered: DeletionUnitResult[] = units.map((unit) => {
-    const entry = byName.get(unit.name);
-    const times = runner.times.get(unit.name);
-    const endedAt = times?.doneAt ?? times?.failedAt;
-    const state: DeletionState = entry?.state === 'verified' ? 'deleted' : (entry?.state as DeletionState);
-    const cause = state === 'failed' ? times?.cause : state === 'blocked' ? 'blocked' : undefined;
+    const outcome = outcomes.get(unit.name) as UnitOutcome;
+    const { startedAt, doneAt, failedAt } = outcome;
+    const endedAt = doneAt ?? failedAt;
+    const state = endStateAs(outcome.state, 'deleted');
+    // The scheduler is given no units to skip.
+    if (state === 'skipped') throw new Error(`internal error: deletion unit ${outcome.name} was skipped`);
     return {
-      name: unit.name,
+      name: outcome.name,
       state,
-      ...(entry?.reason !== undefined && state !== 'deleted' ? { reason: entry.reason } : {}),
-      ...(cause !== undefined ? { cause } : {}),
-      ...(entry?.blockedBy !== undefined ? { blockedBy: entry.blockedBy } : {}),
+      ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+      ...(outcome.cause !== undefined ? { cause: outcome.cause } : {}),
+      ...(outcome.blockedBy !== undefined ? { blockedBy: outcome.blockedBy } : {}),
       objects: unit.objects.map(objectRef),
-      ...(times?.startedAt !== undefined && endedAt !== undefined
-        ? { durationMs: endedAt - times.startedAt }
-        : {}),
+      ...(startedAt !== undefined && endedAt !== undefined ? { durationMs: endedAt - startedAt } : {}),
     };
   });
   const counts: Record<DeletionState, number> = { deleted: 0, failed: 0, blocked: 0, 'not-started': 0 };
   for (const r of ordered) counts[r.state] += 1;
   const ok = counts.deleted === ordered.length;
   const result: DeletionResult = {
+    mode,
     ok,
     outcome: ok
       ? 'succeeded'
@@ -181,32 +131,23 @@ export async function deleteInReverseOrder(
     counts,
     durationMs: clock.now() - started,
   };
-  emit({ type: 'delete-finished', at: at(), result });
+  emit({ type: 'run-finished', at: at(), result });
   return result;
 }
 
 /**
- * The units as a graph for the scheduler, edges reversed: a unit needs every unit that depends on
- * it to be gone first (unknown and self references are dropped).
+ * The units for the scheduler, needs reversed: a unit needs every unit that depends on it to be
+ * gone first (unknown and self references are dropped).
  */
-function reversedGraph(units: readonly DeletionUnit[]): ComponentGraph {
+function reversedGraph(units: readonly DeletionUnit[]): UnitGraph {
   const known = new Set(units.map((u) => u.name));
-  const edges: Edge[] = units.flatMap((unit) =>
-    unit.dependsOn
-      .filter((dep) => known.has(dep) && dep !== unit.name)
-      .map((dep): Edge => ({ from: dep, to: unit.name, kind: 'ready' })),
-  );
   return {
-    bootstrap: [],
-    edges,
-    components: units.map((unit) => ({
-      name: unit.name,
-      service: unit.name,
-      cloud: '',
-      constructPath: unit.name,
-      edges: edges.filter((e) => e.from === unit.name),
-      objects: unit.objects,
-    })),
+    units: units.map((unit) => unit.name),
+    needs: units.flatMap((unit) =>
+      unit.dependsOn
+        .filter((dep) => known.has(dep) && dep !== unit.name)
+        .map((dep) => ({ from: dep, to: unit.name })),
+    ),
   };
 }
 

@@ -1,26 +1,16 @@
-import { ComponentGraph, KubeObject, objectRef } from '../../graph';
+import { ComponentGraph, KubeObject } from '../../graph';
 import { ManifestInput, ManifestSelection, toLocatedGraph } from './deploy-input';
-import {
-  Inventory,
-  inventoryFromGraph,
-  InventoryLocation,
-  inventoryName,
-  inventoryRef,
-  mergeInventories,
-  readInventory,
-  withoutObjects,
-  writeInventory,
-} from '../inventory/inventory';
+import { InventoryLocation, inventoryName } from '../inventory/inventory';
+import { DeployRecord } from '../inventory/deploy-record';
 import { KubeApiError } from '../kube/errors';
 import { KubeCluster, KubeClusterOptions } from '../kube/kube-cluster';
-import { hashObject } from '../kube/object-diff';
 import { diffCounts, RequestCounts } from '../kube/request-counter';
 import { SkipUnchanged } from '../kube/skip-unchanged';
 import { ClusterPort } from '../ports';
 import { preflight as checkPlacement, PreflightFinding } from './preflight';
 import { prune } from './prune';
-import { RolloutResult } from '../result';
-import { DeletionEvent, DeletionOptions, DeletionResult } from './delete-in-reverse-order';
+import { DeletionResult, RolloutResult } from '../result';
+import { DeletionOptions } from './delete-in-reverse-order';
 import { rollout } from './rollout';
 import { RolloutOptions } from './rollout-options';
 import { FIELD_MANAGER } from '../defaults';
@@ -36,9 +26,7 @@ export interface DeployOptions
    */
   readonly prune?: boolean;
   /** Settings of the prune deletion (propagation, timeout). */
-  readonly pruneOptions?: Omit<DeletionOptions, 'signal' | 'onEvent'>;
-  /** Told about prune progress. */
-  readonly onDeletionEvent?: (event: DeletionEvent) => void;
+  readonly pruneOptions?: Omit<DeletionOptions, 'signal' | 'onEvent' | 'mode'>;
   /**
    * Skip the write for objects whose manifest and live fields are unchanged since the last deploy
    * (see `SkipUnchanged`); false sends every apply.
@@ -115,84 +103,53 @@ async function deployGraph(
   if (options.preflight === 'strict' && findings.some((f) => f.severity === 'error')) {
     throw new PreflightError(findings);
   }
-  let recorded = await readInventory(cluster, location);
-  let writes = 0;
+  const record = await DeployRecord.open(cluster, graph, location, fieldManager);
+  const inventory = () => ({
+    name: inventoryName(location.cloud),
+    namespace: location.namespace,
+    writes: record.writes,
+  });
 
   // 1. Pending inventory: every object this run may create is recorded before it exists.
-  const previousHash = new Map((recorded?.objects ?? []).map((o) => [inventoryRef(o), o.hash]));
-  const port = options.skipUnchanged === false ? cluster : new SkipUnchanged(cluster, previousHash);
-  const pending = mergeInventories(
-    recorded,
-    inventoryFromGraph(graph, location, 'pending', (_o, ref) => previousHash.get(ref) ?? ''),
-  );
-  if (!recorded || pending.objects.length !== recorded.objects.length) {
-    await ensureNamespace(graph, location, port, fieldManager);
-    if (await writeInventory(cluster, pending, recorded, { fieldManager })) writes += 1;
-    recorded = pending;
-  }
+  const port = options.skipUnchanged === false ? cluster : new SkipUnchanged(cluster, record.previousHash);
+  await record.recordPending(port);
 
   // 2. Roll out, skipping writes for unchanged objects.
   const result = await rollout(graph, port, options);
+  const skippedUnchanged = port instanceof SkipUnchanged ? port.skipped.length : 0;
   if (result.outcome === 'unreachable') {
     // No API server to record anything in: the pending inventory already covers what was applied.
     return {
       ok: false,
       rollout: result,
-      inventory: { name: inventoryName(location.cloud), namespace: location.namespace, writes, orphans: [] },
-      skippedUnchanged: port instanceof SkipUnchanged ? port.skipped.length : 0,
+      inventory: { ...inventory(), orphans: [] },
+      skippedUnchanged,
       preflight: findings,
     };
   }
 
-  // 3. Record what was applied: its new hash; everything else keeps what it had.
-  const appliedRefs = new Set(
-    [...result.bootstrap.objects, ...result.components.flatMap((c) => c.objects)]
-      .filter((o) => o.action !== undefined)
-      .map((o) => o.ref),
-  );
-  const desiredHash = new Map(
-    [...graph.bootstrap, ...graph.components.flatMap((c) => c.objects)].map((o) => [
-      objectRef(o),
-      hashObject(o),
-    ]),
-  );
-  let final: Inventory = mergeInventories(
-    recorded,
-    inventoryFromGraph(graph, location, 'complete', (_o, ref) =>
-      appliedRefs.has(ref) ? (desiredHash.get(ref) ?? '') : (previousHash.get(ref) ?? ''),
-    ),
-  );
-  if (await writeInventory(cluster, final, recorded, { fieldManager })) writes += 1;
-  recorded = final;
+  // 3. Record what was applied.
+  await record.recordApplied(result);
 
   // 4. Prune what left the manifests, only after a fully successful rollout.
   let pruneResult: DeletionResult | undefined;
-  if (options.prune && result.ok && !options.signal?.aborted) {
-    const pruned = await prune(recorded, graph, cluster, {
+  if (options.prune && result.ok && !options.signal?.aborted && record.current) {
+    const pruned = await prune(record.current, graph, cluster, {
       ...options.pruneOptions,
       signal: options.signal,
-      onEvent: options.onDeletionEvent,
+      onEvent: options.onEvent,
     });
     pruneResult = pruned.result;
-    final = withoutObjects(recorded, pruned.removed);
-    if (await writeInventory(cluster, final, recorded, { fieldManager })) writes += 1;
+    await record.forget(pruned.removed);
   }
 
-  const current = new Set(desiredHash.keys());
-  const orphans = final.objects.map(inventoryRef).filter((ref) => !current.has(ref));
-  const skipped = port instanceof SkipUnchanged ? port.skipped.length : 0;
   const after = owned?.requests.snapshot();
   return {
     ok: result.ok && (pruneResult?.ok ?? true),
     rollout: result,
     ...(pruneResult ? { prune: pruneResult } : {}),
-    inventory: {
-      name: inventoryName(location.cloud),
-      namespace: location.namespace,
-      writes,
-      orphans,
-    },
-    skippedUnchanged: skipped,
+    inventory: { ...inventory(), orphans: record.orphans() },
+    skippedUnchanged,
     preflight: findings,
     ...(before && after ? { requests: diffCounts(before, after) } : {}),
   };
@@ -229,32 +186,4 @@ async function runPreflight(
   const findings = checkPlacement(graph, nodes);
   options.onPreflight?.(findings);
   return findings;
-}
-
-/**
- * The inventory lives in the cloud's namespace, which the stack itself may create: apply that
- * Namespace object first (a no-op when it exists) so the pending inventory can be written.
- */
-async function ensureNamespace(
-  graph: ComponentGraph,
-  location: InventoryLocation,
-  cluster: ClusterPort,
-  fieldManager: string,
-): Promise<void> {
-  const namespaceObject: KubeObject | undefined = [
-    ...graph.bootstrap,
-    ...graph.components.flatMap((c) => c.objects),
-  ].find((o) => o.kind === 'Namespace' && o.apiVersion === 'v1' && o.metadata.name === location.namespace);
-  const existing = await cluster.get({
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: location.namespace },
-  });
-  if (existing) return;
-  if (!namespaceObject) {
-    throw new Error(
-      `namespace ${location.namespace} does not exist and the manifests do not create it; create it or add a Namespace object`,
-    );
-  }
-  await cluster.apply(namespaceObject, { fieldManager, force: false, dryRun: false });
 }

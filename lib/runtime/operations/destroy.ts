@@ -11,13 +11,9 @@ import {
 import { KubeCluster, KubeClusterOptions } from '../kube/kube-cluster';
 import { RequestCounts } from '../kube/request-counter';
 import { bootstrapUnits } from './prune';
-import {
-  DeletionOptions,
-  DeletionResult,
-  DeletionUnit,
-  deleteInReverseOrder,
-} from './delete-in-reverse-order';
+import { DeletionOptions, DeletionUnit, deleteInReverseOrder } from './delete-in-reverse-order';
 import { ClusterPort } from '../ports';
+import { DeletionResult } from '../result';
 
 export interface DestroyOptions
   extends DeletionOptions, ManifestSelection, Pick<KubeClusterOptions, 'kubeconfig' | 'context'> {

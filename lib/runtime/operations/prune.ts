@@ -1,12 +1,8 @@
 import { BOOTSTRAP_UNIT, ComponentGraph, KubeObject } from '../../graph';
 import { ClusterPort } from '../ports';
 import { asKubeObject, Inventory, InventoryObject, objectsNotIn } from '../inventory/inventory';
-import {
-  DeletionOptions,
-  DeletionResult,
-  DeletionUnit,
-  deleteInReverseOrder,
-} from './delete-in-reverse-order';
+import { DeletionOptions, DeletionUnit, deleteInReverseOrder } from './delete-in-reverse-order';
+import { DeletionResult } from '../result';
 
 /**
  * The deletion units for objects recorded in `inventory` but gone from `graph`: one unit per
@@ -25,10 +21,13 @@ export async function prune(
   inventory: Inventory,
   graph: ComponentGraph,
   cluster: ClusterPort,
-  options: DeletionOptions = {},
+  options: Omit<DeletionOptions, 'mode'> = {},
 ): Promise<{ readonly removed: readonly InventoryObject[]; readonly result: DeletionResult }> {
   const removed = objectsNotIn(inventory, graph);
-  const result = await deleteInReverseOrder(unitsFor(removed, inventory), cluster, options);
+  const result = await deleteInReverseOrder(unitsFor(removed, inventory), cluster, {
+    ...options,
+    mode: 'prune',
+  });
   const deletedUnits = new Set(result.units.filter((u) => u.state === 'deleted').map((u) => u.name));
   return { removed: removed.filter((o) => deletedUnits.has(o.component ?? BOOTSTRAP_UNIT)), result };
 }

@@ -1,4 +1,4 @@
-import { RolloutEvent } from '../events';
+import { RunEvent } from '../events';
 import { Clock } from '../timing/clock';
 
 /** Settings of `rollout()`. Every field is optional. */
@@ -47,7 +47,7 @@ export interface RolloutOptions {
    */
   readonly diagnoseAfterMs?: number;
   /** Called synchronously with every event, in order. Must not throw. */
-  readonly onEvent?: (event: RolloutEvent) => void;
+  readonly onEvent?: (event: RunEvent) => void;
   /** Aborting stops the run cleanly: nothing new starts, and the result says what did not start. */
   readonly signal?: AbortSignal;
   /** Components to leave out (they count as satisfied for their dependants). */
@@ -80,7 +80,7 @@ export interface VerifyOptions {
    * @default 8
    */
   readonly concurrency?: number;
-  readonly onEvent?: (event: RolloutEvent) => void;
+  readonly onEvent?: (event: RunEvent) => void;
   readonly signal?: AbortSignal;
   readonly waitForLoadBalancer?: boolean;
   /**

@@ -1,6 +1,7 @@
 import { DagRunner } from '../../../lib/runtime/engine/dag-runner';
 import { RunnerListener } from '../../../lib/runtime/engine/runner-listener';
-import { RolloutScheduler } from '../../../lib/runtime/engine/scheduler';
+import { UnitScheduler } from '../../../lib/runtime/engine/scheduler';
+import { unitGraphOf } from '../../../lib/runtime/engine/unit-graph';
 import { UnitAction, UnitContext } from '../../../lib/runtime/engine/unit-action';
 import { ManualClock } from '../../../lib/testing';
 import { component, configMap, graphOf } from '../support/manifests';
@@ -72,7 +73,7 @@ function runner(
 ) {
   const clock = new ManualClock();
   const { log, listener } = recorder(clock);
-  const scheduler = new RolloutScheduler(chain(), { concurrency: settings.concurrency ?? 8 });
+  const scheduler = new UnitScheduler(unitGraphOf(chain()), { concurrency: settings.concurrency ?? 8 });
   const actions = new Map(Object.entries(scripts).map(([n, s]) => [n, new ScriptedAction(s)]));
   const run = new DagRunner(scheduler, (name) => actions.get(name) ?? new ScriptedAction({}), listener, {
     clock,
@@ -82,7 +83,7 @@ function runner(
   return { clock, log, run, scheduler };
 }
 
-const states = (scheduler: RolloutScheduler) =>
+const states = (scheduler: UnitScheduler) =>
   Object.fromEntries(scheduler.snapshot().map((c) => [c.name, c.state]));
 
 describe('DagRunner', () => {
@@ -100,7 +101,7 @@ describe('DagRunner', () => {
       'started c @20',
     ]);
     expect(run.outcome(true)).toBe('succeeded');
-    expect(Object.values(states(scheduler)).every((s) => s === 'verified')).toBe(true);
+    expect(Object.values(states(scheduler)).every((s) => s === 'done')).toBe(true);
   });
 
   test('never runs more units than the concurrency allows', async () => {
@@ -129,7 +130,7 @@ describe('DagRunner', () => {
     const { clock, log, run, scheduler } = runner({ a: { doneMs: 5, fails: 'Job failed' } });
     await clock.runUntilSettled(run.execute());
     expect(log).toContain('failed a @5: Job failed [blocks b] [blocks c]');
-    expect(states(scheduler)).toEqual({ a: 'failed', b: 'blocked', c: 'blocked', d: 'verified' });
+    expect(states(scheduler)).toEqual({ a: 'failed', b: 'blocked', c: 'blocked', d: 'done' });
     expect(run.times.get('a')?.cause).toBe('object-failed');
     expect(run.outcome(false)).toBe('failed');
   });

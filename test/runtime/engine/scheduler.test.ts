@@ -1,4 +1,5 @@
-import { RolloutScheduler } from '../../../lib/runtime/engine/scheduler';
+import { UnitScheduler } from '../../../lib/runtime/engine/scheduler';
+import { unitGraphOf } from '../../../lib/runtime/engine/unit-graph';
 import { component, configMap, graphOf } from '../support/manifests';
 
 /** a <- b <- d, a <- c, e independent; f needs a only at run time. */
@@ -48,21 +49,21 @@ function fanOut(n: number) {
  * Runs the scheduler in rounds where every started component verifies by the end of its round
  * (every component takes as long as every other): returns what started in each round.
  */
-function rounds(s: RolloutScheduler): string[][] {
+function rounds(s: UnitScheduler): string[][] {
   const started: string[][] = [];
   while (!s.isFinished()) {
     const round = s.nextRunnable();
-    for (const n of round) s.markApplying(n);
-    for (const n of round) s.markVerified(n);
+    for (const n of round) s.markStarted(n);
+    for (const n of round) s.markDone(n);
     started.push(round);
   }
   return started;
 }
 
-describe('RolloutScheduler', () => {
+describe('UnitScheduler', () => {
   test('everything without gating edges is runnable at first; runtime edges do not gate', () => {
     // GIVEN
-    const s = new RolloutScheduler(graph());
+    const s = new UnitScheduler(unitGraphOf(graph()));
 
     // WHEN
     const runnable = s.nextRunnable();
@@ -74,39 +75,38 @@ describe('RolloutScheduler', () => {
 
   test('a component becomes runnable when its own dependencies verify, not its level', () => {
     // GIVEN
-    const s = new RolloutScheduler(graph());
-    for (const n of s.nextRunnable()) s.markApplying(n);
+    const s = new UnitScheduler(unitGraphOf(graph()));
+    for (const n of s.nextRunnable()) s.markStarted(n);
 
     // WHEN: a verifies while e (same level) is still running
-    s.markVerifying('a');
-    s.markVerified('a');
+    s.markDone('a');
 
     // THEN
-    expect(s.state('e')).toBe('applying');
+    expect(s.state('e')).toBe('running');
     expect(s.nextRunnable()).toEqual(['b', 'c']);
-    expect(s.waitingFor('d').map((e) => e.to)).toEqual(['b']);
+    expect(s.waitingFor('d')).toEqual(['b']);
   });
 
   test('respects the concurrency limit', () => {
     // GIVEN
-    const s = new RolloutScheduler(graph(), { concurrency: 2 });
+    const s = new UnitScheduler(unitGraphOf(graph()), { concurrency: 2 });
 
     // WHEN
     const first = s.nextRunnable();
-    for (const n of first) s.markApplying(n);
+    for (const n of first) s.markStarted(n);
 
     // THEN
     expect(first).toEqual(['a', 'e']);
     expect(s.nextRunnable()).toEqual([]);
-    expect(() => s.markApplying('f')).toThrow('2 components already running');
-    s.markVerified('e');
+    expect(() => s.markStarted('f')).toThrow('2 units already running');
+    s.markDone('e');
     expect(s.nextRunnable()).toEqual(['f']);
   });
 
   test('a failure blocks all transitive dependants, naming the failed component and its failure', () => {
     // GIVEN
-    const s = new RolloutScheduler(graph());
-    for (const n of s.nextRunnable()) s.markApplying(n);
+    const s = new UnitScheduler(unitGraphOf(graph()));
+    for (const n of s.nextRunnable()) s.markStarted(n);
 
     // WHEN
     const blocked = s.markFailed('a', 'Job/openstack/a: Job failed: BackoffLimitExceeded');
@@ -130,24 +130,24 @@ describe('RolloutScheduler', () => {
       },
     ]);
     // Independent and runtime-only dependants continue.
-    expect(s.state('e')).toBe('applying');
-    expect(s.state('f')).toBe('applying');
-    s.markVerified('e');
-    s.markVerified('f');
+    expect(s.state('e')).toBe('running');
+    expect(s.state('f')).toBe('running');
+    s.markDone('e');
+    s.markDone('f');
     expect(s.isFinished()).toBe(true);
     expect(s.snapshot().map((c) => c.state)).toEqual([
       'failed',
       'blocked',
       'blocked',
       'blocked',
-      'verified',
-      'verified',
+      'done',
+      'done',
     ]);
   });
 
   test('skipped components satisfy their dependants', () => {
     // GIVEN
-    const s = new RolloutScheduler(graph(), { skip: ['a'] });
+    const s = new UnitScheduler(unitGraphOf(graph()), { skip: ['a'] });
 
     // WHEN
     const runnable = s.nextRunnable();
@@ -159,32 +159,31 @@ describe('RolloutScheduler', () => {
 
   test('ending early marks what is pending as not started and leaves running ones to the caller', () => {
     // GIVEN
-    const s = new RolloutScheduler(graph());
-    s.markApplying('a');
+    const s = new UnitScheduler(unitGraphOf(graph()));
+    s.markStarted('a');
 
     // WHEN
     const notStarted = s.markRemainingNotStarted('rollout aborted');
 
     // THEN
     expect(notStarted).toEqual(['b', 'c', 'd', 'e', 'f']);
-    expect(s.state('a')).toBe('applying');
+    expect(s.state('a')).toBe('running');
     expect(s.isFinished()).toBe(false);
     expect(s.snapshot()[1]).toEqual({ name: 'b', state: 'not-started', reason: 'rollout aborted' });
   });
 
   test('rejects transitions that would break the ordering', () => {
     // GIVEN
-    const s = new RolloutScheduler(graph());
+    const s = new UnitScheduler(unitGraphOf(graph()));
 
     // THEN
-    expect(() => s.markApplying('b')).toThrow('cannot start b: waiting for a');
-    expect(() => s.markVerified('a')).toThrow('cannot mark a verified: it is pending');
-    expect(() => s.markVerifying('a')).toThrow('cannot verify a: it is pending');
-    expect(() => s.state('nope')).toThrow('unknown component nope');
-    expect(() => new RolloutScheduler(graph(), { concurrency: 0 })).toThrow(
+    expect(() => s.markStarted('b')).toThrow('cannot start b: waiting for a');
+    expect(() => s.markDone('a')).toThrow('cannot mark a done: it is pending');
+    expect(() => s.state('nope')).toThrow('unknown unit nope');
+    expect(() => new UnitScheduler(unitGraphOf(graph()), { concurrency: 0 })).toThrow(
       'concurrency must be a whole number >= 1',
     );
-    expect(() => new RolloutScheduler(graph(), { skip: ['nope'] })).toThrow('cannot skip nope');
+    expect(() => new UnitScheduler(unitGraphOf(graph()), { skip: ['nope'] })).toThrow('cannot skip nope');
   });
 
   test('refuses a graph with a gating cycle', () => {
@@ -198,17 +197,49 @@ describe('RolloutScheduler', () => {
     const cyclic = { ...base, edges };
 
     // THEN
-    expect(() => new RolloutScheduler(cyclic)).toThrow('dependency cycle between components: a -> b -> a');
+    expect(() => unitGraphOf(cyclic)).toThrow('dependency cycle between components: a -> b -> a');
+    expect(
+      () =>
+        new UnitScheduler({
+          units: ['a', 'b'],
+          needs: [
+            { from: 'a', to: 'b' },
+            { from: 'b', to: 'a' },
+          ],
+        }),
+    ).toThrow('dependency cycle between units: a -> b -> a');
+  });
+
+  test('refuses a need on a unit it does not schedule, and two units of one name', () => {
+    // THEN
+    expect(() => new UnitScheduler({ units: ['a'], needs: [{ from: 'a', to: 'x' }] })).toThrow(
+      'a needs x, but only a are scheduled',
+    );
+    expect(() => new UnitScheduler({ units: ['a', 'a'], needs: [] })).toThrow('two units are named a');
+  });
+
+  test('a reversed graph is scheduled as given: what is needed by nothing goes first', () => {
+    // GIVEN: deletion order for a <- b <- c (c is deleted first, a last)
+    const s = new UnitScheduler({
+      units: ['a', 'b', 'c'],
+      needs: [
+        { from: 'a', to: 'b' },
+        { from: 'b', to: 'c' },
+      ],
+    });
+
+    // THEN
+    expect(rounds(s)).toEqual([['c'], ['b'], ['a']]);
   });
 
   describe('critical path first', () => {
     test('on a comb, the next spine link starts before the leaves, whatever the names', () => {
       // GIVEN: a 10-link spine with 40 leaves off its first link (leaves sort before the spine)
-      const s = new RolloutScheduler(comb(40), { concurrency: 41 });
-      s.markApplying('s0');
+      const s = new UnitScheduler(unitGraphOf(comb(40)), { concurrency: 41 });
+      s.markStarted('s0');
 
       // WHEN
-      s.markVerified('s0');
+      s.markDone('s0');
       const runnable = s.nextRunnable();
 
       // THEN: s1 (9 links to go) first, then the leaves in name order
@@ -219,7 +250,7 @@ describe('RolloutScheduler', () => {
 
     test('on a comb with fewer slots than runnable components, the spine never waits for a leaf', () => {
       // GIVEN
-      const s = new RolloutScheduler(comb(40), { concurrency: 8 });
+      const s = new UnitScheduler(unitGraphOf(comb(40)), { concurrency: 8 });
 
       // WHEN
       const started = rounds(s);
@@ -232,15 +263,17 @@ describe('RolloutScheduler', () => {
 
     test('a skipped link weighs nothing on the path', () => {
       // GIVEN: x <- y and x <- z <- w with z skipped, beside the chain zz0 <- zz1 <- zz2
-      const s = new RolloutScheduler(
-        graphOf(
-          component('x', {}, configMap('x')),
-          component('y', { needs: { x: 'ready' } }, configMap('y')),
-          component('z', { needs: { x: 'ready' } }, configMap('z')),
-          component('w', { needs: { z: 'ready' } }, configMap('w')),
-          component('zz0', {}, configMap('zz0')),
-          component('zz1', { needs: { zz0: 'ready' } }, configMap('zz1')),
-          component('zz2', { needs: { zz1: 'ready' } }, configMap('zz2')),
+      const s = new UnitScheduler(
+        unitGraphOf(
+          graphOf(
+            component('x', {}, configMap('x')),
+            component('y', { needs: { x: 'ready' } }, configMap('y')),
+            component('z', { needs: { x: 'ready' } }, configMap('z')),
+            component('w', { needs: { z: 'ready' } }, configMap('w')),
+            component('zz0', {}, configMap('zz0')),
+            component('zz1', { needs: { zz0: 'ready' } }, configMap('zz1')),
+            component('zz2', { needs: { zz1: 'ready' } }, configMap('zz2')),
+          ),
         ),
         { skip: ['z'], concurrency: 1 },
       );
@@ -251,7 +284,7 @@ describe('RolloutScheduler', () => {
 
     test('a chain keeps its order: one component per round', () => {
       // GIVEN
-      const s = new RolloutScheduler(chain(10), { concurrency: 8 });
+      const s = new UnitScheduler(unitGraphOf(chain(10)), { concurrency: 8 });
 
       // THEN
       expect(rounds(s)).toEqual(Array.from({ length: 10 }, (_, i) => [`c${i}`]));
@@ -259,7 +292,7 @@ describe('RolloutScheduler', () => {
 
     test('a wide graph keeps the name order and fills every slot', () => {
       // GIVEN
-      const s = new RolloutScheduler(fanOut(50), { concurrency: 8 });
+      const s = new UnitScheduler(unitGraphOf(fanOut(50)), { concurrency: 8 });
       const names = Array.from({ length: 49 }, (_, i) => `leaf${i}`).sort();
 
       // WHEN

@@ -6,7 +6,7 @@ import {
   graphFromManifests,
   KubeObject,
 } from '../../../lib/graph';
-import { RolloutEvent } from '../../../lib/runtime/events';
+import { RunEvent } from '../../../lib/runtime/events';
 
 /**
  * Hand-written manifests carrying the graph annotations, the way synthesis emits them. Engine
@@ -149,18 +149,18 @@ export function crd(plural: string, group = 'example.stackwright.io', kind = 'Wi
 
 /** Collects events; `index` finds the position of the first matching event (-1 when absent). */
 export class EventRecorder {
-  readonly events: RolloutEvent[] = [];
-  readonly onEvent = (event: RolloutEvent): void => {
+  readonly events: RunEvent[] = [];
+  readonly onEvent = (event: RunEvent): void => {
     this.events.push(event);
   };
 
-  of<T extends RolloutEvent['type']>(type: T): Extract<RolloutEvent, { type: T }>[] {
-    return this.events.filter((e): e is Extract<RolloutEvent, { type: T }> => e.type === type);
+  of<T extends RunEvent['type']>(type: T): Extract<RunEvent, { type: T }>[] {
+    return this.events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
   }
 
-  index(type: RolloutEvent['type'], component?: string): number {
+  index(type: RunEvent['type'], component?: string): number {
     return this.events.findIndex(
-      (e) => e.type === type && (component === undefined || ('component' in e && e.component === component)),
+      (e) => e.type === type && (component === undefined || ('unit' in e && e.unit === component)),
     );
   }
 
@@ -169,8 +169,8 @@ export class EventRecorder {
     let running = 0;
     let max = 0;
     for (const e of this.events) {
-      if (e.type === 'component-started') running += 1;
-      if (e.type === 'component-verified' || e.type === 'component-failed') running -= 1;
+      if (e.type === 'unit-started') running += 1;
+      if (e.type === 'unit-done' || e.type === 'unit-failed') running -= 1;
       max = Math.max(max, running);
     }
     return max;

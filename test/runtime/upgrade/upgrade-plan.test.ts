@@ -1,6 +1,7 @@
 import { App } from 'cdk8s';
 import { graphFromManifests } from '../../../lib/graph';
-import { RolloutScheduler } from '../../../lib/runtime/engine/scheduler';
+import { UnitScheduler } from '../../../lib/runtime/engine/scheduler';
+import { unitGraphOf } from '../../../lib/runtime/engine/unit-graph';
 import {
   BACKUP_UNIT,
   planUpgrade,
@@ -25,15 +26,15 @@ const unitNamed = (name: string) => {
 
 /** Runs the plan's graph through the runtime's scheduler, verifying each unit as it starts. */
 function startOrder(failing?: string): { started: string[]; blocked: string[] } {
-  const scheduler = new RolloutScheduler(upgradeGraph(plan), { concurrency: 1 });
+  const scheduler = new UnitScheduler(unitGraphOf(upgradeGraph(plan)), { concurrency: 1 });
   const started: string[] = [];
   const blocked: string[] = [];
   for (let next = scheduler.nextRunnable(); next.length > 0; next = scheduler.nextRunnable()) {
     const name = next[0];
-    scheduler.markApplying(name);
+    scheduler.markStarted(name);
     started.push(name);
     if (name === failing) blocked.push(...scheduler.markFailed(name, 'exit 1').map((b) => b.name));
-    else scheduler.markVerified(name);
+    else scheduler.markDone(name);
   }
   return { started, blocked };
 }

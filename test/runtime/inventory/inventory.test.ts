@@ -1,4 +1,4 @@
-import { KubeObject, objectRef } from '../../lib/graph';
+import { KubeObject, objectRef } from '../../../lib/graph';
 import {
   inventoryChanged,
   inventoryFromConfigMap,
@@ -8,8 +8,8 @@ import {
   mergeInventories,
   objectsNotIn,
   withoutObjects,
-} from '../../lib/runtime/inventory/inventory';
-import { component, configMap, deployment, graphOf, namespace, NS } from './support/manifests';
+} from '../../../lib/runtime/inventory/inventory';
+import { component, configMap, deployment, graphOf, namespace, NS } from '../support/manifests';
 
 const full = () =>
   graphOf(
