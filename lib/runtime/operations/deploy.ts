@@ -24,6 +24,7 @@ import { DeletionEvent, DeletionOptions, DeletionResult } from './delete-in-reve
 import { rollout } from './rollout';
 import { RolloutOptions } from './rollout-options';
 import { FIELD_MANAGER } from '../defaults';
+import { releaseToDeploy } from '../upgrade/release-check';
 
 export interface DeployOptions
   extends RolloutOptions, ManifestSelection, Pick<KubeClusterOptions, 'kubeconfig' | 'context'> {
@@ -116,6 +117,8 @@ async function deployGraph(
     throw new PreflightError(findings);
   }
   let recorded = await readInventory(cluster, location);
+  // The release recorded on the cluster against the manifests', before any write (docs/upgrades.md).
+  const release = releaseToDeploy(graph, location.cloud, recorded?.release);
   let writes = 0;
 
   // 1. Pending inventory: every object this run may create is recorded before it exists.
@@ -156,12 +159,11 @@ async function deployGraph(
       hashObject(o),
     ]),
   );
-  let final: Inventory = mergeInventories(
-    recorded,
-    inventoryFromGraph(graph, location, 'complete', (_o, ref) =>
-      appliedRefs.has(ref) ? (desiredHash.get(ref) ?? '') : (previousHash.get(ref) ?? ''),
-    ),
+  const applied = inventoryFromGraph(graph, location, 'complete', (_o, ref) =>
+    appliedRefs.has(ref) ? (desiredHash.get(ref) ?? '') : (previousHash.get(ref) ?? ''),
   );
+  // The release is recorded only once the whole rollout succeeded: a half-done run keeps the previous one.
+  let final: Inventory = mergeInventories(recorded, result.ok && release ? { ...applied, release } : applied);
   if (await writeInventory(cluster, final, recorded, { fieldManager })) writes += 1;
   recorded = final;
 
