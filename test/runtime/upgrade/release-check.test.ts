@@ -4,6 +4,7 @@ import { deploy } from '../../../lib/runtime/operations/deploy';
 import { planGraph, renderPlan } from '../../../lib/runtime/operations/plan';
 import { readInventory } from '../../../lib/runtime/inventory/inventory';
 import { decideRelease, manifestRelease } from '../../../lib/runtime/upgrade';
+import { ApplyConflictError } from '../../../lib/runtime/ports';
 import { InMemoryCluster } from '../../../lib/testing/in-memory-cluster';
 import { component, deployment, graphOf, job, namespace, NS } from '../support/manifests';
 
@@ -55,6 +56,23 @@ describe('the release recorded on the cluster', () => {
     expect(result.ok).toBe(true);
     expect(cluster.peek(INVENTORY_REF)?.metadata.annotations?.['stackwright.io/release']).toBe('2024.2');
     expect(recordedRelease(cluster)).toBe('2024.2');
+  });
+
+  test('a run whose rollout failed leaves no release recorded, so the next run checks again', async () => {
+    // GIVEN a cluster where glance-api's apply conflicts with another manager
+    const cluster = new InMemoryCluster();
+    const ref = `Deployment/${NS}/glance-api`;
+    cluster.failApply(
+      ref,
+      new ApplyConflictError(ref, [{ manager: 'kubectl-edit', field: '.spec.replicas' }]),
+    );
+
+    // WHEN the cloud at 2024.2 is deployed
+    const result = await deploy(cloudAt('2024.2'), { cluster });
+
+    // THEN the run failed and the inventory records no release
+    expect(result.ok).toBe(false);
+    expect(recordedRelease(cluster)).toBeUndefined();
   });
 
   test('the same release again is a plain deploy that writes nothing', async () => {
