@@ -70,21 +70,23 @@ export class DeployRecord {
     await this.write(pending);
   }
 
-  /** Records the rollout: what it applied gets its new hash, everything else keeps what it had. */
-  async recordApplied(result: RolloutResult): Promise<void> {
+  /**
+   * Records the rollout: what it applied gets its new hash, everything else keeps what it had.
+   * `release` is recorded only when the whole rollout succeeded: a half-done run keeps the
+   * previous one (docs/upgrades.md).
+   */
+  async recordApplied(result: RolloutResult, release?: string): Promise<void> {
     const applied = new Set(
       [...result.bootstrap.objects, ...result.components.flatMap((c) => c.objects)]
         .filter((o) => o.action !== undefined)
         .map((o) => o.ref),
     );
     const desired = new Map(this.desiredObjects().map((o) => [objectRef(o), hashObject(o)]));
+    const complete = inventoryFromGraph(this.graph, this.location, 'complete', (_o, ref) =>
+      applied.has(ref) ? (desired.get(ref) ?? '') : (this.previousHash.get(ref) ?? ''),
+    );
     await this.write(
-      mergeInventories(
-        this.recorded,
-        inventoryFromGraph(this.graph, this.location, 'complete', (_o, ref) =>
-          applied.has(ref) ? (desired.get(ref) ?? '') : (this.previousHash.get(ref) ?? ''),
-        ),
-      ),
+      mergeInventories(this.recorded, result.ok && release ? { ...complete, release } : complete),
     );
   }
 

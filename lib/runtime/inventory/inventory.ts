@@ -31,6 +31,12 @@ export interface Inventory {
   readonly objects: readonly InventoryObject[];
   /** The components and their gating dependencies, so prune/destroy can order components that left the manifests. */
   readonly components: readonly InventoryComponent[];
+  /**
+   * The OpenStack release the cloud last deployed completely (annotation `stackwright.io/release`);
+   * absent before the first successful deploy of a release, and for clouds deployed before the
+   * inventory recorded it (docs/upgrades.md).
+   */
+  readonly release?: string;
 }
 
 /** One object a deploy applied (or was about to). */
@@ -61,6 +67,8 @@ export interface InventoryLocation {
 export const INVENTORY_LABEL = 'stackwright.io/inventory';
 const GRAPH_HASH_ANNOTATION = 'stackwright.io/graph-hash';
 const STATE_ANNOTATION = 'stackwright.io/inventory-state';
+/** Annotation of the inventory ConfigMap: the release the cloud last deployed completely. */
+export const RELEASE_ANNOTATION = 'stackwright.io/release';
 
 /** `stackwright-inventory-<cloud>`. */
 export function inventoryName(cloud: string): string {
@@ -146,10 +154,12 @@ export function inventoryFromGraph(
  */
 export function mergeInventories(previous: Inventory | undefined, next: Inventory): Inventory {
   if (!previous) return next;
+  const release = next.release ?? previous.release;
   const refs = new Set(next.objects.map(inventoryRef));
   const names = new Set(next.components.map((c) => c.name));
   return {
     ...next,
+    ...(release ? { release } : {}),
     objects: sortObjects([...next.objects, ...previous.objects.filter((o) => !refs.has(inventoryRef(o)))]),
     components: [...next.components, ...previous.components.filter((c) => !names.has(c.name))].sort((a, b) =>
       a.name.localeCompare(b.name),
@@ -206,7 +216,11 @@ export function inventoryToConfigMap(inventory: Inventory): KubeObject {
       name: inventoryName(inventory.cloud),
       namespace: inventory.namespace,
       labels: { [INVENTORY_LABEL]: inventory.cloud, 'app.kubernetes.io/managed-by': 'stackwright' },
-      annotations: { [GRAPH_HASH_ANNOTATION]: inventory.graphHash, [STATE_ANNOTATION]: inventory.state },
+      annotations: {
+        [GRAPH_HASH_ANNOTATION]: inventory.graphHash,
+        [STATE_ANNOTATION]: inventory.state,
+        ...(inventory.release ? { [RELEASE_ANNOTATION]: inventory.release } : {}),
+      },
     },
     data: {
       objects: jsonLines(inventory.objects),
@@ -230,6 +244,7 @@ export function inventoryFromConfigMap(configMap: KubeObject): Inventory {
       state: annotations[STATE_ANNOTATION] === 'pending' ? 'pending' : 'complete',
       objects: JSON.parse(data.objects ?? '[]') as InventoryObject[],
       components: JSON.parse(data.components ?? '[]') as InventoryComponent[],
+      ...(annotations[RELEASE_ANNOTATION] ? { release: annotations[RELEASE_ANNOTATION] } : {}),
     };
   } catch (error) {
     throw new Error(

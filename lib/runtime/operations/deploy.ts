@@ -14,6 +14,7 @@ import { DeletionOptions } from './delete-in-reverse-order';
 import { rollout } from './rollout';
 import { RolloutOptions } from './rollout-options';
 import { FIELD_MANAGER } from '../defaults';
+import { releaseToDeploy } from '../upgrade/release-check';
 
 export interface DeployOptions
   extends RolloutOptions, ManifestSelection, Pick<KubeClusterOptions, 'kubeconfig' | 'context'> {
@@ -104,6 +105,8 @@ async function deployGraph(
     throw new PreflightError(findings);
   }
   const record = await DeployRecord.open(cluster, graph, location, fieldManager);
+  // The release recorded on the cluster against the manifests', before any write (docs/upgrades.md).
+  const release = releaseToDeploy(graph, location.cloud, record.current?.release);
   const inventory = () => ({
     name: inventoryName(location.cloud),
     namespace: location.namespace,
@@ -128,8 +131,8 @@ async function deployGraph(
     };
   }
 
-  // 3. Record what was applied.
-  await record.recordApplied(result);
+  // 3. Record what was applied (and the release, only once the whole rollout succeeded).
+  await record.recordApplied(result, release);
 
   // 4. Prune what left the manifests, only after a fully successful rollout.
   let pruneResult: DeletionResult | undefined;

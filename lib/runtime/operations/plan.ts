@@ -9,6 +9,8 @@ import {
   objectsNotIn,
   readInventory,
 } from '../inventory/inventory';
+import { decideRelease } from '../upgrade/release-check';
+import { renderUpgradePlan } from '../upgrade/render-upgrade-plan';
 import { toApplyConflict } from '../kube/apply-conflict';
 import { KubeApiError, NoMatchError } from '../kube/errors';
 import { KubeCluster, KubeClusterOptions } from '../kube/kube-cluster';
@@ -37,6 +39,11 @@ export interface PlanResult {
   readonly counts: Readonly<Record<PlannedAction, number>>;
   /** API requests, when the Kubernetes port was used. */
   readonly requests?: RequestCounts;
+  /**
+   * The upgrade's phases (`renderUpgradePlan`), when the release recorded on the cluster differs
+   * from the manifests' (docs/upgrades.md); absent for a plain deploy.
+   */
+  readonly upgrade?: readonly string[];
 }
 
 export interface PlanOptions extends ManifestSelection, Pick<KubeClusterOptions, 'kubeconfig' | 'context'> {
@@ -89,6 +96,8 @@ export async function planGraph(
   inventory: Inventory | undefined,
   options: Pick<PlanOptions, 'fieldManager' | 'forceConflicts' | 'concurrency' | 'signal'> = {},
 ): Promise<PlanResult> {
+  // The recorded release against the manifests': a refused move throws naming the cloud and the fix.
+  const release = inventory ? decideRelease(graph, inventory.cloud, inventory.release) : undefined;
   const entries: { object: KubeObject; component?: string }[] = [
     ...bootstrapOrder(graph.bootstrap).map((object) => ({ object })),
     ...graph.components.flatMap((c) => c.objects.map((object) => ({ object, component: c.name }))),
@@ -118,7 +127,11 @@ export async function planGraph(
     invalid: 0,
   };
   for (const p of plans) counts[p.action] += 1;
-  return { objects: plans, counts };
+  return {
+    objects: plans,
+    counts,
+    ...(release?.kind === 'upgrade' ? { upgrade: renderUpgradePlan(release.plan) } : {}),
+  };
 }
 
 async function planObject(
@@ -252,6 +265,7 @@ export function renderPlan(result: PlanResult, options: RenderPlanOptions = {}):
       (c.conflict + c.invalid > 0 ? `, ${c.conflict} conflicts, ${c.invalid} invalid` : '') +
       '.',
   );
+  if (result.upgrade) lines.push('', ...result.upgrade);
   return lines.join('\n') + '\n';
 }
 

@@ -210,8 +210,8 @@ function workloadsOf(graph: ComponentGraph, service: string, to: string): GraphC
   );
 }
 
-/** The container images of a workload's pod template. */
-function imagesOf(object: KubeObject): string[] {
+/** The container images of a workload's (or Job's) pod template. */
+export function imagesOf(object: KubeObject): string[] {
   const spec = (
     object.spec as
       | { template?: { spec?: { containers?: { image?: string }[]; initContainers?: { image?: string }[] } } }
