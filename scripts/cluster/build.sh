@@ -7,6 +7,8 @@
 #   build.sh               build what is missing (foreground), idempotent and resumable
 #   build.sh --background  start the build detached; log + pid file in the cache dir
 #   build.sh --wait        wait for a background build and report its result
+#   build.sh --wait control-plane  return as soon as a kwok-only cluster can start (the control
+#                          plane's binaries and kwok's stages), the real node's may still build
 #   build.sh --print-replaces  print the staging replace block for K8S_VERSION (for bumps)
 #   build.sh --force       rebuild every binary even if the cached one is fine
 set -euo pipefail
@@ -196,10 +198,14 @@ do_build() {
   flock -n 9 || die "another build is running for $VERSION_KEY (see $BUILD_LOG); use build.sh --wait"
   local start name
   start="$(now)"
-  for name in "${ALL_BINARIES[@]}"; do
+  for name in "${CONTROL_PLANE_BINARIES[@]}"; do
     ensure_binary "$name"
   done
+  # Here a kwok-only cluster can start (`--wait control-plane` returns) while the rest builds.
   assemble_stages
+  for name in "${REAL_NODE_BINARIES[@]}"; do
+    ensure_binary "$name"
+  done
   assemble_pause_image
   log "all binaries ready in $BIN_DIR (build.sh took $(elapsed "$start")s)"
 }
@@ -213,6 +219,14 @@ wait_background() {
   bg_wait
   all_binaries_ok || die "binaries incomplete in $BIN_DIR; run bash scripts/cluster/build.sh"
   log "binaries ready in $BIN_DIR"
+}
+
+# Returns once the control plane's binaries and kwok's stages exist, while a background build may
+# still be building the real node's.
+wait_control_plane() {
+  bg_wait_for control_plane_ok
+  control_plane_ok || die "control-plane binaries incomplete in $BIN_DIR; run bash scripts/cluster/build.sh"
+  log "control-plane binaries ready in $BIN_DIR"
 }
 
 print_replaces() {
@@ -232,7 +246,13 @@ main() {
     "") do_build ;;
     --force) FORCE=1 && do_build ;;
     --background) start_background ;;
-    --wait) wait_background ;;
+    --wait)
+      case "${2:-}" in
+        "") wait_background ;;
+        control-plane) wait_control_plane ;;
+        *) die "unknown --wait target $2 (try --wait or --wait control-plane)" ;;
+      esac
+      ;;
     --print-replaces) print_replaces ;;
     -h | --help) sed -n '2,11p' "$0" ;;
     *) die "unknown option $1 (try --help)" ;;

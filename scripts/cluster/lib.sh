@@ -116,14 +116,24 @@ binary_ok() {
   grep -qF -- "$(expected_version "$1")" <<<"$out"
 }
 
-# Build order: the control plane first (every e2e suite needs it), the real node's binaries last.
-ALL_BINARIES=(etcd kwok kube-apiserver kube-controller-manager kube-scheduler kubectl
-  kubelet kube-proxy coredns local-path-provisioner pause)
+# Build order: the control plane first (every e2e suite needs it, and a kwok-only cluster needs
+# nothing else: `build.sh --wait control-plane`), the real node's binaries last.
+CONTROL_PLANE_BINARIES=(etcd kwok kube-apiserver kube-controller-manager kube-scheduler kubectl)
+REAL_NODE_BINARIES=(kubelet kube-proxy coredns local-path-provisioner pause)
+ALL_BINARIES=("${CONTROL_PLANE_BINARIES[@]}" "${REAL_NODE_BINARIES[@]}")
+
+# True when a cluster of kwok nodes can start: the control plane's binaries and kwok's stages.
+control_plane_ok() {
+  local b
+  for b in "${CONTROL_PLANE_BINARIES[@]}"; do binary_ok "$b" || return 1; done
+  [[ -s "$KWOK_STAGES_FILE" ]]
+}
 
 all_binaries_ok() {
   local b
-  for b in "${ALL_BINARIES[@]}"; do binary_ok "$b" || return 1; done
-  [[ -s "$KWOK_STAGES_FILE" && -s "$PAUSE_IMAGE_ARCHIVE" ]]
+  control_plane_ok || return 1
+  for b in "${REAL_NODE_BINARIES[@]}"; do binary_ok "$b" || return 1; done
+  [[ -s "$PAUSE_IMAGE_ARCHIVE" ]]
 }
 
 # --- process helpers -------------------------------------------------------------

@@ -49,3 +49,17 @@ bg_wait() {
     fi
   fi
 }
+
+# bg_wait_for CHECK...: like bg_wait, but returns as soon as the command CHECK succeeds while the
+# background build still runs (a build whose first products a caller can use before it ends).
+bg_wait_for() {
+  local pid
+  if [[ -s "$BG_DIR/build.pid" ]]; then
+    pid="$(cat "$BG_DIR/build.pid")"
+    while bg_pid_alive "$pid"; do
+      "$@" && return 0
+      sleep 5
+    done
+  fi
+  bg_wait
+}
