@@ -32,7 +32,6 @@ CACHE_DIR="$CACHE_ROOT/$VERSION_KEY"
 BIN_DIR="$CACHE_DIR/bin"
 KWOK_STAGES_FILE="$CACHE_DIR/kwok-stages.yaml"
 BUILD_LOG="$CACHE_DIR/build.log"
-BUILD_PID_FILE="$CACHE_DIR/build.pid"
 BUILD_TIMES_FILE="$CACHE_DIR/build-times.txt"
 BUILD_LOCK_FILE="$CACHE_DIR/build.lock"
 # --background/--wait of build.sh: the detached-build helpers every build script shares.

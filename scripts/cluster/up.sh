@@ -31,8 +31,7 @@ START_TS="$(now)"
 ensure_binaries() {
   # A kwok-only cluster needs only the control plane: start it while a background build is still
   # building the real node's binaries (CI overlaps the kwok e2e suite with that build).
-  if ((REAL_NODE == 0)) && [[ -s "$BUILD_PID_FILE" ]] && bg_pid_alive "$(cat "$BUILD_PID_FILE")" &&
-    control_plane_ok; then
+  if ((REAL_NODE == 0)) && bg_running && control_plane_ok; then
     log "control-plane binaries ready; the background build is still building the real node's"
     return
   fi
@@ -41,7 +40,7 @@ ensure_binaries() {
     bash "$CLUSTER_SCRIPTS_DIR/build.sh" >&2
     return
   fi
-  if [[ -s "$BUILD_PID_FILE" ]] && bg_pid_alive "$(cat "$BUILD_PID_FILE")"; then
+  if bg_running; then
     log "a background build is running; waiting for it (log: $BUILD_LOG)"
     bash "$CLUSTER_SCRIPTS_DIR/build.sh" --wait >&2
   else

@@ -21,10 +21,15 @@ bg_pid_alive() {
   [[ "$state" != Z && "$state" != X ]]
 }
 
+# True while the background build started by bg_start runs.
+bg_running() {
+  [[ -s "$BG_DIR/build.pid" ]] && bg_pid_alive "$(cat "$BG_DIR/build.pid")"
+}
+
 # bg_start SCRIPT [ARGS...]: run SCRIPT ARGS detached unless a build already runs.
 bg_start() {
   mkdir -p "$BG_DIR"
-  if [[ -s "$BG_DIR/build.pid" ]] && bg_pid_alive "$(cat "$BG_DIR/build.pid")"; then
+  if bg_running; then
     bg_log "background build already running (pid $(cat "$BG_DIR/build.pid")), log: $BG_DIR/build.log"
     return 0
   fi
@@ -53,13 +58,9 @@ bg_wait() {
 # bg_wait_for CHECK...: like bg_wait, but returns as soon as the command CHECK succeeds while the
 # background build still runs (a build whose first products a caller can use before it ends).
 bg_wait_for() {
-  local pid
-  if [[ -s "$BG_DIR/build.pid" ]]; then
-    pid="$(cat "$BG_DIR/build.pid")"
-    while bg_pid_alive "$pid"; do
-      "$@" && return 0
-      sleep 5
-    done
-  fi
+  while bg_running; do
+    "$@" && return 0
+    sleep 5
+  done
   bg_wait
 }
