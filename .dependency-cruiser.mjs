@@ -4,6 +4,7 @@
  * imports included.
  *
  *   constructs/                      -> lib/model, lib/scheduling, lib/graph
+ *     openstack, infra, tempest      -> openstack-kit (infra: its endpoint contract only) -> kube
  *   lib/model                        -> lib/scheduling, lib/graph
  *   lib/scheduling                   -> lib/graph (the manifest contract's reserved label only)
  *   lib/graph                        -> lib/files
@@ -120,6 +121,27 @@ export default {
       from: { path: '^(constructs|lib)/', pathNot: '^lib/testing/' },
       to: { path: '^lib/testing/' },
     },
+
+    // Inside constructs/: services on the kit, the kit on the Kubernetes building blocks.
+    notInto(
+      'kube-blocks-know-no-openstack',
+      '^constructs/kube/',
+      '^constructs/(openstack-kit|openstack|infra|tempest)/',
+      'constructs/kube holds Kubernetes building blocks; OpenStack wiring belongs in constructs/openstack-kit.',
+    ),
+    notInto(
+      'kit-knows-no-service',
+      '^constructs/openstack-kit/',
+      '^constructs/(openstack|infra|tempest)/',
+      'The service kit serves every service; a base that names a service is typed structurally instead.',
+    ),
+    notInto(
+      'infra-provides-the-endpoints',
+      '^constructs/infra/',
+      '^constructs/(openstack|tempest|openstack-kit)/',
+      'Infrastructure services implement the endpoint contract of the kit (endpoints.ts) and import nothing else of it.',
+      '^constructs/openstack-kit/endpoints\\.ts$',
+    ),
 
     // Inside lib/runtime: the folder roles of docs/architecture.md ("The runtime").
     notInto(

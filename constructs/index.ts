@@ -1,4 +1,5 @@
-export * from './common';
+export * from './kube';
+export * from './openstack-kit';
 export * from './infra';
 export * from './openstack';
 export * from './tempest';

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { CephClient } from '../constructs/common';
+import { CephClient } from '../constructs';
 import { Barbican, Ceilometer, Cinder, Gnocchi, Heat, InfraIronic } from '../constructs/openstack';
 import { Cloud } from '../lib/model';
 import { buildControlPlane, ControlPlaneProps } from './minimal-control-plane';

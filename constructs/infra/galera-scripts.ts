@@ -7,7 +7,7 @@
  * Debian-built test image and from a production image.
  */
 
-import { shellWord } from '../common/shell-word';
+import { shellWord } from '../kube/shell-word';
 
 /** Where the ConfigMap with `my.cnf` and `start.sh` is mounted (a path no image ships). */
 export const MARIADB_CONFIG_DIR = '/etc/stackwright';

@@ -1,22 +1,16 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
-import {
-  assertNoProblems,
-  Cloud,
-  Component,
-  propsProblems,
-  PropsSpec,
-  Rules,
-  Service,
-} from '../../lib/model';
+import { Cloud, PropsSpec, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
+import { ClusteredServer } from './infra-service';
 import {
   ClusterServices,
   clusteredStatefulSet,
   clusterMemberHosts,
+  memberProbes,
   quorumReplicas,
-} from '../common/clustered-stateful-set';
-import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../common/config-files';
+} from '../kube/clustered-stateful-set';
+import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../kube/config-files';
 import {
   GaleraMember,
   MARIADB_ALIVE_COMMAND,
@@ -27,10 +21,10 @@ import {
   mariadbReadyCommand,
   mariadbStartScript,
 } from './galera-scripts';
-import { DatabaseEndpoint } from '../common/endpoints';
-import { containerResources } from '../common/pod-template';
-import { GeneratedSecret } from '../common/generated-secret';
-import { envFromSecret, SecretRef } from '../common/secret-ref';
+import { DatabaseEndpoint } from '../openstack-kit/endpoints';
+import { containerResources } from '../kube/pod-template';
+import { GeneratedSecret } from '../kube/generated-secret';
+import { envFromSecret, SecretRef } from '../kube/secret-ref';
 
 export interface MariaDBProps {
   /**
@@ -65,8 +59,7 @@ const MARIADB_PROPS: PropsSpec<MariaDBProps> = {
  * the cluster. Per-service databases and users are created by each consuming service's `db-init`
  * Job (see `ServiceDatabase`), as `root@'%'`.
  */
-export class MariaDB extends Service implements DatabaseEndpoint {
-  readonly server: Component;
+export class MariaDB extends ClusteredServer implements DatabaseEndpoint {
   readonly credentials: GeneratedSecret;
   /** The password of the account mariadb-backup uses on a donor during a state transfer. */
   readonly sstCredentials: GeneratedSecret;
@@ -75,23 +68,17 @@ export class MariaDB extends Service implements DatabaseEndpoint {
   readonly port = PORT;
 
   constructor(scope: Construct, id: string, props: MariaDBProps = {}) {
-    super(scope, id, { appName: 'mariadb' });
-    assertNoProblems(this, propsProblems(props, MARIADB_PROPS));
-    const cloud = Cloud.of(this);
-    const replicas = props.replicas ?? 3;
-    this.credentials = new GeneratedSecret(this, 'credentials', {
-      operatorKey: SchedulingKey.OPERATOR_ANY,
-      keys: ['password'],
-    });
-    // A separate Secret, so clouds deployed before it existed get it without touching the root password.
-    this.sstCredentials = new GeneratedSecret(this, 'sst-credentials', {
-      operatorKey: SchedulingKey.OPERATOR_ANY,
-      keys: ['password'],
-    });
-    this.server = new Component(this, 'default', {
+    super(scope, id, {
+      appName: 'mariadb',
+      props,
+      propsSpec: MARIADB_PROPS,
       placement: placement(SchedulingKey.INFRA_DATABASE, SchedulingKey.ANY_INFRA),
     });
-    this.server.dependsOn(this.credentials, 'completed').dependsOn(this.sstCredentials, 'completed');
+    const cloud = Cloud.of(this);
+    const replicas = props.replicas ?? 3;
+    this.credentials = this.generatedSecret('credentials', ['password']);
+    // A separate Secret, so clouds deployed before it existed get it without touching the root password.
+    this.sstCredentials = this.generatedSecret('sst-credentials', ['password']);
     const name = this.server.componentName;
     this.host = cloud.serviceHost(name);
     this.clientImage = props.image ?? cloud.image('mariadb', '11.4');
@@ -148,16 +135,16 @@ export class MariaDB extends Service implements DatabaseEndpoint {
               { name: 'tmp', mountPath: '/tmp' },
             ],
             // Initialising, waiting for a primary component and a state transfer from a donor can
-            // take long on a big database: the other probes start once the server answers.
-            startupProbe: { ...alive, periodSeconds: 10, failureThreshold: 180 },
-            readinessProbe: {
-              exec: { command: mariadbReadyCommand(replicas) },
-              periodSeconds: 10,
-              timeoutSeconds: 5,
-            },
-            // A donor or desynced member is busy, not dead: only a server that stops answering on
-            // its socket for two minutes is restarted.
-            livenessProbe: { ...alive, periodSeconds: 30, failureThreshold: 4 },
+            // take long on a big database; a donor or desynced member is busy, not dead.
+            ...memberProbes({
+              alive,
+              ready: {
+                exec: { command: mariadbReadyCommand(replicas) },
+                periodSeconds: 10,
+                timeoutSeconds: 5,
+              },
+              startupAttempts: 180,
+            }),
             resources: containerResources({ cpu: '250m', memory: '1Gi' }),
           },
         ],
@@ -167,9 +154,5 @@ export class MariaDB extends Service implements DatabaseEndpoint {
 
   get adminPassword(): SecretRef {
     return this.credentials.ref('password');
-  }
-
-  protected get entryPoints(): readonly Component[] {
-    return [this.server];
   }
 }

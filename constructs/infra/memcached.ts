@@ -1,17 +1,10 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
-import {
-  assertNoProblems,
-  Cloud,
-  Component,
-  propsProblems,
-  PropsSpec,
-  Rules,
-  Service,
-} from '../../lib/model';
+import { Cloud, PropsSpec, Rules } from '../../lib/model';
 import { groupPlacement, SchedulingKey } from '../../lib/scheduling';
-import { CacheEndpoint } from '../common/endpoints';
-import { ClusterServices, clusteredStatefulSet, clusterMemberHosts } from '../common/clustered-stateful-set';
+import { ClusteredServer } from './infra-service';
+import { CacheEndpoint } from '../openstack-kit/endpoints';
+import { ClusterServices, clusteredStatefulSet, clusterMemberHosts } from '../kube/clustered-stateful-set';
 
 export interface MemcachedProps {
   /** @default 2 */
@@ -35,16 +28,18 @@ const MEMCACHED_PROPS: PropsSpec<MemcachedProps> = {
  * by its stable name. Yaook has no dedicated caching key in its SchedulingKey set, so it schedules
  * by the infrastructure group key alone.
  */
-export class Memcached extends Service implements CacheEndpoint {
-  readonly server: Component;
+export class Memcached extends ClusteredServer implements CacheEndpoint {
   readonly servers: readonly string[];
 
   constructor(scope: Construct, id: string, props: MemcachedProps = {}) {
-    super(scope, id, { appName: 'memcached' });
-    assertNoProblems(this, propsProblems(props, MEMCACHED_PROPS));
+    super(scope, id, {
+      appName: 'memcached',
+      props,
+      propsSpec: MEMCACHED_PROPS,
+      placement: groupPlacement(SchedulingKey.ANY_INFRA),
+    });
     const replicas = props.replicas ?? 2;
     const memoryMiB = props.memoryMiB ?? 512;
-    this.server = new Component(this, 'default', { placement: groupPlacement(SchedulingKey.ANY_INFRA) });
     const services: ClusterServices = {
       replicas,
       clientPorts: [{ name: 'memcached', port: PORT, targetPort: k8s.IntOrString.fromNumber(PORT) }],
@@ -83,9 +78,5 @@ export class Memcached extends Service implements CacheEndpoint {
         ],
       },
     });
-  }
-
-  protected get entryPoints(): readonly Component[] {
-    return [this.server];
   }
 }

@@ -1,22 +1,15 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
-import {
-  assertNoProblems,
-  Cloud,
-  Component,
-  propsProblems,
-  PropsSpec,
-  Rules,
-  Service,
-} from '../../lib/model';
+import { Cloud, Component, PropsSpec, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
+import { InfraService } from './infra-service';
 import {
   ClusterServices,
   clusteredStatefulSet,
   clusterMemberHosts,
   clusterServiceName,
   quorumReplicas,
-} from '../common/clustered-stateful-set';
+} from '../kube/clustered-stateful-set';
 
 /** The OVN release whose images the OVSDB clusters, northd and the OVN agent use by default. */
 export const OVN_IMAGE_TAG = '24.03';
@@ -209,13 +202,12 @@ export class OvsdbDatabase extends Component {
  * const ovsdb = new OvsdbCluster(cloud, 'ovsdb', { replicas: 3 });
  * new Neutron(cloud, 'neutron', { keystone, database, messaging, cache, ovsdb });
  */
-export class OvsdbCluster extends Service {
+export class OvsdbCluster extends InfraService {
   readonly nb: OvsdbDatabase;
   readonly sb: OvsdbDatabase;
 
   constructor(scope: Construct, id: string, props: OvsdbClusterProps = {}) {
-    super(scope, id, { appName: 'ovsdbcluster' });
-    assertNoProblems(this, propsProblems(props, OVSDB_PROPS));
+    super(scope, id, { appName: 'ovsdbcluster', props, propsSpec: OVSDB_PROPS });
     const cloud = Cloud.of(this);
     const replicas = props.replicas ?? 3;
     const options = {

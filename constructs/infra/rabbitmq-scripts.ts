@@ -5,7 +5,7 @@
  * stay read-only and the image's own configuration is not read.
  */
 
-import { shellWord } from '../common/shell-word';
+import { shellWord } from '../kube/shell-word';
 
 /** Where the ConfigMap with `rabbitmq.conf`, `enabled_plugins` and `start.sh` is mounted. */
 export const RABBITMQ_CONFIG_DIR = '/etc/stackwright';

@@ -1,23 +1,17 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
-import {
-  assertNoProblems,
-  Cloud,
-  Component,
-  propsProblems,
-  PropsSpec,
-  Rules,
-  Service,
-} from '../../lib/model';
+import { Cloud, PropsSpec, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
+import { ClusteredServer } from './infra-service';
 import {
   ClusterServices,
   clusteredStatefulSet,
   clusterMemberHosts,
   clusterServiceName,
+  memberProbes,
   quorumReplicas,
-} from '../common/clustered-stateful-set';
-import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../common/config-files';
+} from '../kube/clustered-stateful-set';
+import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../kube/config-files';
 import {
   RABBITMQ_ALIVE_COMMAND,
   RABBITMQ_CONFIG_DIR,
@@ -30,10 +24,10 @@ import {
   rabbitmqReadyCommand,
   rabbitmqStartScript,
 } from './rabbitmq-scripts';
-import { MessagingEndpoint } from '../common/endpoints';
-import { containerResources } from '../common/pod-template';
-import { GeneratedSecret } from '../common/generated-secret';
-import { envFromSecret, SecretRef } from '../common/secret-ref';
+import { MessagingEndpoint } from '../openstack-kit/endpoints';
+import { containerResources } from '../kube/pod-template';
+import { GeneratedSecret } from '../kube/generated-secret';
+import { envFromSecret, SecretRef } from '../kube/secret-ref';
 
 export interface RabbitMQProps {
   /** Cluster members; odd, for quorum queues. @default 3 */
@@ -61,8 +55,7 @@ const MANAGEMENT_PORT = 15672;
  * PodDisruptionBudget. Admin password and Erlang cookie are generated in the cluster; the cookie
  * reaches Erlang as an owner-only file.
  */
-export class RabbitMQ extends Service implements MessagingEndpoint {
-  readonly server: Component;
+export class RabbitMQ extends ClusteredServer implements MessagingEndpoint {
   readonly credentials: GeneratedSecret;
   readonly host: string;
   readonly port = AMQP_PORT;
@@ -70,18 +63,15 @@ export class RabbitMQ extends Service implements MessagingEndpoint {
   readonly adminUser = 'admin';
 
   constructor(scope: Construct, id: string, props: RabbitMQProps = {}) {
-    super(scope, id, { appName: 'rabbitmq' });
-    assertNoProblems(this, propsProblems(props, RABBITMQ_PROPS));
-    const cloud = Cloud.of(this);
-    const replicas = props.replicas ?? 3;
-    this.credentials = new GeneratedSecret(this, 'credentials', {
-      operatorKey: SchedulingKey.OPERATOR_ANY,
-      keys: ['password', 'erlang-cookie'],
-    });
-    this.server = new Component(this, 'default', {
+    super(scope, id, {
+      appName: 'rabbitmq',
+      props,
+      propsSpec: RABBITMQ_PROPS,
       placement: placement(SchedulingKey.INFRA_MESSAGE_QUEUE, SchedulingKey.ANY_INFRA),
     });
-    this.server.dependsOn(this.credentials, 'completed');
+    const cloud = Cloud.of(this);
+    const replicas = props.replicas ?? 3;
+    this.credentials = this.generatedSecret('credentials', ['password', 'erlang-cookie']);
     const name = this.server.componentName;
     // Qualified: node agents reach the bus from the agents' namespace.
     this.host = cloud.serviceHost(name);
@@ -149,15 +139,16 @@ export class RabbitMQ extends Service implements MessagingEndpoint {
               { name: 'run', mountPath: RABBITMQ_RUN_DIR },
             ],
             // A member waits for a peer before its first start, and for the others after a full
-            // stop (RabbitMQ's own wait is 5 minutes), so the other probes start once it answers.
-            startupProbe: { ...alive, periodSeconds: 10, failureThreshold: 90 },
-            readinessProbe: {
-              exec: { command: rabbitmqReadyCommand(replicas) },
-              periodSeconds: 20,
-              timeoutSeconds: 15,
-            },
-            // Each check starts an Erlang VM: seldom, and only a node that stops answering is restarted.
-            livenessProbe: { ...alive, periodSeconds: 30, failureThreshold: 4 },
+            // stop (RabbitMQ's own wait is 5 minutes). Each check starts an Erlang VM: seldom.
+            ...memberProbes({
+              alive,
+              ready: {
+                exec: { command: rabbitmqReadyCommand(replicas) },
+                periodSeconds: 20,
+                timeoutSeconds: 15,
+              },
+              startupAttempts: 90,
+            }),
             resources: containerResources({ cpu: '250m', memory: '512Mi' }),
           },
         ],
@@ -167,9 +158,5 @@ export class RabbitMQ extends Service implements MessagingEndpoint {
 
   get adminPassword(): SecretRef {
     return this.credentials.ref('password');
-  }
-
-  protected get entryPoints(): readonly Component[] {
-    return [this.server];
   }
 }

@@ -1,19 +1,19 @@
 import { Construct } from 'constructs';
-import { COMMON_INPUT_RULES } from '../common/input-rules';
+import { COMMON_INPUT_RULES } from '../openstack-kit/input-rules';
 import { addCheck, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
-import { ApiService } from '../common/api-service';
-import { MessagingEndpoint } from '../common/endpoints';
-import { GeneratedSecret } from '../common/generated-secret';
-import { KeystoneRegistration } from '../common/keystone-registration';
-import { osloEnvName } from '../common/oslo-config';
-import { commonInputHints } from '../common/required-inputs';
-import { envFromSecret } from '../common/secret-ref';
-import { uwsgiCommand } from '../common/uwsgi';
-import { WorkerService } from '../common/worker-service';
+import { ApiService } from '../kube/api-service';
+import { MessagingEndpoint } from '../openstack-kit/endpoints';
+import { GeneratedSecret } from '../kube/generated-secret';
+import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
+import { osloEnvName } from '../openstack-kit/oslo-config';
+import { commonInputHints } from '../kube/required-inputs';
+import { envFromSecret } from '../kube/secret-ref';
+import { uwsgiCommand } from '../openstack-kit/uwsgi';
+import { WorkerService } from '../kube/worker-service';
 import { Keystone, KEYSTONE_NOTIFICATION_TOPIC } from './keystone';
-import { apiServiceDefaults, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
-import { OpenStackApiService } from './openstack-api-service';
+import { apiServiceDefaults, OpenStackServiceDescriptor, OpenStackServiceProps } from '../openstack-kit/openstack-service';
+import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
 
 export interface BarbicanProps extends OpenStackServiceProps {
   /** Keystone itself: the keystone listener consumes its notifications. */

@@ -1,18 +1,18 @@
 import { Construct } from 'constructs';
-import { COMMON_INPUT_RULES, serviceRule } from '../common/input-rules';
+import { COMMON_INPUT_RULES, serviceRule } from '../openstack-kit/input-rules';
 import { stringify } from 'yaml';
 import { addCheck, Component, IDependable, Rules } from '../../lib/model';
 import { placement, requiringNoOvnMaintenance, SchedulingKey } from '../../lib/scheduling';
-import { CacheEndpoint, MessagingEndpoint } from '../common/endpoints';
-import { JobComponent } from '../common/job-component';
-import { KeystoneRegistration } from '../common/keystone-registration';
-import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../common/keystone-service-user';
-import { OsloValues, osloEnvName } from '../common/oslo-config';
-import { commonInputHints } from '../common/required-inputs';
-import { ServiceMessaging } from '../common/service-messaging';
-import { WorkerService } from '../common/worker-service';
+import { CacheEndpoint, MessagingEndpoint } from '../openstack-kit/endpoints';
+import { JobComponent } from '../kube/job-component';
+import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
+import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../openstack-kit/keystone-service-user';
+import { OsloValues, osloEnvName } from '../openstack-kit/oslo-config';
+import { commonInputHints } from '../kube/required-inputs';
+import { ServiceMessaging } from '../openstack-kit/service-messaging';
+import { WorkerService } from '../kube/worker-service';
 import { Keystone } from './keystone';
-import { OpenStackService, OpenStackServiceDescriptor, OpenStackServiceOptions } from './openstack-service';
+import { OpenStackService, OpenStackServiceDescriptor, OpenStackServiceOptions } from '../openstack-kit/openstack-service';
 
 /**
  * What the compute agent needs from Nova: the nova-compute component(s) it must share a node with.

@@ -1,15 +1,15 @@
 import { k8s } from 'cdk8s-plus-33';
-import { COMMON_INPUT_RULES } from '../common/input-rules';
+import { COMMON_INPUT_RULES } from '../openstack-kit/input-rules';
 import { Construct } from 'constructs';
 import { addCheck, JsonApiObject, required, Rules } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
-import { ApiService } from '../common/api-service';
-import { JobComponent } from '../common/job-component';
-import { KeystoneRegistration } from '../common/keystone-registration';
-import { commonInputHints } from '../common/required-inputs';
-import { ServiceDatabase } from '../common/service-database';
-import { apiServiceDefaults, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
-import { OpenStackApiService } from './openstack-api-service';
+import { ApiService } from '../kube/api-service';
+import { JobComponent } from '../kube/job-component';
+import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
+import { commonInputHints } from '../kube/required-inputs';
+import { ServiceDatabase } from '../openstack-kit/service-database';
+import { apiServiceDefaults, OpenStackServiceDescriptor, OpenStackServiceProps } from '../openstack-kit/openstack-service';
+import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
 
 /** Glance's file store on a PersistentVolumeClaim that Glance creates (`<svc>-images`). */
 export interface GlancePvcStorage {

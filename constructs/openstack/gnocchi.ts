@@ -1,24 +1,24 @@
 import { k8s } from 'cdk8s-plus-33';
-import { COMMON_INPUT_RULES } from '../common/input-rules';
+import { COMMON_INPUT_RULES } from '../openstack-kit/input-rules';
 import { Construct } from 'constructs';
 import { addCheck, Component, JsonApiObject, required, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
-import { ApiService } from '../common/api-service';
+import { ApiService } from '../kube/api-service';
 import {
   CephClient,
   cephPoolProblems,
   cephKeyringPath,
   cephKeyringVolume,
   renderCephConf,
-} from '../common/ceph-client';
-import { JobComponent } from '../common/job-component';
-import { KeystoneRegistration } from '../common/keystone-registration';
-import { osloEnvName } from '../common/oslo-config';
-import { commonInputHints } from '../common/required-inputs';
-import { uwsgiCommand } from '../common/uwsgi';
-import { WorkerService } from '../common/worker-service';
-import { OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
-import { OpenStackApiService } from './openstack-api-service';
+} from '../openstack-kit/ceph-client';
+import { JobComponent } from '../kube/job-component';
+import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
+import { osloEnvName } from '../openstack-kit/oslo-config';
+import { commonInputHints } from '../kube/required-inputs';
+import { uwsgiCommand } from '../openstack-kit/uwsgi';
+import { WorkerService } from '../kube/worker-service';
+import { OpenStackServiceDescriptor, OpenStackServiceProps } from '../openstack-kit/openstack-service';
+import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
 
 /** Where Gnocchi keeps measures and aggregates. */
 export type GnocchiStorage =

@@ -1,21 +1,21 @@
 import { Construct } from 'constructs';
 import { Component, Rules } from '../../lib/model';
-import { COMMON_INPUT_RULES } from '../common/input-rules';
+import { COMMON_INPUT_RULES } from '../openstack-kit/input-rules';
 import { groupPlacement, SchedulingKey } from '../../lib/scheduling';
-import { ApiService } from '../common/api-service';
-import { MessagingEndpoint } from '../common/endpoints';
-import { GeneratedSecret } from '../common/generated-secret';
-import { KeystoneAdminJob } from '../common/keystone-admin-job';
-import { KeystoneRegistration } from '../common/keystone-registration';
-import { serviceUserPasswordEnv } from '../common/keystone-service-user';
-import { osloCacheConfig } from '../common/oslo-cache';
-import { osloEnvName } from '../common/oslo-config';
-import { commonInputHints } from '../common/required-inputs';
-import { envFromSecret } from '../common/secret-ref';
-import { uwsgiCommand } from '../common/uwsgi';
-import { WorkerService } from '../common/worker-service';
-import { apiServiceDefaults, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
-import { OpenStackApiService } from './openstack-api-service';
+import { ApiService } from '../kube/api-service';
+import { MessagingEndpoint } from '../openstack-kit/endpoints';
+import { GeneratedSecret } from '../kube/generated-secret';
+import { KeystoneAdminJob } from '../openstack-kit/keystone-admin-job';
+import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
+import { serviceUserPasswordEnv } from '../openstack-kit/keystone-service-user';
+import { osloCacheConfig } from '../openstack-kit/oslo-cache';
+import { osloEnvName } from '../openstack-kit/oslo-config';
+import { commonInputHints } from '../kube/required-inputs';
+import { envFromSecret } from '../kube/secret-ref';
+import { uwsgiCommand } from '../openstack-kit/uwsgi';
+import { WorkerService } from '../kube/worker-service';
+import { apiServiceDefaults, OpenStackServiceDescriptor, OpenStackServiceProps } from '../openstack-kit/openstack-service';
+import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
 import { shown } from '../../lib/graph';
 
 export interface HeatProps extends OpenStackServiceProps {

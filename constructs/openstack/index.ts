@@ -1,5 +1,3 @@
-export * from './openstack-service';
-export * from './openstack-api-service';
 export * from './keystone';
 export * from './cinder';
 export * from './barbican';

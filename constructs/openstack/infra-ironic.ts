@@ -1,21 +1,21 @@
 import { k8s } from 'cdk8s-plus-33';
-import { COMMON_INPUT_RULES, serviceRule } from '../common/input-rules';
+import { COMMON_INPUT_RULES, serviceRule } from '../openstack-kit/input-rules';
 import { Construct } from 'constructs';
 import { addCheck, Cloud, Component, IDependable, rangeProblems, required, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
-import { ApiService } from '../common/api-service';
-import { MessagingEndpoint } from '../common/endpoints';
-import { JobComponent } from '../common/job-component';
-import { keystoneAdminClientEnv } from '../common/keystone-admin-job';
-import { KeystoneRegistration } from '../common/keystone-registration';
-import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../common/keystone-service-user';
-import { OsloValues, osloEnvName } from '../common/oslo-config';
-import { DependencyGateOptions } from '../common/openstack-service-dependencies';
-import { commonInputHints } from '../common/required-inputs';
-import { uwsgiCommand } from '../common/uwsgi';
-import { WorkerService } from '../common/worker-service';
-import { apiServiceDefaults, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
-import { OpenStackApiService } from './openstack-api-service';
+import { ApiService } from '../kube/api-service';
+import { MessagingEndpoint } from '../openstack-kit/endpoints';
+import { JobComponent } from '../kube/job-component';
+import { keystoneAdminClientEnv } from '../openstack-kit/keystone-admin-job';
+import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
+import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../openstack-kit/keystone-service-user';
+import { OsloValues, osloEnvName } from '../openstack-kit/oslo-config';
+import { DependencyGateOptions } from '../openstack-kit/openstack-service-dependencies';
+import { commonInputHints } from '../kube/required-inputs';
+import { uwsgiCommand } from '../openstack-kit/uwsgi';
+import { WorkerService } from '../kube/worker-service';
+import { apiServiceDefaults, OpenStackServiceDescriptor, OpenStackServiceProps } from '../openstack-kit/openstack-service';
+import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
 
 /** How often the conductor's periodic tasks run, in seconds; 0 turns a task off. */
 export interface IronicPeriodicTaskSpacing {

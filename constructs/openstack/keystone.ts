@@ -1,22 +1,22 @@
 import { Construct } from 'constructs';
 import { Rules } from '../../lib/model';
-import { COMMON_INPUT_RULES } from '../common/input-rules';
+import { COMMON_INPUT_RULES } from '../openstack-kit/input-rules';
 import { addCheck, Component } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
-import { ApiService } from '../common/api-service';
-import { ConfigFiles } from '../common/config-files';
-import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
-import { GeneratedSecret } from '../common/generated-secret';
-import { JobComponent } from '../common/job-component';
-import { IdentityEndpoint } from '../common/keystone-admin-job';
-import { osloCacheConfig } from '../common/oslo-cache';
-import { commonInputHints } from '../common/required-inputs';
-import { envFromSecret } from '../common/secret-ref';
-import { ServiceDatabase } from '../common/service-database';
-import { ServiceMessaging } from '../common/service-messaging';
-import { uwsgiCommand } from '../common/uwsgi';
-import { OpenStackServiceDescriptor, OpenStackServiceOptions } from './openstack-service';
-import { OpenStackApiService } from './openstack-api-service';
+import { ApiService } from '../kube/api-service';
+import { ConfigFiles } from '../kube/config-files';
+import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../openstack-kit/endpoints';
+import { GeneratedSecret } from '../kube/generated-secret';
+import { JobComponent } from '../kube/job-component';
+import { IdentityEndpoint } from '../openstack-kit/keystone-admin-job';
+import { osloCacheConfig } from '../openstack-kit/oslo-cache';
+import { commonInputHints } from '../kube/required-inputs';
+import { envFromSecret } from '../kube/secret-ref';
+import { ServiceDatabase } from '../openstack-kit/service-database';
+import { ServiceMessaging } from '../openstack-kit/service-messaging';
+import { uwsgiCommand } from '../openstack-kit/uwsgi';
+import { OpenStackServiceDescriptor, OpenStackServiceOptions } from '../openstack-kit/openstack-service';
+import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
 import { shown } from '../../lib/graph';
 
 /** Keystone takes the inputs of every other service but itself. */

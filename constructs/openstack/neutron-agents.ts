@@ -1,9 +1,9 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import { PodPlacement, placement, requiringNoOvnMaintenance, SchedulingKey } from '../../lib/scheduling';
-import { NodeConfiguredAgent, NodeConfigTemplate } from '../common/node-config-templates';
-import { mergeOslo, OsloSchema, OsloValues, osloProblems, renderOslo } from '../common/oslo-config';
-import { WorkerService } from '../common/worker-service';
+import { NodeConfiguredAgent, NodeConfigTemplate } from '../openstack-kit/node-config-templates';
+import { mergeOslo, OsloSchema, OsloValues, osloProblems, renderOslo } from '../openstack-kit/oslo-config';
+import { WorkerService } from '../kube/worker-service';
 
 /** An optional Neutron node agent (L3, DHCP, OVN BGP). Giving the options enables the agent. */
 export interface NeutronAgentOptions {

@@ -1,13 +1,13 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import { Component } from '../../lib/model';
-import { completeServiceHost } from '../common/service-host';
+import { completeServiceHost } from '../kube/service-host';
 import { ovnAgentPlacement, SchedulingKey } from '../../lib/scheduling';
-import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../common/config-files';
-import { NodeConfiguredAgent, NodeConfigTemplate } from '../common/node-config-templates';
-import { mergeOslo, OsloSchema, OsloValue, OsloValues, osloEnvName, renderOslo } from '../common/oslo-config';
-import { hostAgentDaemonSet, hostDirectory, hostKernelModules } from '../common/host-agent-daemon-set';
-import { envFromSecret, SecretRef } from '../common/secret-ref';
+import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../kube/config-files';
+import { NodeConfiguredAgent, NodeConfigTemplate } from '../openstack-kit/node-config-templates';
+import { mergeOslo, OsloSchema, OsloValue, OsloValues, osloEnvName, renderOslo } from '../openstack-kit/oslo-config';
+import { hostAgentDaemonSet, hostDirectory, hostKernelModules } from '../kube/host-agent-daemon-set';
+import { envFromSecret, SecretRef } from '../kube/secret-ref';
 
 /**
  * ovn-controller's per-node settings, in the `[ovn]` section of the agent's configuration and its

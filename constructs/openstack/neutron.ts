@@ -1,20 +1,20 @@
 import { Construct } from 'constructs';
-import { nodeConfigTemplatesRule } from '../common/node-config-templates';
-import { osloValuesRule } from '../common/oslo-config';
-import { COMMON_INPUT_RULES, serviceRule } from '../common/input-rules';
+import { nodeConfigTemplatesRule } from '../openstack-kit/node-config-templates';
+import { osloValuesRule } from '../openstack-kit/oslo-config';
+import { COMMON_INPUT_RULES, serviceRule } from '../openstack-kit/input-rules';
 import { addCheck, Cloud, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
-import { ApiService } from '../common/api-service';
-import { MessagingEndpoint } from '../common/endpoints';
-import { GeneratedSecret } from '../common/generated-secret';
-import { KeystoneRegistration } from '../common/keystone-registration';
-import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../common/keystone-service-user';
-import { NodeConfiguredAgent } from '../common/node-config-templates';
-import { osloProblems } from '../common/oslo-config';
-import { commonInputHints } from '../common/required-inputs';
-import { ServiceDatabase } from '../common/service-database';
-import { ServiceMessaging } from '../common/service-messaging';
-import { WorkerService } from '../common/worker-service';
+import { ApiService } from '../kube/api-service';
+import { MessagingEndpoint } from '../openstack-kit/endpoints';
+import { GeneratedSecret } from '../kube/generated-secret';
+import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
+import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../openstack-kit/keystone-service-user';
+import { NodeConfiguredAgent } from '../openstack-kit/node-config-templates';
+import { osloProblems } from '../openstack-kit/oslo-config';
+import { commonInputHints } from '../kube/required-inputs';
+import { ServiceDatabase } from '../openstack-kit/service-database';
+import { ServiceMessaging } from '../openstack-kit/service-messaging';
+import { WorkerService } from '../kube/worker-service';
 import { OVN_IMAGE_TAG, OvsdbCluster } from '../infra/ovsdb';
 import {
   NeutronAgentKind,
@@ -28,8 +28,8 @@ import {
   OVN_AGENT_SCHEMA,
   ovsDatapathProblems,
 } from './neutron-ovn-agent';
-import { apiServiceDefaults, OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
-import { OpenStackApiService } from './openstack-api-service';
+import { apiServiceDefaults, OpenStackServiceDescriptor, OpenStackServiceProps } from '../openstack-kit/openstack-service';
+import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
 
 /** `config` holds neutron.conf's ML2 and OVN sections too: Stackwright keeps them in one file. */
 export interface NeutronProps extends OpenStackServiceProps {

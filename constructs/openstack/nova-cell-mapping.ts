@@ -1,9 +1,9 @@
 import { Construct } from 'constructs';
 import { SchedulingKey } from '../../lib/scheduling';
-import { JobComponent } from '../common/job-component';
-import { envFromSecret } from '../common/secret-ref';
-import { ServiceDatabase } from '../common/service-database';
-import { shellWord } from '../common/shell-word';
+import { JobComponent } from '../kube/job-component';
+import { envFromSecret } from '../kube/secret-ref';
+import { ServiceDatabase } from '../openstack-kit/service-database';
+import { shellWord } from '../kube/shell-word';
 import type { NovaCell } from './nova-cell';
 
 export interface CellMappingProps {

@@ -2,11 +2,11 @@ import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import { Component } from '../../lib/model';
 import { placement, PodPlacement, requiringNoOvnMaintenance, SchedulingKey } from '../../lib/scheduling';
-import { NodeConfiguredAgent, NodeConfigTemplate, NodeScope } from '../common/node-config-templates';
-import { mergeOslo, OsloSchema, OsloValues, osloEnvName, renderOslo } from '../common/oslo-config';
-import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../common/config-files';
-import { hostAgentDaemonSet, hostDirectory, hostKernelModules } from '../common/host-agent-daemon-set';
-import { WorkerService } from '../common/worker-service';
+import { NodeConfiguredAgent, NodeConfigTemplate, NodeScope } from '../openstack-kit/node-config-templates';
+import { mergeOslo, OsloSchema, OsloValues, osloEnvName, renderOslo } from '../openstack-kit/oslo-config';
+import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../kube/config-files';
+import { hostAgentDaemonSet, hostDirectory, hostKernelModules } from '../kube/host-agent-daemon-set';
+import { WorkerService } from '../kube/worker-service';
 
 /**
  * How libvirt runs instances: `kvm` with hardware virtualisation (`/dev/kvm`), `qemu` with QEMU's

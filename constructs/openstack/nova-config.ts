@@ -1,8 +1,8 @@
 import { k8s } from 'cdk8s-plus-33';
-import { IdentityEndpoint } from '../common/keystone-admin-job';
-import { KeystoneRegistration } from '../common/keystone-registration';
-import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../common/keystone-service-user';
-import { OsloValues } from '../common/oslo-config';
+import { IdentityEndpoint } from '../openstack-kit/keystone-admin-job';
+import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
+import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../openstack-kit/keystone-service-user';
+import { OsloValues } from '../openstack-kit/oslo-config';
 
 /** The passwords of the service users Nova authenticates as towards Placement, Neutron and the others. */
 export function novaServicePasswords(registration: KeystoneRegistration): k8s.EnvVar[] {

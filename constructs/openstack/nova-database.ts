@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
 import { SchedulingKey } from '../../lib/scheduling';
-import { DatabaseEndpoint } from '../common/endpoints';
-import { ServiceDatabase } from '../common/service-database';
+import { DatabaseEndpoint } from '../openstack-kit/endpoints';
+import { ServiceDatabase } from '../openstack-kit/service-database';
 
 /** Which of Nova's databases a chain builds. */
 export interface NovaDatabaseProps {

@@ -1,6 +1,6 @@
-import { nodeConfigTemplatesRule } from '../common/node-config-templates';
-import { osloValuesRule } from '../common/oslo-config';
-import { COMMON_INPUT_RULES, databaseRule, messagingRule, serviceRule } from '../common/input-rules';
+import { nodeConfigTemplatesRule } from '../openstack-kit/node-config-templates';
+import { osloValuesRule } from '../openstack-kit/oslo-config';
+import { COMMON_INPUT_RULES, databaseRule, messagingRule, serviceRule } from '../openstack-kit/input-rules';
 import { Construct } from 'constructs';
 import {
   addCheck,
@@ -13,19 +13,19 @@ import {
   shown,
 } from '../../lib/model';
 import { placement, reservedNodeLabelProblems, SchedulingKey } from '../../lib/scheduling';
-import { ApiService } from '../common/api-service';
-import { DatabaseEndpoint, MessagingEndpoint } from '../common/endpoints';
-import { JobComponent } from '../common/job-component';
-import { keystoneAuthtokenConfig, keystoneAuthtokenEnv } from '../common/keystone-authtoken';
-import { KeystoneRegistration } from '../common/keystone-registration';
-import { NodeConfiguredAgent, NodeScope } from '../common/node-config-templates';
-import { osloCacheConfig } from '../common/oslo-cache';
-import { mergeOslo, osloEnvName, osloProblems } from '../common/oslo-config';
-import { commonInputHints } from '../common/required-inputs';
-import { envFromSecret } from '../common/secret-ref';
-import { ServiceDatabase } from '../common/service-database';
-import { uwsgiCommand } from '../common/uwsgi';
-import { WorkerService } from '../common/worker-service';
+import { ApiService } from '../kube/api-service';
+import { DatabaseEndpoint, MessagingEndpoint } from '../openstack-kit/endpoints';
+import { JobComponent } from '../kube/job-component';
+import { keystoneAuthtokenConfig, keystoneAuthtokenEnv } from '../openstack-kit/keystone-authtoken';
+import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
+import { NodeConfiguredAgent, NodeScope } from '../openstack-kit/node-config-templates';
+import { osloCacheConfig } from '../openstack-kit/oslo-cache';
+import { mergeOslo, osloEnvName, osloProblems } from '../openstack-kit/oslo-config';
+import { commonInputHints } from '../kube/required-inputs';
+import { envFromSecret } from '../kube/secret-ref';
+import { ServiceDatabase } from '../openstack-kit/service-database';
+import { uwsgiCommand } from '../openstack-kit/uwsgi';
+import { WorkerService } from '../kube/worker-service';
 import { Glance } from './glance';
 import { Neutron } from './neutron';
 import { NovaCell, NovaCellOptions } from './nova-cell';
@@ -33,8 +33,8 @@ import { libvirtDaemon, libvirtOptions, NovaComputeOptions } from './nova-comput
 import { cellMappingJob } from './nova-cell-mapping';
 import { novaCommonConfig, novaServicePasswords } from './nova-config';
 import { novaDatabase } from './nova-database';
-import { OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
-import { OpenStackApiService } from './openstack-api-service';
+import { OpenStackServiceDescriptor, OpenStackServiceProps } from '../openstack-kit/openstack-service';
+import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
 import { Placement } from './placement';
 
 /** `config` applies to every Nova component, nova-compute included (under `compute.config`). */

@@ -1,14 +1,14 @@
 import { Construct } from 'constructs';
-import { COMMON_INPUT_RULES } from '../common/input-rules';
+import { COMMON_INPUT_RULES } from '../openstack-kit/input-rules';
 import { Rules } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
-import { ApiService } from '../common/api-service';
-import { KeystoneRegistration } from '../common/keystone-registration';
-import { commonInputHints } from '../common/required-inputs';
-import { ServiceDatabase } from '../common/service-database';
-import { uwsgiCommand } from '../common/uwsgi';
-import { OpenStackServiceDescriptor, OpenStackServiceProps } from './openstack-service';
-import { OpenStackApiService } from './openstack-api-service';
+import { ApiService } from '../kube/api-service';
+import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
+import { commonInputHints } from '../kube/required-inputs';
+import { ServiceDatabase } from '../openstack-kit/service-database';
+import { uwsgiCommand } from '../openstack-kit/uwsgi';
+import { OpenStackServiceDescriptor, OpenStackServiceProps } from '../openstack-kit/openstack-service';
+import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
 
 export interface PlacementProps extends Omit<OpenStackServiceProps, 'messaging'> {
   /** @default 2 */

@@ -1,8 +1,8 @@
 import { IConstruct } from 'constructs';
 import { Cloud, propsProblems, PropsSpec, required, Rules } from '../../lib/model';
-import { keystoneAdminClientEnv } from '../common/keystone-admin-job';
-import { osloEnvName, OsloValues, renderOslo } from '../common/oslo-config';
-import { SecretRef } from '../common/secret-ref';
+import { keystoneAdminClientEnv } from '../openstack-kit/keystone-admin-job';
+import { osloEnvName, OsloValues, renderOslo } from '../openstack-kit/oslo-config';
+import { SecretRef } from '../kube/secret-ref';
 import { Cinder } from '../openstack/cinder';
 import { Glance } from '../openstack/glance';
 import { Keystone } from '../openstack/keystone';

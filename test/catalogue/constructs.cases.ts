@@ -8,7 +8,7 @@ import {
   GeneratedSecret,
   JobComponent,
   WorkerService,
-} from '../../constructs/common';
+} from '../../constructs';
 import { MariaDB, Memcached, OvsdbCluster, RabbitMQ } from '../../constructs/infra';
 import {
   Barbican,

@@ -1,5 +1,5 @@
 import { App } from 'cdk8s';
-import { ApiService, GeneratedSecret, JobComponent, WorkerService } from '../../constructs/common';
+import { ApiService, GeneratedSecret, JobComponent, WorkerService } from '../../constructs';
 import { MariaDB, Memcached, OvsdbCluster, RabbitMQ } from '../../constructs/infra';
 import {
   Barbican,

@@ -1,5 +1,5 @@
 import { isPasswordName, urlsWithPassword } from '../../lib/model';
-import { osloRenderProblems } from '../../constructs/common/oslo-config';
+import { osloRenderProblems } from '../../constructs/openstack-kit/oslo-config';
 
 describe('secret material in rendered values', () => {
   test.each([

@@ -1,7 +1,7 @@
 import { App } from 'cdk8s';
 import { Annotations } from '../../lib/graph';
 import { findObject, podSpecOf, synthObjects } from '../../lib/testing';
-import { ENDPOINT_DRAIN_SECONDS } from '../../constructs/common/endpoint-drain';
+import { ENDPOINT_DRAIN_SECONDS } from '../../constructs/kube/endpoint-drain';
 import { referenceCloud } from '../../stacks/reference-cloud';
 
 // GIVEN the reference cloud

@@ -1,6 +1,6 @@
 import { App } from 'cdk8s';
 import { createHash } from 'crypto';
-import { CONFIG_CHECKSUM_ANNOTATION } from '../../constructs/common/config-files';
+import { CONFIG_CHECKSUM_ANNOTATION } from '../../constructs/kube/config-files';
 import { MariaDB, Memcached } from '../../constructs/infra';
 import { Keystone, KeystoneProps, Placement } from '../../constructs/openstack';
 import { Annotations, KubeObject } from '../../lib/graph';

@@ -4,7 +4,7 @@ import { Annotations, KubeObject } from '../../lib/graph';
 import { Cloud, Component } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { edgesOf, podSpecOf, synthObjects } from '../../lib/testing';
-import { hostDirectory, podTemplate } from '../../constructs/common';
+import { hostDirectory, podTemplate } from '../../constructs';
 import { referenceCloud } from '../../stacks/reference-cloud';
 import { TinyService } from '../support/tiny-service';
 

@@ -2,7 +2,7 @@ import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import { Component, Service } from '../../lib/model';
 import { PodPlacement, placement, SchedulingKey } from '../../lib/scheduling';
-import { podTemplate } from '../../constructs/common';
+import { podTemplate } from '../../constructs';
 
 /** A minimal service for model tests: one Deployment per component, ids given by the test. */
 export class TinyService extends Service {

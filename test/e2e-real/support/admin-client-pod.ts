@@ -1,5 +1,5 @@
 import { Keystone } from '../../../constructs/openstack/keystone';
-import { envFromSecret, SecretRef } from '../../../constructs/common/secret-ref';
+import { envFromSecret, SecretRef } from '../../../constructs/kube/secret-ref';
 import { LOCAL_IMAGES } from './images';
 import { realNodeName } from './cli';
 

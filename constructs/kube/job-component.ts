@@ -12,8 +12,7 @@ import {
   schedulingKeyRule,
   ValidationError,
 } from '../../lib/model';
-import { commandRule, envNameRule } from './building-block-rules';
-import { secretRefRule } from './input-rules';
+import { commandRule, envNameRule, secretRefRule } from './building-block-rules';
 import { operatorJobPlacement, PodPlacement, SchedulingKey } from '../../lib/scheduling';
 import { jobIdentity } from './job-identity';
 import { jobName } from './job-name';

@@ -11,7 +11,7 @@ import {
   mergeOslo,
   selectorsCanOverlap,
   WorkerService,
-} from '../../../constructs/common';
+} from '../../../constructs';
 import { Cloud, Component, Service } from '../../../lib/model';
 import { placement, requiringNoOvnMaintenance, SchedulingKey } from '../../../lib/scheduling';
 import { findObject, synthObjects } from '../../../lib/testing';

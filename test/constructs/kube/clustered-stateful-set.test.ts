@@ -5,7 +5,7 @@ import {
   clusterMemberHosts,
   clusterServiceName,
   quorumReplicas,
-} from '../../../constructs/common';
+} from '../../../constructs';
 import { Cloud, Component, Service } from '../../../lib/model';
 import { groupPlacement, SchedulingKey } from '../../../lib/scheduling';
 import { findObject, podSpecOf, synthObjects } from '../../../lib/testing';

@@ -3,10 +3,10 @@ import { Construct } from 'constructs';
 import { Cloud, Service } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
 import { DatabaseEndpoint } from './endpoints';
-import { GeneratedSecret } from './generated-secret';
-import { JobComponent } from './job-component';
+import { GeneratedSecret } from '../kube/generated-secret';
+import { JobComponent } from '../kube/job-component';
 import { osloEnvName } from './oslo-config';
-import { envFromSecret, SecretRef } from './secret-ref';
+import { envFromSecret, SecretRef } from '../kube/secret-ref';
 
 export interface ServiceDatabaseProps {
   readonly database: DatabaseEndpoint;

@@ -1,6 +1,6 @@
 import { isDependable, propsProblems, PropsSpec, required, Rule, Rules } from '../../lib/model';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from './endpoints';
-import { SecretRef } from './secret-ref';
+import { secretRefRule } from '../kube/building-block-rules';
 import { shown } from '../../lib/graph';
 
 /**
@@ -29,23 +29,6 @@ const userName: Rule = Rules.given((value, name) =>
         `${name} ${shown(value)} is not a user name; use letters, digits, '_', '.', '@' and '-', e.g. 'admin'`,
       ],
 );
-
-/** A key of a Secret's or ConfigMap's data (a file name when mounted), as Kubernetes accepts it. */
-export const dataKeyRule: Rule = Rules.given((value, name) =>
-  typeof value === 'string' && /^[-._a-zA-Z0-9]{1,253}$/.test(value)
-    ? []
-    : [
-        `${name} ${shown(value)} is not a key of a Secret or ConfigMap; use letters, digits, '-', '_' and '.'`,
-      ],
-);
-
-const SECRET_REF: PropsSpec<SecretRef> = {
-  secretName: required(Rules.dnsSubdomain(), "the Secret's name"),
-  key: required(dataKeyRule, 'the key inside the Secret'),
-};
-
-/** A reference to one key of a Secret, `{ secretName, key }`. */
-export const secretRefRule: Rule = Rules.object(SECRET_REF);
 
 export const DATABASE_ENDPOINT: PropsSpec<Omit<DatabaseEndpoint, 'dependencyTargets'>> = {
   host: required(host, 'the database host'),

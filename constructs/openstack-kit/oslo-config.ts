@@ -276,7 +276,7 @@ const NOT_PASSWORDS = new Set(['auth.password']);
 function secretMaterialProblem(section: string, option: string, value: OsloValue): string | undefined {
   const fix =
     `pass it from a Secret instead: envFromSecret(osloEnvName('${section}', '${option}'), { secretName, key }) ` +
-    `(constructs/common/secret-ref.ts) gives the pod ${osloEnvName(section, option)}, which oslo.config reads, ` +
+    `(constructs/kube/secret-ref.ts) gives the pod ${osloEnvName(section, option)}, which oslo.config reads, ` +
     'the way Stackwright passes [database] connection';
   const urls = textsOf(value).flatMap(urlsWithPassword);
   if (urls.length > 0) {

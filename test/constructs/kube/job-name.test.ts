@@ -1,4 +1,4 @@
-import { jobName } from '../../../constructs/common/job-name';
+import { jobName } from '../../../constructs/kube/job-name';
 
 describe('jobName', () => {
   const spec = { template: { spec: { containers: [{ image: 'keystone:2025.1' }] } } };

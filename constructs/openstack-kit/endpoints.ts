@@ -1,5 +1,5 @@
 import { IDependable } from '../../lib/model';
-import { SecretRef } from './secret-ref';
+import { SecretRef } from '../kube/secret-ref';
 
 /**
  * What a service needs from its infrastructure. A deployed MariaDB, RabbitMQ or Memcached construct

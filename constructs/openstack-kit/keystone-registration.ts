@@ -1,9 +1,9 @@
 import { Construct } from 'constructs';
 import { SchedulingKey } from '../../lib/scheduling';
-import { GeneratedSecret } from './generated-secret';
+import { GeneratedSecret } from '../kube/generated-secret';
 import { IdentityEndpoint, KeystoneAdminJob } from './keystone-admin-job';
-import { SecretRef } from './secret-ref';
-import { completeServiceUrl } from './service-host';
+import { SecretRef } from '../kube/secret-ref';
+import { completeServiceUrl } from '../kube/service-host';
 
 /**
  * Ensures the `service` project, the catalogue entry with its three endpoints (when

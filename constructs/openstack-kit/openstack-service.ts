@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
 import { addCheck, assertNoProblems, Cloud, propsProblems, PropsSpec, Rules, Service } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
-import { openstackOptionSchema, OpenStackSchemaName } from '../common/openstack-option-schema';
+import { openstackOptionSchema, OpenStackSchemaName } from './openstack-option-schema';
 import {
   mergeOslo,
   OsloSchema,
@@ -10,16 +10,16 @@ import {
   osloRenderProblems,
   osloValuesRule,
   renderOslo,
-} from '../common/oslo-config';
+} from './oslo-config';
 import {
   OpenStackServiceDependencies,
   OpenStackServiceDependenciesProps,
   openstackServiceDependencies,
   OpenStackServiceInputs,
-} from '../common/openstack-service-dependencies';
-import { requireInputs } from '../common/required-inputs';
-import { MessagingEndpoint } from '../common/endpoints';
-import { ServiceMessaging } from '../common/service-messaging';
+} from './openstack-service-dependencies';
+import { requireInputs } from '../kube/required-inputs';
+import { MessagingEndpoint } from './endpoints';
+import { ServiceMessaging } from './service-messaging';
 
 /** What every OpenStack service construct takes besides its input services. */
 export interface OpenStackServiceOptions {

@@ -165,3 +165,28 @@ export function clusteredStatefulSet(
   );
   return statefulSet;
 }
+
+/** How a clustered server's members are probed: what tells a member is alive, and that it is ready. */
+export interface MemberProbes {
+  /** A cheap check that the server answers (its socket, a ping). */
+  readonly alive: k8s.Probe;
+  /** The check that the member serves clients (synced, in the cluster). */
+  readonly ready: k8s.Probe;
+  /** How many 10-second attempts the first start may take: joining a cluster can take long. */
+  readonly startupAttempts: number;
+}
+
+/**
+ * A member's three probes: `alive` every 10 s until it first answers (the other probes start once
+ * it does), then `ready` as given, and `alive` every 30 s, so only a member that stops answering
+ * for two minutes is restarted (a member busy with a state transfer is not dead).
+ */
+export function memberProbes(
+  probes: MemberProbes,
+): Pick<k8s.Container, 'startupProbe' | 'readinessProbe' | 'livenessProbe'> {
+  return {
+    startupProbe: { ...probes.alive, periodSeconds: 10, failureThreshold: probes.startupAttempts },
+    readinessProbe: probes.ready,
+    livenessProbe: { ...probes.alive, periodSeconds: 30, failureThreshold: 4 },
+  };
+}

@@ -2,8 +2,8 @@ import {
   generatedReleases,
   loadOpenStackSchema,
   OpenStackSchemaName,
-} from '../../../constructs/common/openstack-option-schema';
-import { OsloSchema, osloProblems, renderOslo } from '../../../constructs/common/oslo-config';
+} from '../../../constructs/openstack-kit/openstack-option-schema';
+import { OsloSchema, osloProblems, renderOslo } from '../../../constructs/openstack-kit/oslo-config';
 import { SUPPORTED_RELEASES } from '../../../lib/graph';
 
 const SCHEMA_NAMES: readonly OpenStackSchemaName[] = [

@@ -8,7 +8,7 @@ import {
   schedulingKeyRule,
   ValidationError,
 } from '../../lib/model';
-import { dataKeyRule } from './input-rules';
+import { dataKeyRule } from './building-block-rules';
 import { SchedulingKey } from '../../lib/scheduling';
 import { JobComponent } from './job-component';
 import { SecretRef } from './secret-ref';

@@ -1,6 +1,6 @@
 import { k8s } from 'cdk8s-plus-33';
-import { shellWord } from './shell-word';
-import { SecretRef } from './secret-ref';
+import { shellWord } from '../kube/shell-word';
+import { SecretRef } from '../kube/secret-ref';
 import { shown } from '../../lib/graph';
 
 /**

@@ -1,5 +1,5 @@
 import { App } from 'cdk8s';
-import { completeServiceHost, completeServiceUrl } from '../../../constructs/common/service-host';
+import { completeServiceHost, completeServiceUrl } from '../../../constructs/kube/service-host';
 import { Cloud } from '../../../lib/model';
 
 describe('names of the cloud that resolve from both of its namespaces', () => {

@@ -4,7 +4,7 @@ import {
   MessagingEndpoint,
   OpenStackServiceDependencies,
   openstackServiceDependencies,
-} from '../../../constructs/common';
+} from '../../../constructs';
 import { Component, Service } from '../../../lib/model';
 import { placement, SchedulingKey } from '../../../lib/scheduling';
 import { baseCloud } from '../support/compute-network-fixture';

@@ -1,6 +1,6 @@
 import { Component } from '../../lib/model';
 import { groupPlacement, placement, SchedulingKey } from '../../lib/scheduling';
-import { ApiService, ApiServiceProps } from '../common/api-service';
+import { ApiService, ApiServiceProps } from '../kube/api-service';
 import { OpenStackService } from './openstack-service';
 
 /** The API of an {@link OpenStackApiService}: what differs from one service's API to another's. */

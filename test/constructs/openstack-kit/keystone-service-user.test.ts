@@ -3,12 +3,12 @@ import {
   keystoneAdminClientEnv,
   keystoneAuthtokenConfig,
   KeystoneRegistration,
-} from '../../../constructs/common';
+} from '../../../constructs';
 import {
   SERVICE_USER_AUTH_OPTIONS,
   serviceUserAuthConfig,
   serviceUserPasswordEnv,
-} from '../../../constructs/common/keystone-service-user';
+} from '../../../constructs/openstack-kit/keystone-service-user';
 import { SchedulingKey } from '../../../lib/scheduling';
 import { baseCloud } from '../support/compute-network-fixture';
 

@@ -1,12 +1,12 @@
 import { k8s } from 'cdk8s-plus-33';
-import { shellWord } from './shell-word';
+import { shellWord } from '../kube/shell-word';
 import { Construct } from 'constructs';
 import { Cloud, Service } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
 import { MessagingEndpoint } from './endpoints';
-import { GeneratedSecret } from './generated-secret';
-import { JobComponent } from './job-component';
-import { envFromSecret, SecretRef } from './secret-ref';
+import { GeneratedSecret } from '../kube/generated-secret';
+import { JobComponent } from '../kube/job-component';
+import { envFromSecret, SecretRef } from '../kube/secret-ref';
 
 /** A shell command substitution: `value` escaped for a double-quoted curl config string. */
 const curlConfigQuoted = (value: string) => `$(printf '%s' "${value}" | sed 's/[\\\\"]/\\\\&/g')`;

@@ -1,4 +1,4 @@
-import { containerResources } from '../../../constructs/common';
+import { containerResources } from '../../../constructs';
 
 describe('containerResources', () => {
   test('requests as given, a memory limit of four times the request in the same unit, no CPU limit', () => {

@@ -1,8 +1,8 @@
 import { Construct } from 'constructs';
 import { Cloud } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
-import { JobComponent } from './job-component';
-import { SecretRef } from './secret-ref';
+import { JobComponent } from '../kube/job-component';
+import { SecretRef } from '../kube/secret-ref';
 
 /** What a Job acting as Keystone's admin needs; `Keystone` implements it. */
 export interface IdentityEndpoint {

@@ -1,5 +1,5 @@
 import { App } from 'cdk8s';
-import { commonInputHints, COMMON_INPUT_HINTS, requireInputs } from '../../../constructs/common';
+import { commonInputHints, COMMON_INPUT_HINTS, requireInputs } from '../../../constructs';
 import { Cloud } from '../../../lib/model';
 
 describe('commonInputHints', () => {

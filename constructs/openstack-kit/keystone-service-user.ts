@@ -2,7 +2,7 @@ import { k8s } from 'cdk8s-plus-33';
 import { IdentityEndpoint } from './keystone-admin-job';
 import { KeystoneRegistration } from './keystone-registration';
 import { OsloOptionType, OsloValue, osloEnvName } from './oslo-config';
-import { envFromSecret } from './secret-ref';
+import { envFromSecret } from '../kube/secret-ref';
 
 /**
  * The keystoneauth options of a section in which a service authenticates as its own service user

@@ -1,5 +1,5 @@
-import { required, Rule, Rules, urlsWithPassword } from '../../lib/model';
-import { dataKeyRule } from './input-rules';
+import { PropsSpec, required, Rule, Rules, urlsWithPassword } from '../../lib/model';
+import { SecretRef } from './secret-ref';
 import { ResourceRequests } from './pod-template';
 import { shown } from '../../lib/graph';
 
@@ -7,6 +7,23 @@ import { shown } from '../../lib/graph';
  * Rules shared by the building blocks services are made of (ApiService, WorkerService,
  * JobComponent): what a service of one's own passes them.
  */
+
+/** A key of a Secret's or ConfigMap's data (a file name when mounted), as Kubernetes accepts it. */
+export const dataKeyRule: Rule = Rules.given((value, name) =>
+  typeof value === 'string' && /^[-._a-zA-Z0-9]{1,253}$/.test(value)
+    ? []
+    : [
+        `${name} ${shown(value)} is not a key of a Secret or ConfigMap; use letters, digits, '-', '_' and '.'`,
+      ],
+);
+
+const SECRET_REF: PropsSpec<SecretRef> = {
+  secretName: required(Rules.dnsSubdomain(), "the Secret's name"),
+  key: required(dataKeyRule, 'the key inside the Secret'),
+};
+
+/** A reference to one key of a Secret, `{ secretName, key }`. */
+export const secretRefRule: Rule = Rules.object(SECRET_REF);
 
 /** A container command: a non-empty list of strings (they go into a YAML list, line breaks allowed). */
 export const commandRule: Rule = required(
@@ -61,7 +78,7 @@ export const configFilesRule: Rule = Rules.given((value, name) => {
           : [
               `${at} holds a password in plain text (${urls.join(', ')}), which would be rendered into a ConfigMap; ` +
                 'keep it out of the file: give it to the pod from a Secret with envFromSecret(NAME, { secretName, key }) ' +
-                '(constructs/common/secret-ref.ts) and have the service read the variable',
+                '(constructs/kube/secret-ref.ts) and have the service read the variable',
             ];
       }),
       dataKeyRule,
