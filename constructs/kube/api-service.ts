@@ -2,7 +2,6 @@ import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import {
   assertNoProblems,
-  Cloud,
   Component,
   JsonApiObject,
   propsProblems,
@@ -17,6 +16,7 @@ import { disruptionBudget } from './disruption-budget';
 import { API_TERMINATION_GRACE_SECONDS, endpointDrain } from './endpoint-drain';
 import { allowFromAnywhere } from './network-policies';
 import { containerResources, podTemplate, ResourceRequests } from './pod-template';
+import { serviceUrl } from './service-host';
 
 export interface ApiServiceProps {
   /** Where the API pods run (the service's API key and `ANY_API`). */
@@ -140,6 +140,6 @@ export class ApiService extends Component {
 
   /** In-cluster URL of the API, from either namespace of the cloud: `http://keystone-api.openstack.svc:5000`. */
   get internalUrl(): string {
-    return `http://${Cloud.of(this).serviceHost(this.componentName)}:${this.port}`;
+    return serviceUrl(this, this.componentName, this.port);
   }
 }

@@ -18,3 +18,11 @@ export function completeServiceUrl(scope: IConstruct, url: string): string {
     (_, scheme: string, host: string) => `${scheme}${completeServiceHost(scope, host)}`,
   );
 }
+
+/**
+ * The in-cluster URL of a Service of the cloud, resolvable from both of its namespaces:
+ * `http://<name>.<namespace>.svc:<port><path>`. The one way a construct builds such a URL.
+ */
+export function serviceUrl(scope: IConstruct, name: string, port: number, path = ''): string {
+  return `http://${Cloud.of(scope).serviceHost(name)}:${port}${path}`;
+}

@@ -1,4 +1,5 @@
 import { IDependable } from '../../lib/model';
+import { JobComponent } from '../kube/job-component';
 import { SecretRef } from '../kube/secret-ref';
 
 /**
@@ -31,4 +32,17 @@ export interface MessagingEndpoint extends IDependable {
 export interface CacheEndpoint extends IDependable {
   /** `host:port` of every memcached server. */
   readonly servers: readonly string[];
+}
+
+/**
+ * What a service needs from Keystone: the Jobs that act as its admin (registration, setup) and
+ * `[keystone_authtoken]` read it; `Keystone` implements it.
+ */
+export interface IdentityEndpoint {
+  /** e.g. `http://keystone-api.openstack.svc:5000/v3` */
+  readonly authUrl: string;
+  readonly region: string;
+  readonly adminCredentials: { ref(key: string): SecretRef };
+  /** The component registration waits for (Keystone's bootstrap Job). */
+  readonly registrationTarget: JobComponent;
 }

@@ -3,16 +3,7 @@ import { Cloud } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
 import { JobComponent } from '../kube/job-component';
 import { SecretRef } from '../kube/secret-ref';
-
-/** What a Job acting as Keystone's admin needs; `Keystone` implements it. */
-export interface IdentityEndpoint {
-  /** e.g. `http://keystone-api:5000/v3` */
-  readonly authUrl: string;
-  readonly region: string;
-  readonly adminCredentials: { ref(key: string): SecretRef };
-  /** The component registration waits for (Keystone's bootstrap Job). */
-  readonly registrationTarget: JobComponent;
-}
+import { IdentityEndpoint } from './endpoints';
 
 /**
  * The environment of an OpenStack client acting as Keystone's admin (registration, Heat's stack

@@ -1,6 +1,6 @@
 import { k8s } from 'cdk8s-plus-33';
 import { CacheEndpoint } from './endpoints';
-import { IdentityEndpoint } from './keystone-admin-job';
+import { IdentityEndpoint } from './endpoints';
 import { KeystoneRegistration } from './keystone-registration';
 import {
   SERVICE_USER_AUTH_OPTIONS,

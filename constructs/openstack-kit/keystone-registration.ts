@@ -1,7 +1,8 @@
 import { Construct } from 'constructs';
 import { SchedulingKey } from '../../lib/scheduling';
 import { GeneratedSecret } from '../kube/generated-secret';
-import { IdentityEndpoint, KeystoneAdminJob } from './keystone-admin-job';
+import { IdentityEndpoint } from './endpoints';
+import { KeystoneAdminJob } from './keystone-admin-job';
 import { SecretRef } from '../kube/secret-ref';
 import { completeServiceUrl } from '../kube/service-host';
 

@@ -1,5 +1,5 @@
 import { k8s } from 'cdk8s-plus-33';
-import { IdentityEndpoint } from './keystone-admin-job';
+import { IdentityEndpoint } from './endpoints';
 import { KeystoneRegistration } from './keystone-registration';
 import { OsloOptionType, OsloValue, osloEnvName } from './oslo-config';
 import { envFromSecret } from '../kube/secret-ref';

@@ -2,6 +2,7 @@ import { Component } from '../../lib/model';
 import { groupPlacement, placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService, ApiServiceProps } from '../kube/api-service';
 import { OpenStackService } from './openstack-service';
+import { serviceUrl } from '../kube/service-host';
 
 /** The API of an {@link OpenStackApiService}: what differs from one service's API to another's. */
 export interface OpenStackApiProps extends Omit<ApiServiceProps, 'placement' | 'image' | 'config'> {
@@ -32,7 +33,7 @@ export abstract class OpenStackApiService extends OpenStackService {
   /** The API component, the service's entry point. */
   abstract readonly api: ApiService;
 
-  /** In-cluster URL of the API, e.g. `http://glance-api:9292`. */
+  /** In-cluster URL of the API, e.g. `http://glance-api.openstack.svc:9292`. */
   get internalUrl(): string {
     return this.api.internalUrl;
   }
@@ -42,11 +43,12 @@ export abstract class OpenStackApiService extends OpenStackService {
   }
 
   /**
-   * The in-cluster URL the API built by {@link serveApi} answers at, `http://<service>-api:<port><path>`:
-   * for the catalogue entry, which is registered before the API exists.
+   * The in-cluster URL the API built by {@link serveApi} answers at,
+   * `http://<service>-api.<namespace>.svc:<port><path>`: for the catalogue entry, which is
+   * registered before the API exists.
    */
   protected apiUrl(port: number, path = ''): string {
-    return `http://${this.serviceName}-api:${port}${path}`;
+    return serviceUrl(this, `${this.serviceName}-api`, port, path);
   }
 
   /** The API component `<service>-api`, running the service's image with its configuration files. */

@@ -3,7 +3,7 @@ import { Component, IDependable, Service } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from './endpoints';
 import { keystoneAuthtokenConfig, keystoneAuthtokenEnv } from './keystone-authtoken';
-import { IdentityEndpoint } from './keystone-admin-job';
+import { IdentityEndpoint } from './endpoints';
 import { KeystoneRegistration, KeystoneRegistrationProps } from './keystone-registration';
 import { OsloValues } from './oslo-config';
 import { ServiceDatabase, ServiceDatabaseProps } from './service-database';

@@ -12,7 +12,11 @@ import { envFromSecret } from '../kube/secret-ref';
 import { uwsgiCommand } from '../openstack-kit/uwsgi';
 import { WorkerService } from '../kube/worker-service';
 import { Keystone, KEYSTONE_NOTIFICATION_TOPIC } from './keystone';
-import { apiServiceDefaults, OpenStackServiceDescriptor, OpenStackServiceProps } from '../openstack-kit/openstack-service';
+import {
+  apiServiceDefaults,
+  OpenStackServiceDescriptor,
+  OpenStackServiceProps,
+} from '../openstack-kit/openstack-service';
 import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
 
 export interface BarbicanProps extends OpenStackServiceProps {

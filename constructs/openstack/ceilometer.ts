@@ -12,7 +12,11 @@ import { commonInputHints } from '../kube/required-inputs';
 import { ServiceMessaging } from '../openstack-kit/service-messaging';
 import { WorkerService } from '../kube/worker-service';
 import { Keystone } from './keystone';
-import { OpenStackService, OpenStackServiceDescriptor, OpenStackServiceOptions } from '../openstack-kit/openstack-service';
+import {
+  OpenStackService,
+  OpenStackServiceDescriptor,
+  OpenStackServiceOptions,
+} from '../openstack-kit/openstack-service';
 
 /**
  * What the compute agent needs from Nova: the nova-compute component(s) it must share a node with.

@@ -4,14 +4,23 @@ import { Construct } from 'constructs';
 import { addCheck, IDependable, required, Rules } from '../../lib/model';
 import { placement, restrictedTo, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../kube/api-service';
-import { CephClient, cephKeyringVolume, cephPoolProblems, renderCephConf } from '../openstack-kit/ceph-client';
+import {
+  CephClient,
+  cephKeyringVolume,
+  cephPoolProblems,
+  renderCephConf,
+} from '../openstack-kit/ceph-client';
 import { MessagingEndpoint } from '../openstack-kit/endpoints';
 import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
 import { mergeOslo, OsloSchema, OsloValues, osloEnvName, renderOslo } from '../openstack-kit/oslo-config';
 import { commonInputHints } from '../kube/required-inputs';
 import { uwsgiCommand } from '../openstack-kit/uwsgi';
 import { WorkerService } from '../kube/worker-service';
-import { apiServiceDefaults, OpenStackServiceDescriptor, OpenStackServiceProps } from '../openstack-kit/openstack-service';
+import {
+  apiServiceDefaults,
+  OpenStackServiceDescriptor,
+  OpenStackServiceProps,
+} from '../openstack-kit/openstack-service';
 import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
 
 /** A Ceph RBD pool as a volume backend: cinder-volume talks to Ceph over the network, unprivileged. */

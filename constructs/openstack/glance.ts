@@ -8,7 +8,11 @@ import { JobComponent } from '../kube/job-component';
 import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
 import { commonInputHints } from '../kube/required-inputs';
 import { ServiceDatabase } from '../openstack-kit/service-database';
-import { apiServiceDefaults, OpenStackServiceDescriptor, OpenStackServiceProps } from '../openstack-kit/openstack-service';
+import {
+  apiServiceDefaults,
+  OpenStackServiceDescriptor,
+  OpenStackServiceProps,
+} from '../openstack-kit/openstack-service';
 import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
 
 /** Glance's file store on a PersistentVolumeClaim that Glance creates (`<svc>-images`). */

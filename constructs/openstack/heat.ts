@@ -14,7 +14,11 @@ import { commonInputHints } from '../kube/required-inputs';
 import { envFromSecret } from '../kube/secret-ref';
 import { uwsgiCommand } from '../openstack-kit/uwsgi';
 import { WorkerService } from '../kube/worker-service';
-import { apiServiceDefaults, OpenStackServiceDescriptor, OpenStackServiceProps } from '../openstack-kit/openstack-service';
+import {
+  apiServiceDefaults,
+  OpenStackServiceDescriptor,
+  OpenStackServiceProps,
+} from '../openstack-kit/openstack-service';
 import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
 import { shown } from '../../lib/graph';
 

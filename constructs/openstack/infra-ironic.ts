@@ -14,7 +14,11 @@ import { DependencyGateOptions } from '../openstack-kit/openstack-service-depend
 import { commonInputHints } from '../kube/required-inputs';
 import { uwsgiCommand } from '../openstack-kit/uwsgi';
 import { WorkerService } from '../kube/worker-service';
-import { apiServiceDefaults, OpenStackServiceDescriptor, OpenStackServiceProps } from '../openstack-kit/openstack-service';
+import {
+  apiServiceDefaults,
+  OpenStackServiceDescriptor,
+  OpenStackServiceProps,
+} from '../openstack-kit/openstack-service';
 import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
 
 /** How often the conductor's periodic tasks run, in seconds; 0 turns a task off. */

@@ -8,7 +8,7 @@ import { ConfigFiles } from '../kube/config-files';
 import { CacheEndpoint, DatabaseEndpoint, MessagingEndpoint } from '../openstack-kit/endpoints';
 import { GeneratedSecret } from '../kube/generated-secret';
 import { JobComponent } from '../kube/job-component';
-import { IdentityEndpoint } from '../openstack-kit/keystone-admin-job';
+import { IdentityEndpoint } from '../openstack-kit/endpoints';
 import { osloCacheConfig } from '../openstack-kit/oslo-cache';
 import { commonInputHints } from '../kube/required-inputs';
 import { envFromSecret } from '../kube/secret-ref';

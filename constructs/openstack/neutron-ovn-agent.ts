@@ -5,7 +5,14 @@ import { completeServiceHost } from '../kube/service-host';
 import { ovnAgentPlacement, SchedulingKey } from '../../lib/scheduling';
 import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../kube/config-files';
 import { NodeConfiguredAgent, NodeConfigTemplate } from '../openstack-kit/node-config-templates';
-import { mergeOslo, OsloSchema, OsloValue, OsloValues, osloEnvName, renderOslo } from '../openstack-kit/oslo-config';
+import {
+  mergeOslo,
+  OsloSchema,
+  OsloValue,
+  OsloValues,
+  osloEnvName,
+  renderOslo,
+} from '../openstack-kit/oslo-config';
 import { hostAgentDaemonSet, hostDirectory, hostKernelModules } from '../kube/host-agent-daemon-set';
 import { envFromSecret, SecretRef } from '../kube/secret-ref';
 

@@ -28,7 +28,11 @@ import {
   OVN_AGENT_SCHEMA,
   ovsDatapathProblems,
 } from './neutron-ovn-agent';
-import { apiServiceDefaults, OpenStackServiceDescriptor, OpenStackServiceProps } from '../openstack-kit/openstack-service';
+import {
+  apiServiceDefaults,
+  OpenStackServiceDescriptor,
+  OpenStackServiceProps,
+} from '../openstack-kit/openstack-service';
 import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
 
 /** `config` holds neutron.conf's ML2 and OVN sections too: Stackwright keeps them in one file. */

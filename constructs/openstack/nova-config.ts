@@ -1,5 +1,5 @@
 import { k8s } from 'cdk8s-plus-33';
-import { IdentityEndpoint } from '../openstack-kit/keystone-admin-job';
+import { IdentityEndpoint } from '../openstack-kit/endpoints';
 import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
 import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../openstack-kit/keystone-service-user';
 import { OsloValues } from '../openstack-kit/oslo-config';
