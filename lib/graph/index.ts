@@ -16,3 +16,4 @@ export * from './home-namespace';
 export * from './cloud-selection';
 export * from './openstack-releases';
 export * from './upgrade-path';
+export * from './manifest-source';

@@ -2,7 +2,7 @@ import { Annotations } from './annotations';
 import { dnsLabelProblems, dnsSubdomainProblems } from './dns-name';
 import { labelsProblems } from './label';
 import { BOOTSTRAP_KIND_NAMES, kindFacts } from './kinds';
-import { isKubeObject, KubeObject, objectRef } from './manifest';
+import { isKubeObject, KubeObject, notAKubeObject, objectRef } from './manifest';
 import { shown } from './shown';
 
 /**
@@ -35,9 +35,7 @@ export function manifestProblems(
   if (!Array.isArray(objects)) return [`the manifests must be a list of objects, got ${typeof objects}`];
   for (const [index, object] of objects.entries()) {
     if (!isKubeObject(object)) {
-      problems.push(
-        `object ${index + 1} is not a Kubernetes object (apiVersion, kind, metadata.name): ${shown(object).slice(0, 80)}`,
-      );
+      problems.push(notAKubeObject(object, index));
       continue;
     }
     const at = where(object);

@@ -1,7 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
-import { ComponentGraph, graphFromManifests } from '../graph';
+import { ComponentGraph, graphFromManifests, ManifestSource, manifestsOf } from '../graph';
 import { AliasOptions, aliasPlan, PlannedAlias } from './aliases';
-import { CloudSource, manifestsOf } from './cloud-source';
 import { Credentials, placeCredentials, withCredentialValues } from './credentials';
 import { dependencyPlan, DependencyPlan, PlannedComponent } from './dependency-plan';
 import { kubeResourceClass, KubeResourceArgs } from './kube-resource-classes';
@@ -18,7 +17,7 @@ export interface StackwrightCloudArgs extends AliasOptions {
    * The cloud: a Stackwright `Cloud` (any cdk8s Chart; its `toJson()` is used), synthesised objects,
    * or a path to a manifest file or directory (e.g. `dist/`).
    */
-  readonly source: CloudSource;
+  readonly source: ManifestSource;
   /**
    * The Kubernetes provider for every object.
    * @default - the provider inherited from `opts` (`provider`/`providers`), else the default

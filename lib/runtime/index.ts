@@ -26,7 +26,8 @@ export { waitUntilGone } from './engine/delete-and-wait-gone';
 export { preflight } from './operations/preflight';
 export type { PreflightFinding } from './operations/preflight';
 export { toGraph } from './operations/deploy-input';
-export type { ManifestInput, ManifestSelection, Synthesizable } from './operations/deploy-input';
+export type { ManifestInput, ManifestSelection } from './operations/deploy-input';
+export type { ChartLike, ManifestSource, ValidatableConstruct } from '../graph';
 
 // Events and results
 export * from './events';

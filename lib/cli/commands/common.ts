@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseYamlDocument, readRegularFile } from '../../files';
-import { ComponentGraph, graphFromManifests, HowToChooseCloud, loadManifests } from '../../graph';
+import { ComponentGraph, graphOf, HowToChooseCloud } from '../../graph';
 import { CliCluster, CliIo } from '../io';
 
 /** Options every command accepts. */
@@ -74,7 +74,7 @@ export function loadGraph(
   }
   try {
     return {
-      graph: graphFromManifests(loadManifests(resolved), { cloud, how: CLOUD_OPTION }),
+      graph: graphOf(resolved, { cloud, how: CLOUD_OPTION }),
       dir: resolved,
     };
   } catch (error) {

@@ -1,17 +1,12 @@
-import { ComponentGraph, graphFromManifests, HowToChooseCloud, KubeObject, loadManifests } from '../../graph';
+import { ComponentGraph, graphOf, HowToChooseCloud, ManifestSource } from '../../graph';
 import { InventoryLocation, inventoryLocation } from '../inventory/inventory';
 
 /**
- * The manifests of a cloud in any form `deploy`, `plan` and `destroy` accept: a component graph, plain objects, a
- * directory or file of synthesised YAML, or a cdk8s chart/app-like object with `toJson()` (a
- * `Cloud`), read structurally so the runtime never imports the construct layer.
+ * The manifests of a cloud in any form `deploy`, `plan` and `destroy` accept: a component graph or
+ * any {@link ManifestSource} (a `Cloud` or other chart, plain objects, a directory or file of
+ * synthesised YAML), the same forms the Pulumi adapter and the exports read.
  */
-export type ManifestInput = ComponentGraph | readonly KubeObject[] | string | Synthesizable;
-
-/** Structural type of a cdk8s `Chart`: `toJson()` returns the synthesised objects. */
-export interface Synthesizable {
-  toJson(): unknown[];
-}
+export type ManifestInput = ComponentGraph | ManifestSource;
 
 /** Which cloud of the manifests `deploy`, `plan` and `destroy` work on, and where its inventory is. */
 export interface ManifestSelection {
@@ -39,20 +34,7 @@ export function toGraph(
   input: ManifestInput,
   selection: Pick<ManifestSelection, 'cloud'> = {},
 ): ComponentGraph {
-  const choice = { cloud: selection.cloud, how: CLOUD_OPTION };
-  if (typeof input === 'string') return graphFromManifests(loadManifests(input), choice);
-  if (Array.isArray(input)) return graphFromManifests(input as readonly KubeObject[], choice);
-  if (isSynthesizable(input)) return graphFromManifests(input.toJson() as KubeObject[], choice);
-  if (!isGraph(input))
-    throw new Error(
-      `cannot read manifests from ${JSON.stringify(input) ?? String(input)}: pass a manifests directory or file, a list of objects, a component graph or a chart`,
-    );
-  const clouds = [...new Set(input.components.map((c) => c.cloud))];
-  if (selection.cloud !== undefined && clouds.some((c) => c !== selection.cloud))
-    throw new Error(
-      `the graph is cloud ${clouds.join(', ')}'s, not ${selection.cloud}'s: leave the option cloud out`,
-    );
-  return input;
+  return graphOf(input, { cloud: selection.cloud, how: CLOUD_OPTION });
 }
 
 /**
@@ -65,23 +47,4 @@ export function toLocatedGraph(
 ): { graph: ComponentGraph; location: InventoryLocation } {
   const graph = toGraph(input, selection);
   return { graph, location: inventoryLocation(graph, selection.inventoryNamespace) };
-}
-
-function isSynthesizable(input: unknown): input is Synthesizable {
-  return (
-    typeof input === 'object' &&
-    input !== null &&
-    typeof (input as { toJson?: unknown }).toJson === 'function'
-  );
-}
-
-function isGraph(input: unknown): input is ComponentGraph {
-  const graph = input as Partial<ComponentGraph> | null;
-  return (
-    typeof graph === 'object' &&
-    graph !== null &&
-    Array.isArray(graph.components) &&
-    Array.isArray(graph.bootstrap) &&
-    Array.isArray(graph.edges)
-  );
 }
