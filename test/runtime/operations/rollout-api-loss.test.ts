@@ -1,11 +1,11 @@
-import { exitCodeForRollout } from '../../lib/cli/commands/cluster-command';
-import { ExitCode } from '../../lib/cli/exit-codes';
-import { rollout } from '../../lib/runtime/operations/rollout';
-import { RolloutOptions } from '../../lib/runtime/operations/rollout-options';
-import { InMemoryCluster, SIM_NEVER_READY, SIM_READY_AFTER_MS } from '../../lib/testing/in-memory-cluster';
-import { ManualClock } from '../../lib/testing/manual-clock';
-import { ComponentGraph } from '../../lib/graph';
-import { component, deployment, EventRecorder, graphOf, NS } from './support/manifests';
+import { exitCodeForRollout } from '../../../lib/cli/commands/cluster-command';
+import { ExitCode } from '../../../lib/cli/exit-codes';
+import { rollout } from '../../../lib/runtime/operations/rollout';
+import { RolloutOptions } from '../../../lib/runtime/operations/rollout-options';
+import { InMemoryCluster, SIM_NEVER_READY, SIM_READY_AFTER_MS } from '../../../lib/testing/in-memory-cluster';
+import { ManualClock } from '../../../lib/testing/manual-clock';
+import { ComponentGraph } from '../../../lib/graph';
+import { component, deployment, EventRecorder, graphOf, NS } from '../support/manifests';
 
 // The engine while the API server is lost: component timers pause, requests wait, the run goes on
 // when it is back, or ends as `unreachable` (exit 3) when it stays away past the loss timeout.

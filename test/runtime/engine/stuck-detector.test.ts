@@ -1,5 +1,5 @@
-import { Finding } from '../../lib/runtime/diagnose/finding';
-import { StuckDetector } from '../../lib/runtime/engine/stuck-detector';
+import { Finding } from '../../../lib/runtime/diagnose/finding';
+import { StuckDetector } from '../../../lib/runtime/engine/stuck-detector';
 
 const quota: Finding = {
   cause: 'quota-exceeded',

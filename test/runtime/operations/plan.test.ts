@@ -1,9 +1,9 @@
-import { KubeObject } from '../../lib/graph';
-import { deploy } from '../../lib/runtime/operations/deploy';
-import { InMemoryCluster } from '../../lib/testing/in-memory-cluster';
-import { plan, renderPlan } from '../../lib/runtime/operations/plan';
-import { NoMatchError } from '../../lib/runtime/kube/errors';
-import { component, crd, deployment, graphOf, namespace, NS } from './support/manifests';
+import { KubeObject } from '../../../lib/graph';
+import { deploy } from '../../../lib/runtime/operations/deploy';
+import { InMemoryCluster } from '../../../lib/testing/in-memory-cluster';
+import { plan, renderPlan } from '../../../lib/runtime/operations/plan';
+import { NoMatchError } from '../../../lib/runtime/kube/errors';
+import { component, crd, deployment, graphOf, namespace, NS } from '../support/manifests';
 
 function secret(password: string): KubeObject {
   return {

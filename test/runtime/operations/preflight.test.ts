@@ -1,7 +1,7 @@
-import { preflight } from '../../lib/runtime/operations/preflight';
-import { freshCluster, HYPERVISOR, node, yaookScheduling } from './diagnose/fixtures';
-import { component, daemonSet, deployment, graphOf, job } from './support/manifests';
-import { KubeObject } from '../../lib/graph';
+import { preflight } from '../../../lib/runtime/operations/preflight';
+import { freshCluster, HYPERVISOR, node, yaookScheduling } from '../diagnose/fixtures';
+import { component, daemonSet, deployment, graphOf, job } from '../support/manifests';
+import { KubeObject } from '../../../lib/graph';
 
 function withPodSpec(workload: KubeObject, podSpec: Record<string, unknown>): KubeObject {
   const spec = workload.spec as { template: { spec: Record<string, unknown> } };

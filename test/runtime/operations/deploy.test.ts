@@ -1,15 +1,15 @@
-import { ComponentGraph } from '../../lib/graph';
-import { deploy } from '../../lib/runtime/operations/deploy';
-import { destroy, destroyUnits, planDestroy, runDestroy } from '../../lib/runtime/operations/destroy';
-import { InMemoryCluster } from '../../lib/testing/in-memory-cluster';
+import { ComponentGraph } from '../../../lib/graph';
+import { deploy } from '../../../lib/runtime/operations/deploy';
+import { destroy, destroyUnits, planDestroy, runDestroy } from '../../../lib/runtime/operations/destroy';
+import { InMemoryCluster } from '../../../lib/testing/in-memory-cluster';
 import {
   inventoryFromConfigMap,
   inventoryFromGraph,
   inventoryLocation,
-} from '../../lib/runtime/inventory/inventory';
-import { pruneUnits } from '../../lib/runtime/operations/prune';
-import { RunEvent } from '../../lib/runtime/events';
-import { component, configMap, deployment, graphOf, job, namespace, NS, service } from './support/manifests';
+} from '../../../lib/runtime/inventory/inventory';
+import { pruneUnits } from '../../../lib/runtime/operations/prune';
+import { RunEvent } from '../../../lib/runtime/events';
+import { component, configMap, deployment, graphOf, job, namespace, NS, service } from '../support/manifests';
 
 /** mariadb <- keystone-db-sync <- keystone-api <- glance-api; memcached independent. */
 function cloud(opts: { withGlance?: boolean; keystoneImage?: string } = {}): ComponentGraph {

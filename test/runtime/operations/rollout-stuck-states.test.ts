@@ -1,16 +1,16 @@
-import { KubeObject, objectRef } from '../../lib/graph';
-import { ComponentGraph } from '../../lib/graph';
-import { rollout } from '../../lib/runtime/operations/rollout';
-import { RolloutOptions } from '../../lib/runtime/operations/rollout-options';
+import { KubeObject, objectRef } from '../../../lib/graph';
+import { ComponentGraph } from '../../../lib/graph';
+import { rollout } from '../../../lib/runtime/operations/rollout';
+import { RolloutOptions } from '../../../lib/runtime/operations/rollout-options';
 import {
   DEFAULT_CONTROLLERS,
   InMemoryCluster,
   SIM_FAIL,
   SIM_NEVER_READY,
   SimulatedController,
-} from '../../lib/testing/in-memory-cluster';
-import { ManualClock } from '../../lib/testing/manual-clock';
-import { component, deployment, EventRecorder, graphOf, job, NS, statefulSet } from './support/manifests';
+} from '../../../lib/testing/in-memory-cluster';
+import { ManualClock } from '../../../lib/testing/manual-clock';
+import { component, deployment, EventRecorder, graphOf, job, NS, statefulSet } from '../support/manifests';
 
 // Stuck states named from what the cluster says (its Events, its pods' status), and failed as
 // soon as two diagnosis rounds confirm them instead of at the component timeout.
