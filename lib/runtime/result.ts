@@ -31,22 +31,6 @@ export const COMPONENT_STATES: readonly ComponentState[] = [
   'verifying',
 ];
 
-/** True for the states of a component that holds a concurrency slot. */
-export function isRunningState(state: ComponentState): boolean {
-  return state === 'applying' || state === 'verifying';
-}
-
-/** True for the states a component ends a run in. */
-export function isTerminalState(state: ComponentState): boolean {
-  return (
-    state === 'verified' ||
-    state === 'failed' ||
-    state === 'blocked' ||
-    state === 'not-started' ||
-    state === 'skipped'
-  );
-}
-
 /** What a run did to, and last saw of, one object. */
 export interface ObjectResult {
   /** `Kind/namespace/name` (see `objectRef`). */

@@ -79,7 +79,7 @@ describe('Barbican', () => {
   test('renders barbican.conf with the simple crypto store and keystone notifications', () => {
     // THEN
     const conf = fileOf(objects, 'barbican-api-config', 'barbican.conf');
-    expect(conf).toContain('[DEFAULT]\ndebug = false\nhost_href = http://barbican-api:9311\n');
+    expect(conf).toContain('[DEFAULT]\ndebug = false\nhost_href = http://barbican-api.openstack.svc:9311\n');
     expect(conf).toContain('[crypto]\nenabled_crypto_plugins = simple_crypto\n');
     expect(conf).toContain('[secretstore]\nenabled_secretstore_plugins = store_crypto\n');
     expect(conf).toContain(
