@@ -1,7 +1,7 @@
 import { MARIADB_CLIENT_CNF } from './galera-scripts';
 
 /** Suffix of the scratch database a backup is restored into to be checked (dropped afterwards). */
-export const RESTORE_CHECK_SUFFIX = '_restorecheck';
+const RESTORE_CHECK_SUFFIX = '_restorecheck';
 
 /**
  * The verified backup the upgrade plan runs before its first schema step (docs/upgrades.md), as one

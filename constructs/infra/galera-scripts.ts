@@ -13,16 +13,16 @@ import { shellWord } from '../kube/shell-word';
 export const MARIADB_CONFIG_DIR = '/etc/stackwright';
 /** The member's volume. The datadir is a directory below it, away from a filesystem's `lost+found`. */
 export const MARIADB_VOLUME_DIR = '/var/lib/mysql';
-export const MARIADB_DATADIR = `${MARIADB_VOLUME_DIR}/data`;
+const MARIADB_DATADIR = `${MARIADB_VOLUME_DIR}/data`;
 /** An emptyDir: socket, pid file and the credential files the start script writes (mode 0600). */
 export const MARIADB_RUN_DIR = '/run/mysqld';
 /** Client options with the root password, for the probes and the start script's own queries. */
 export const MARIADB_CLIENT_CNF = `${MARIADB_RUN_DIR}/client.cnf`;
 /** The Galera provider library, where Debian and the upstream MariaDB images install it. */
-export const GALERA_PROVIDER = '/usr/lib/galera/libgalera_smm.so';
+const GALERA_PROVIDER = '/usr/lib/galera/libgalera_smm.so';
 /** The account mariadb-backup uses on the donor during a state transfer (socket only). */
-export const SST_USER = 'sst';
-export const GALERA_PORT = 4567;
+const SST_USER = 'sst';
+const GALERA_PORT = 4567;
 
 export interface GaleraMember {
   /** Members of the cluster; 1 runs MariaDB without replication. */

@@ -14,7 +14,7 @@ import { JobComponent } from './job-component';
  * agents' namespace only: it cannot read any other credential of either namespace. It waits for the
  * Job that generates the original, when the cloud has one.
  */
-export class AgentSecretCopy extends JobComponent {
+class AgentSecretCopy extends JobComponent {
   readonly secretName: string;
   private readonly readers: Component[] = [];
 
@@ -75,7 +75,7 @@ export class AgentSecretCopy extends JobComponent {
  * read (component `agent-secrets-<secret>`), created on first use. Its Jobs run with the operator
  * key of Yaook's node-agent operator (`configured-daemon-set`).
  */
-export class AgentSecrets extends Service {
+class AgentSecrets extends Service {
   /** The cloud's service, created on first use. */
   static of(cloud: Cloud): AgentSecrets {
     const existing = cloud.node.tryFindChild('agent-secrets');

@@ -14,7 +14,7 @@ export const ENDPOINT_DRAIN_SECONDS = 10;
  * Seconds the API process has after SIGTERM to finish its requests (uWSGI's graceful stop, see
  * uwsgi.ts): Kubernetes' default grace period, kept after the drain.
  */
-export const GRACEFUL_STOP_SECONDS = 30;
+const GRACEFUL_STOP_SECONDS = 30;
 
 /**
  * The preStop hook that holds an API container for {@link ENDPOINT_DRAIN_SECONDS} (the kubelet's

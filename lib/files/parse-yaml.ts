@@ -12,7 +12,7 @@ export const MAX_YAML_DEPTH = 128;
  * it has bytes, so that is the budget, plus this: aliases for shared labels are fine, a 769-byte
  * file of nested aliases that expands to a billion values ("billion laughs") is not.
  */
-export const MAX_YAML_ALIAS_VALUES = 10_000;
+const MAX_YAML_ALIAS_VALUES = 10_000;
 
 /** YAML that cannot be read: the message names the file and, where known, line and column. */
 export class YamlError extends Error {

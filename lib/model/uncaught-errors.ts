@@ -12,13 +12,13 @@
 const INSTALLED = Symbol.for('stackwright.uncaughtErrors');
 
 /** The variable that turns the short report off, documented in docs/validation.md. */
-export const STACK_TRACES_VARIABLE = 'STACKWRIGHT_STACK_TRACES';
+const STACK_TRACES_VARIABLE = 'STACKWRIGHT_STACK_TRACES';
 
 /** cdk8s' own wording for the problems `app.synth()` collected from every construct's validations. */
 const CDK8S_VALIDATION = 'Validation failed with the following errors:';
 
 /** True for the errors Stackwright raises on bad input: they carry their path, and their stack helps nobody. */
-export function isInputError(error: unknown): error is Error {
+function isInputError(error: unknown): error is Error {
   if (!(error instanceof Error)) return false;
   return (
     error.name === 'ValidationError' ||
@@ -28,7 +28,7 @@ export function isInputError(error: unknown): error is Error {
 }
 
 /** The text printed for an input error: its message alone, once. */
-export function inputErrorReport(error: Error): string {
+function inputErrorReport(error: Error): string {
   return `${error.message.trimEnd()}\n`;
 }
 

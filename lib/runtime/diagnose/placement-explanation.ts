@@ -29,7 +29,7 @@ export function labelArgument(requirement: NodeSelectorRequirement): string {
 }
 
 /** `key=value:Effect` as kubectl prints taints. */
-export function formatTaint(taint: Taint): string {
+function formatTaint(taint: Taint): string {
   return `${taint.key}${taint.value ? `=${taint.value}` : ''}:${taint.effect}`;
 }
 

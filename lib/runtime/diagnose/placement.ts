@@ -111,7 +111,7 @@ export function nodeLabels(node: KubeObject): Readonly<Record<string, string>> {
 }
 
 /** A node's taints, including the implicit one of a cordoned node. */
-export function nodeTaints(node: KubeObject): Taint[] {
+function nodeTaints(node: KubeObject): Taint[] {
   return asArray(asRecord(node.spec).taints).map((raw) => {
     const t = asRecord(raw);
     return {
@@ -159,7 +159,7 @@ export function isTolerated(taint: Taint, tolerations: readonly Toleration[]): b
 }
 
 /** Checks one node; `missingLabels` is empty when the labels fit. */
-export function checkNode(constraints: PlacementConstraints, node: KubeObject): NodeMismatch {
+function checkNode(constraints: PlacementConstraints, node: KubeObject): NodeMismatch {
   const labels = nodeLabels(node);
   const selectorMisses: NodeSelectorRequirement[] = Object.entries(constraints.nodeSelector)
     .filter(([k, v]) => labels[k] !== v)

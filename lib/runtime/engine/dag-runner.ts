@@ -303,7 +303,7 @@ export class DagRunner {
 }
 
 /** The cause of the units a stopped run fails or leaves not started. */
-export function stopCause(outcome: RunOutcome): FailureCause {
+function stopCause(outcome: RunOutcome): FailureCause {
   if (outcome === 'aborted') return 'aborted';
   if (outcome === 'unreachable') return 'cluster-unreachable';
   return 'timeout';

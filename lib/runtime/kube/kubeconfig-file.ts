@@ -4,7 +4,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { fileKind, parseYamlDocument, readRegularFile } from '../../files';
 
 /** The largest kubeconfig read; real ones, certificates inlined, are a few kilobytes. */
-export const MAX_KUBECONFIG_BYTES = 16 * 1024 * 1024;
+const MAX_KUBECONFIG_BYTES = 16 * 1024 * 1024;
 
 /** A kubeconfig that cannot be used as it is: the message names the file, what is wrong and the fix. */
 export class KubeconfigFileError extends Error {
@@ -52,7 +52,7 @@ const LISTS = {
 } as const;
 
 /** What is wrong with a parsed kubeconfig, empty when the client can use it. */
-export function kubeconfigProblems(value: unknown, directory: string): string[] {
+function kubeconfigProblems(value: unknown, directory: string): string[] {
   if (value === undefined || value === null) return ['the file is empty'];
   if (!isRecord(value)) return ['is not a kubeconfig (a mapping with clusters, contexts and users)'];
   const problems: string[] = [];

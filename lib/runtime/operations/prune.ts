@@ -37,7 +37,7 @@ export async function prune(
  * bootstrap unit depends on nothing but is needed by everything (namespaces and CRDs go last), and
  * inside it custom resources go before CRDs before namespaces (see `bootstrapUnits`).
  */
-export function unitsFor(
+function unitsFor(
   objects: readonly InventoryObject[],
   inventory: Pick<Inventory, 'components'>,
 ): DeletionUnit[] {
