@@ -14,13 +14,14 @@ import {
 } from '../../lib/model';
 import { placement, reservedNodeLabelProblems, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../kube/api-service';
+import { ConfigDirectory } from '../kube/config-files';
 import { DatabaseEndpoint, MessagingEndpoint } from '../openstack-kit/endpoints';
 import { JobComponent } from '../kube/job-component';
 import { keystoneAuthtokenConfig, keystoneAuthtokenEnv } from '../openstack-kit/keystone-authtoken';
 import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
 import { NodeConfiguredAgent, NodeScope } from '../openstack-kit/node-config-templates';
 import { osloCacheConfig } from '../openstack-kit/oslo-cache';
-import { mergeOslo, osloEnvName, osloProblems } from '../openstack-kit/oslo-config';
+import { mergeOslo, osloEnvName, osloProblems, OsloValues } from '../openstack-kit/oslo-config';
 import { commonInputHints } from '../kube/required-inputs';
 import { envFromSecret } from '../kube/secret-ref';
 import { ServiceDatabase } from '../openstack-kit/service-database';
@@ -28,8 +29,8 @@ import { uwsgiCommand } from '../openstack-kit/uwsgi';
 import { WorkerService } from '../kube/worker-service';
 import { Glance } from './glance';
 import { Neutron } from './neutron';
-import { NovaCell, NovaCellOptions } from './nova-cell';
-import { libvirtDaemon, libvirtOptions, NovaComputeOptions } from './nova-compute';
+import { NovaCell, NovaCellOptions, NovaCellProps } from './nova-cell';
+import { libvirtDaemon, libvirtOptions, NovaComputeOptions, VirtType } from './nova-compute';
 import { cellMappingJob } from './nova-cell-mapping';
 import { novaCommonConfig, novaServicePasswords } from './nova-config';
 import { novaDatabase } from './nova-database';
@@ -163,20 +164,115 @@ export class Nova extends OpenStackApiService {
 
   constructor(scope: Construct, id: string, props: NovaProps) {
     super(scope, id, props, NOVA);
-    const { image, operatorKey, schema } = this;
-    const cloud = Cloud.of(this);
-    const compute = props.compute ?? {};
-    // Out-of-range counts are reported by the check below; build one cell so construction gets there.
-    const cellCount =
-      typeof props.cells === 'number' && Number.isFinite(props.cells) ? Math.trunc(props.cells) : 1;
-    const cellOptions: readonly NovaCellOptions[] =
-      typeof props.cells === 'object' && props.cells.length > 0
-        ? props.cells
-        : Array.from({ length: Math.max(1, Math.min(MAX_CELLS, cellCount)) }, () => ({}));
-    const cellNodeLabel = props.cellNodeLabel ?? 'nova.stackwright.io/cell';
+    const cellOptions = novaCellOptions(props.cells);
+    addCheck(this, () => this.propsProblems(props, cellOptions));
+
+    // Databases (API and cell0 here, one per cell in the cell) and the Keystone registration.
+    this.apiDatabase = this.databaseChain(props, 'api-db', 'nova_api', true);
+    this.cell0Database = this.databaseChain(props, 'cell0-db', 'nova_cell0');
+    this.registration = new KeystoneRegistration(this, 'ks-register', {
+      keystone: props.keystone,
+      operatorKey: this.operatorKey,
+      serviceType: 'compute',
+      catalogName: 'nova',
+      endpointUrl: this.apiUrl(API_PORT, '/v2.1'),
+    });
+
+    // Configuration: the control plane's nova.conf, and the hypervisors'.
+    const servicePasswords = novaServicePasswords(this.registration);
+    const common = novaCommonConfig(props.keystone, this.registration);
+    const controlFiles = this.controlPlaneFiles(props, common);
+    const virtType = props.compute?.virtType ?? 'kvm';
+    const computeConfig = computeNovaConf(this.configWith(common), virtType);
+
+    // Components: libvirt, the cells (conductor, VNC proxy, nova-compute), their mapping, then the
+    // API level (super-conductor, API, metadata API, scheduler) and host discovery.
+    this.libvirt = libvirtDaemon(this, 'libvirt', {
+      image: props.compute?.libvirtImage ?? Cloud.of(this).image('libvirt'),
+      forcedDownscale: props.compute?.forcedDownscale ?? false,
+      virtType,
+    });
+    this.cells = this.buildCells(props, cellOptions, { controlFiles, computeConfig, servicePasswords });
+    this.compute = this.cells.map((c) => c.compute);
+    this.cellMapping = this.mapCells();
+    const first = this.cells[0];
+    const apiLevel = (component: Component) => this.apiLevelEdges(component, props);
+    apiLevel(first.conductor);
+    // The API, the metadata API and the scheduler record their services (and read the services
+    // of the cells through the mappings) in cell0, the top level's `[database] connection`: without
+    // it they fail at start with `No sql_connection parameter is established`.
+    const apiEnv = [
+      ...this.apiDatabase.connectionEnv('API_DB_PASSWORD'),
+      ...this.cell0Database.connectionEnv('CELL0_DB_PASSWORD'),
+      ...first.messaging.transportUrlEnv(),
+    ];
     const neutron = props.neutron;
-    addCheck(this, () => [
-      ...osloProblems('compute nova.conf', schema, compute.config ?? {}),
+
+    this.api = this.serveApi({
+      schedulingKey: SchedulingKey.COMPUTE_API,
+      command: uwsgiCommand('nova-api-wsgi', API_PORT),
+      port: API_PORT,
+      healthPath: '/',
+      replicas: props.apiReplicas,
+      env: [...apiEnv, ...keystoneAuthtokenEnv(this.registration), ...servicePasswords],
+      files: controlFiles.files,
+      requests: { cpu: '200m', memory: '512Mi' },
+    });
+    apiLevel(this.api)
+      .dependsOn(props.placement, 'runtime')
+      .dependsOn(props.glance, 'runtime')
+      .dependsOn(neutron, 'runtime');
+    if (props.cinder) this.api.dependsOn(props.cinder, 'runtime');
+
+    this.metadata = new ApiService(this, 'metadata', {
+      placement: placement(SchedulingKey.COMPUTE_METADATA_API, SchedulingKey.ANY_API),
+      image: this.image,
+      command: uwsgiCommand('nova-metadata-wsgi', METADATA_PORT),
+      port: METADATA_PORT,
+      healthPath: '/',
+      replicas: props.metadataReplicas,
+      env: [
+        ...apiEnv,
+        ...keystoneAuthtokenEnv(this.registration),
+        ...servicePasswords,
+        envFromSecret(
+          osloEnvName('neutron', 'metadata_proxy_shared_secret'),
+          neutron.metadataProxySecret.ref('secret'),
+        ),
+      ],
+      config: controlFiles,
+    });
+    apiLevel(this.metadata).dependsOn(neutron.metadataProxySecret, 'completed').dependsOn(neutron, 'runtime');
+
+    this.scheduler = new WorkerService(this, 'scheduler', {
+      placement: placement(SchedulingKey.COMPUTE_NOVA_SCHEDULER, SchedulingKey.COMPUTE_NOVA_ANY_SERVICE),
+      image: this.image,
+      command: ['nova-scheduler'],
+      replicas: props.schedulerReplicas ?? 2,
+      connectedTo: [first.messagingEndpoint.port],
+      env: [...apiEnv, ...servicePasswords],
+      config: controlFiles,
+    });
+    apiLevel(this.scheduler).dependsOn(props.placement, 'ready');
+
+    this.cellSetup = new JobComponent(this, 'cell-setup', {
+      operatorKey: this.operatorKey,
+      image: this.image,
+      command: ['nova-manage', 'cell_v2', 'discover_hosts', '--verbose'],
+      extraEnv: this.apiDatabase.connectionEnv('API_DB_PASSWORD'),
+    });
+    this.cellSetup.dependsOn(this.api, 'ready');
+    for (const agent of this.compute) this.cellSetup.dependsOn(agent, 'ready');
+
+    this.wireNeutron(neutron);
+  }
+
+  /** What only the whole props can tell: the compute config, the cells, the replicas, the OVN agent's keys. */
+  private propsProblems(props: NovaProps, cellOptions: readonly NovaCellOptions[]): string[] {
+    const compute = props.compute ?? {};
+    const neutron = props.neutron;
+    return [
+      ...osloProblems('compute nova.conf', this.schema, compute.config ?? {}),
       ...(['config', 'compute.config'] as const)
         .filter(
           (name) => (name === 'config' ? props.config : compute.config)?.libvirt?.virt_type !== undefined,
@@ -197,24 +293,28 @@ export class Nova extends OpenStackApiService {
             `nova-compute runs on ${SchedulingKey.COMPUTE_HYPERVISOR} nodes, but ${neutron.node.path}'s OVN agent does not ` +
               `(its dependantKeys are ${neutron.ovnAgentDependantKeys.join(', ') || 'empty'}); add SchedulingKey.COMPUTE_HYPERVISOR to ovnAgent.dependantKeys`,
           ]),
-    ]);
+    ];
+  }
 
-    // Databases: API and cell0 here, one per cell in the cell. Each its own chain, user and password.
-    const chain = (chainId: string, databaseName: string, api?: boolean) =>
-      novaDatabase(this, chainId, { database: props.database, operatorKey, image, databaseName, api });
-    this.apiDatabase = chain('api-db', 'nova_api', true);
-    this.cell0Database = chain('cell0-db', 'nova_cell0');
-
-    this.registration = new KeystoneRegistration(this, 'ks-register', {
-      keystone: props.keystone,
-      operatorKey,
-      serviceType: 'compute',
-      catalogName: 'nova',
-      endpointUrl: this.apiUrl(API_PORT, '/v2.1'),
+  /** One database chain (its own user and password) on the cloud's database. */
+  private databaseChain(
+    props: NovaProps,
+    chainId: string,
+    databaseName: string,
+    api?: boolean,
+  ): ServiceDatabase {
+    return novaDatabase(this, chainId, {
+      database: props.database,
+      operatorKey: this.operatorKey,
+      image: this.image,
+      databaseName,
+      api,
     });
-    const servicePasswords = novaServicePasswords(this.registration);
-    const common = novaCommonConfig(props.keystone, this.registration);
-    const controlConf = this.renderConfig(
+  }
+
+  /** The control plane's nova.conf: the common options, oslo.cache and `[keystone_authtoken]`. */
+  private controlPlaneFiles(props: NovaProps, common: OsloValues): ConfigDirectory {
+    const conf = this.renderConfig(
       mergeOslo(common, {
         // oslo.cache on memcached for the control plane only. nova-compute runs on the host network,
         // where the NetworkPolicies cannot tell a hypervisor from any other source, and memcached
@@ -228,16 +328,19 @@ export class Nova extends OpenStackApiService {
       }),
     );
     // nova-api and nova-metadata read exactly /etc/nova/nova.conf and /etc/nova/api-paste.ini.
-    const controlFiles = { mountPath: this.configDir, files: { 'nova.conf': controlConf } };
+    return { mountPath: this.configDir, files: { 'nova.conf': conf } };
+  }
 
-    const virtType = compute.virtType ?? 'kvm';
-    this.libvirt = libvirtDaemon(this, 'libvirt', {
-      image: compute.libvirtImage ?? cloud.image('libvirt'),
-      forcedDownscale: compute.forcedDownscale ?? false,
-      virtType,
-    });
-
-    // With several cells, hypervisors labelled `cellN` (N >= 2) belong to cell N, the rest to cell 1.
+  /**
+   * One `NovaCell` per cell. With several cells, hypervisors labelled `cellN` (N >= 2) belong to
+   * cell N, the rest to cell 1.
+   */
+  private buildCells(
+    props: NovaProps,
+    cellOptions: readonly NovaCellOptions[],
+    config: Pick<NovaCellProps, 'controlFiles' | 'computeConfig' | 'servicePasswords'>,
+  ): NovaCell[] {
+    const cellNodeLabel = props.cellNodeLabel ?? 'nova.stackwright.io/cell';
     const extraCellLabels = cellOptions.slice(1).map((_, i) => ({ [cellNodeLabel]: `cell${i + 2}` }));
     const cellNodes = (index: number): NodeScope =>
       cellOptions.length === 1
@@ -245,19 +348,7 @@ export class Nova extends OpenStackApiService {
         : index === 0
           ? { excluded: extraCellLabels }
           : { required: extraCellLabels[index - 1] };
-    const computeConfig = mergeOslo(this.configWith(common), {
-      DEFAULT: { compute_driver: 'libvirt.LibvirtDriver', instances_path: '/var/lib/nova/instances' },
-      ...libvirtOptions(virtType),
-      // os-vif ensures br-int through the node's Open vSwitch database, which the OVN agent serves on
-      // its unix socket only (os-vif's default is tcp:127.0.0.1:6640).
-      os_vif_ovs: { ovsdb_connection: 'unix:/run/openvswitch/db.sock' },
-      oslo_concurrency: { lock_path: '/var/lib/nova/tmp' },
-      // nova-compute runs as root in a privileged pod: oslo.privsep's helpers (Nova's, os-vif's,
-      // os-brick's) start with `sudo privsep-helper`. Through rootwrap they would not start at all:
-      // its filters allow no `--config-dir`, which oslo adds for /etc/nova/nova.conf.d.
-      workarounds: { disable_rootwrap: true },
-    });
-    this.cells = cellOptions.map(
+    return cellOptions.map(
       (options, index) =>
         new NovaCell(this, `cell${index + 1}`, {
           index,
@@ -267,13 +358,11 @@ export class Nova extends OpenStackApiService {
           conductorReplicas: index === 0 ? props.conductorReplicas : options.conductorReplicas,
           vncReplicas: props.vncReplicas,
           nodes: cellNodes(index),
-          image,
-          operatorKey,
-          schema,
-          controlFiles,
-          computeConfig,
-          compute,
-          servicePasswords,
+          image: this.image,
+          operatorKey: this.operatorKey,
+          schema: this.schema,
+          ...config,
+          compute: props.compute ?? {},
           // Cell 1's conductor is the super-conductor: it reads the API database too.
           conductorEnv: index === 0 ? this.apiDatabase.connectionEnv('API_DB_PASSWORD') : [],
           peers: {
@@ -281,115 +370,52 @@ export class Nova extends OpenStackApiService {
             cache: props.cache,
             placement: props.placement,
             glance: props.glance,
-            neutron,
-            ovnAgent: neutron.ovnAgent,
+            neutron: props.neutron,
+            ovnAgent: props.neutron.ovnAgent,
             libvirt: this.libvirt,
             cinder: props.cinder,
           },
         }),
     );
-    const first = this.cells[0];
-    this.compute = this.cells.map((c) => c.compute);
+  }
 
-    this.cellMapping = cellMappingJob(this, 'cell-mapping', {
-      operatorKey,
-      image,
+  /** The Job recording cell0 and every cell in the API database, after their databases and buses exist. */
+  private mapCells(): JobComponent {
+    const mapping = cellMappingJob(this, 'cell-mapping', {
+      operatorKey: this.operatorKey,
+      image: this.image,
       apiDatabase: this.apiDatabase,
       cell0Database: this.cell0Database,
       cells: this.cells,
     });
-    this.cellMapping
-      .dependsOn(this.apiDatabase.sync, 'completed')
-      .dependsOn(this.cell0Database.init, 'completed');
+    mapping.dependsOn(this.apiDatabase.sync, 'completed').dependsOn(this.cell0Database.init, 'completed');
     for (const c of this.cells) {
-      this.cellMapping.dependsOn(c.database.init, 'completed').dependsOn(c.messaging.init, 'completed');
-      c.mappedBy(this.cellMapping);
+      mapping.dependsOn(c.database.init, 'completed').dependsOn(c.messaging.init, 'completed');
+      c.mappedBy(mapping);
     }
+    return mapping;
+  }
 
-    const allSyncs = [
-      this.apiDatabase.sync,
-      this.cell0Database.sync,
-      ...this.cells.map((c) => c.database.sync),
-    ];
-    /** The edges every control-plane component of the API level shares. */
-    const apiLevel = (component: Component) => {
-      component
-        .dependsOn(props.keystone, 'ready')
-        .dependsOn(props.cache, 'ready')
-        .dependsOn(this.cellMapping, 'completed')
-        .dependsOn(this.registration.job, 'completed');
-      for (const c of this.cells) component.dependsOn(c.databaseEndpoint, 'ready');
-      component.dependsOn(first.messagingEndpoint, 'ready').dependsOn(first.messaging.init, 'completed');
-      for (const sync of allSyncs) component.dependsOn(sync, 'completed');
-      return component;
-    };
-    apiLevel(first.conductor);
-    // The API, the metadata API and the scheduler record their services (and read the services
-    // of the cells through the mappings) in cell0, the top level's `[database] connection`: without
-    // it they fail at start with `No sql_connection parameter is established`.
-    const apiEnv = [
-      ...this.apiDatabase.connectionEnv('API_DB_PASSWORD'),
-      ...this.cell0Database.connectionEnv('CELL0_DB_PASSWORD'),
-      ...first.messaging.transportUrlEnv(),
-    ];
+  /** The edges every control-plane component of the API level shares. */
+  private apiLevelEdges(component: Component, props: NovaProps): Component {
+    const first = this.cells[0];
+    component
+      .dependsOn(props.keystone, 'ready')
+      .dependsOn(props.cache, 'ready')
+      .dependsOn(this.cellMapping, 'completed')
+      .dependsOn(this.registration.job, 'completed');
+    for (const c of this.cells) component.dependsOn(c.databaseEndpoint, 'ready');
+    component.dependsOn(first.messagingEndpoint, 'ready').dependsOn(first.messaging.init, 'completed');
+    const syncs = [this.apiDatabase.sync, this.cell0Database.sync, ...this.cells.map((c) => c.database.sync)];
+    for (const sync of syncs) component.dependsOn(sync, 'completed');
+    return component;
+  }
 
-    this.api = this.serveApi({
-      schedulingKey: SchedulingKey.COMPUTE_API,
-      command: uwsgiCommand('nova-api-wsgi', API_PORT),
-      port: API_PORT,
-      healthPath: '/',
-      replicas: props.apiReplicas,
-      env: [...apiEnv, ...keystoneAuthtokenEnv(this.registration), ...servicePasswords],
-      files: controlFiles.files,
-      requests: { cpu: '200m', memory: '512Mi' },
-    });
-    apiLevel(this.api)
-      .dependsOn(props.placement, 'runtime')
-      .dependsOn(props.glance, 'runtime')
-      .dependsOn(neutron, 'runtime');
-    if (props.cinder) this.api.dependsOn(props.cinder, 'runtime');
-
-    this.metadata = new ApiService(this, 'metadata', {
-      placement: placement(SchedulingKey.COMPUTE_METADATA_API, SchedulingKey.ANY_API),
-      image,
-      command: uwsgiCommand('nova-metadata-wsgi', METADATA_PORT),
-      port: METADATA_PORT,
-      healthPath: '/',
-      replicas: props.metadataReplicas,
-      env: [
-        ...apiEnv,
-        ...keystoneAuthtokenEnv(this.registration),
-        ...servicePasswords,
-        envFromSecret(
-          osloEnvName('neutron', 'metadata_proxy_shared_secret'),
-          neutron.metadataProxySecret.ref('secret'),
-        ),
-      ],
-      config: controlFiles,
-    });
-    apiLevel(this.metadata).dependsOn(neutron.metadataProxySecret, 'completed').dependsOn(neutron, 'runtime');
-
-    this.scheduler = new WorkerService(this, 'scheduler', {
-      placement: placement(SchedulingKey.COMPUTE_NOVA_SCHEDULER, SchedulingKey.COMPUTE_NOVA_ANY_SERVICE),
-      image,
-      command: ['nova-scheduler'],
-      replicas: props.schedulerReplicas ?? 2,
-      connectedTo: [first.messagingEndpoint.port],
-      env: [...apiEnv, ...servicePasswords],
-      config: controlFiles,
-    });
-    apiLevel(this.scheduler).dependsOn(props.placement, 'ready');
-
-    this.cellSetup = new JobComponent(this, 'cell-setup', {
-      operatorKey,
-      image,
-      command: ['nova-manage', 'cell_v2', 'discover_hosts', '--verbose'],
-      extraEnv: this.apiDatabase.connectionEnv('API_DB_PASSWORD'),
-    });
-    this.cellSetup.dependsOn(this.api, 'ready');
-    for (const agent of this.compute) this.cellSetup.dependsOn(agent, 'ready');
-
-    // Neutron reaches Nova at run time: port events to the API, instance metadata to the metadata API.
+  /**
+   * Neutron reaches Nova at run time: port events to the API, instance metadata to the metadata
+   * API, which its metadata agent must name.
+   */
+  private wireNeutron(neutron: Neutron): void {
     neutron.api.dependsOn(this.api, 'runtime');
     for (const agent of neutron.ovnAgent.components) agent.dependsOn(this.metadata, 'runtime');
     addCheck(this, () =>
@@ -406,6 +432,30 @@ export class Nova extends OpenStackApiService {
   get conductor(): WorkerService {
     return this.cells[0].conductor;
   }
+}
+
+/** The options of each cell: the list given, or `cells` empty ones (one when the count is out of range). */
+function novaCellOptions(cells: NovaProps['cells']): readonly NovaCellOptions[] {
+  if (typeof cells === 'object' && cells.length > 0) return cells;
+  // Out-of-range counts are reported by the props check; build one cell so construction gets there.
+  const count = typeof cells === 'number' && Number.isFinite(cells) ? Math.trunc(cells) : 1;
+  return Array.from({ length: Math.max(1, Math.min(MAX_CELLS, count)) }, () => ({}));
+}
+
+/** The hypervisors' nova.conf: the common options with the user's over them, and libvirt's. */
+function computeNovaConf(base: OsloValues, virtType: VirtType): OsloValues {
+  return mergeOslo(base, {
+    DEFAULT: { compute_driver: 'libvirt.LibvirtDriver', instances_path: '/var/lib/nova/instances' },
+    ...libvirtOptions(virtType),
+    // os-vif ensures br-int through the node's Open vSwitch database, which the OVN agent serves on
+    // its unix socket only (os-vif's default is tcp:127.0.0.1:6640).
+    os_vif_ovs: { ovsdb_connection: 'unix:/run/openvswitch/db.sock' },
+    oslo_concurrency: { lock_path: '/var/lib/nova/tmp' },
+    // nova-compute runs as root in a privileged pod: oslo.privsep's helpers (Nova's, os-vif's,
+    // os-brick's) start with `sudo privsep-helper`. Through rootwrap they would not start at all:
+    // its filters allow no `--config-dir`, which oslo adds for /etc/nova/nova.conf.d.
+    workarounds: { disable_rootwrap: true },
+  });
 }
 
 function cellProblems(cells: NovaProps['cells']): string[] {
