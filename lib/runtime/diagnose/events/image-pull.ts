@@ -1,6 +1,5 @@
-import { Finding } from '../finding';
-import { ClusterEvent, involvedRef } from './cluster-event';
-import { EventRule } from './event-rule';
+import { ClusterEvent } from './cluster-event';
+import { EventRule, eventRule, EventWording } from './event-rule';
 
 const IMAGE = /image "([^"]+)"/;
 const PULL_FAILURE =
@@ -10,19 +9,16 @@ const PULL_FAILURE =
  * The kubelet cannot pull a container image (`Failed`, `BackOff`, `InspectFailed`,
  * `ErrImageNeverPull`): names the image; blocking, since retrying the same reference rarely helps.
  */
-export const imagePull: EventRule = {
+export const imagePull: EventRule = eventRule({
   cause: 'image-pull',
   reasons: ['Failed', 'BackOff', 'InspectFailed', 'ErrImageNeverPull'],
-  explain(event: ClusterEvent): Finding | undefined {
+  blocking: true,
+  word(event: ClusterEvent): EventWording | undefined {
     if (!PULL_FAILURE.test(event.message)) return undefined;
     const image = IMAGE.exec(event.message)?.[1];
-    return {
-      cause: 'image-pull',
-      ref: involvedRef(event),
-      message:
-        `pod ${event.involved.name} cannot pull image ${image ?? '(see the event)'}: ${event.message}; ` +
-        `fix: check the image name and tag, the registry's reachability and the pull secret`,
-      blocking: true,
-    };
+    return (
+      `pod ${event.involved.name} cannot pull image ${image ?? '(see the event)'}: ${event.message}; ` +
+      `fix: check the image name and tag, the registry's reachability and the pull secret`
+    );
   },
-};
+});

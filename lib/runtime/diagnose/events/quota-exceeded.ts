@@ -1,6 +1,5 @@
-import { Finding } from '../finding';
-import { ClusterEvent, involvedName, involvedRef } from './cluster-event';
-import { EventRule } from './event-rule';
+import { ClusterEvent, involvedName } from './cluster-event';
+import { EventRule, eventRule, EventWording } from './event-rule';
 
 // `exceeded quota: <name>, requested: a=1,b=2, used: a=1,b=1, limited: a=1,b=2`
 const EXCEEDED = /exceeded quota: ([^,\s]+), requested: (\S*), used: (\S*), limited: (\S*?)(?:$|\s)/;
@@ -12,10 +11,11 @@ const MUST_SPECIFY = /failed quota: ([^:\s]+): must specify (.+)$/;
  * StatefulSet, DaemonSet or Job): names the quota and each resource that would go over its limit,
  * or the requests/limits the quota demands and the pods lack.
  */
-export const quotaExceeded: EventRule = {
+export const quotaExceeded: EventRule = eventRule({
   cause: 'quota-exceeded',
   reasons: ['FailedCreate'],
-  explain(event: ClusterEvent): Finding | undefined {
+  blocking: true,
+  word(event: ClusterEvent): EventWording | undefined {
     const namespace = event.involved.namespace ?? 'default';
     const exceeded = EXCEEDED.exec(event.message);
     if (exceeded) {
@@ -28,28 +28,22 @@ export const quotaExceeded: EventRule = {
           ([resource, limit]) =>
             `${resource} (requested ${req[resource]}, used ${use[resource] ?? '0'}, limit ${limit})`,
         );
-      return finding(
-        event,
+      return (
         `ResourceQuota ${quota} forbids the pods of ${involvedName(event)}: ${over.join(', ') || requested}; ` +
-          `fix: raise spec.hard of ResourceQuota ${quota} (kubectl -n ${namespace} edit resourcequota ${quota}) or lower the pods' requests`,
+        `fix: raise spec.hard of ResourceQuota ${quota} (kubectl -n ${namespace} edit resourcequota ${quota}) or lower the pods' requests`
       );
     }
     const unspecified = MUST_SPECIFY.exec(event.message);
     if (unspecified) {
       const [, quota, what] = unspecified;
-      return finding(
-        event,
+      return (
         `ResourceQuota ${quota} demands ${what.trim()}, which the pods of ${involvedName(event)} do not set; ` +
-          `fix: set those resources on the containers, or add a LimitRange with defaults to namespace ${namespace}`,
+        `fix: set those resources on the containers, or add a LimitRange with defaults to namespace ${namespace}`
       );
     }
     return undefined;
   },
-};
-
-function finding(event: ClusterEvent, message: string): Finding {
-  return { cause: 'quota-exceeded', ref: involvedRef(event), message, blocking: true };
-}
+});
 
 /** `pods=1,limits.cpu=500m` as a record. */
 function quantities(list: string): Record<string, string> {

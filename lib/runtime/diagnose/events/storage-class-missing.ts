@@ -1,6 +1,5 @@
-import { Finding } from '../finding';
-import { ClusterEvent, involvedRef } from './cluster-event';
-import { EventRule } from './event-rule';
+import { ClusterEvent } from './cluster-event';
+import { EventRule, eventRule, EventWording } from './event-rule';
 
 const NOT_FOUND = /storageclass\.storage\.k8s\.io "([^"]+)" not found/;
 const NO_CLASS = /no storage class is set/;
@@ -9,28 +8,23 @@ const NO_CLASS = /no storage class is set/;
  * A PersistentVolumeClaim that can never bind: the StorageClass it names does not exist
  * (`ProvisioningFailed`), or it names none and the cluster has no default (`FailedBinding`).
  */
-export const storageClassMissing: EventRule = {
+export const storageClassMissing: EventRule = eventRule({
   cause: 'storage-class-missing',
   reasons: ['ProvisioningFailed', 'FailedBinding'],
-  explain(event: ClusterEvent): Finding | undefined {
+  blocking: true,
+  word(event: ClusterEvent): EventWording | undefined {
     const claim = `PersistentVolumeClaim ${event.involved.name}`;
     const missing = NOT_FOUND.exec(event.message);
     if (missing)
-      return finding(
-        event,
+      return (
         `${claim} asks for StorageClass ${missing[1]}, which does not exist; ` +
-          `fix: create StorageClass ${missing[1]}, or set the claim's storageClassName to one that exists (kubectl get storageclass)`,
+        `fix: create StorageClass ${missing[1]}, or set the claim's storageClassName to one that exists (kubectl get storageclass)`
       );
     if (NO_CLASS.test(event.message))
-      return finding(
-        event,
+      return (
         `${claim} names no StorageClass and the cluster has no default one; ` +
-          `fix: set its storageClassName, or mark a StorageClass default (annotation storageclass.kubernetes.io/is-default-class=true)`,
+        `fix: set its storageClassName, or mark a StorageClass default (annotation storageclass.kubernetes.io/is-default-class=true)`
       );
     return undefined;
   },
-};
-
-function finding(event: ClusterEvent, message: string): Finding {
-  return { cause: 'storage-class-missing', ref: involvedRef(event), message, blocking: true };
-}
+});
