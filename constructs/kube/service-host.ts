@@ -10,7 +10,7 @@ export function completeServiceHost(scope: IConstruct, host: string): string {
   return host.includes('.') || host.includes(':') ? host : Cloud.of(scope).serviceHost(host);
 }
 
-/** `url` with its host completed like {@link completeServiceHost} (`http://glance-api:9292`). */
+/** `url` with its host completed like {@link completeServiceHost}: `http://glance-api:9292` -> `http://glance-api.<namespace>.svc:9292`. */
 export function completeServiceUrl(scope: IConstruct, url: string): string {
   // Only a bare name (letters, digits, '-') right after the scheme, up to the port or path.
   return url.replace(

@@ -200,7 +200,7 @@ export class Keystone extends OpenStackApiService implements IdentityEndpoint {
     return this.bootstrap;
   }
 
-  /** In-cluster identity URL, e.g. `http://keystone-api:5000/v3`. */
+  /** In-cluster identity URL, e.g. `http://keystone-api.openstack.svc:5000/v3`. */
   get authUrl(): string {
     return `${this.api.internalUrl}/v3`;
   }
