@@ -4,7 +4,7 @@
  * imports included.
  *
  *   constructs/                      -> lib/model, lib/scheduling, lib/graph
- *     openstack, infra, tempest      -> openstack-kit (infra: its endpoint contract only) -> kube
+ *     tempest -> openstack, infra    -> openstack-kit (infra: its endpoint contract only) -> kube
  *   lib/model                        -> lib/scheduling, lib/graph
  *   lib/scheduling                   -> lib/graph (the manifest contract's reserved label only)
  *   lib/graph                        -> lib/files

@@ -1,3 +1,4 @@
+export * from './infra-service';
 export * from './mariadb';
 export * from './memcached';
 export * from './rabbitmq';

@@ -1,7 +1,7 @@
 /**
  * The Kubernetes building blocks a service is composed of: pods, Jobs, Deployments and DaemonSets with
- * their placement, configuration files, generated Secrets and clustered StatefulSets. They know
- * nothing about OpenStack.
+ * their placement, configuration files, generated Secrets and clustered StatefulSets. They import
+ * nothing of OpenStack's wiring (oslo.config, Keystone, the endpoint contract): that is the kit's.
  */
 export * from './secret-ref';
 export * from './pod-template';

@@ -9,7 +9,15 @@ export * from './openstack-api-service';
 export * from './openstack-service-dependencies';
 export * from './endpoints';
 export * from './external-endpoints';
-export { cacheRule, COMMON_INPUT_RULES, databaseRule, messagingRule, serviceRule } from './input-rules';
+export {
+  cacheRule,
+  commonInputHints,
+  COMMON_INPUT_HINTS,
+  COMMON_INPUT_RULES,
+  databaseRule,
+  messagingRule,
+  serviceRule,
+} from './input-rules';
 export * from './oslo-config';
 export * from './service-database';
 export * from './service-messaging';

@@ -86,3 +86,26 @@ export const COMMON_INPUT_RULES = {
   messaging: messagingRule,
   cache: cacheRule,
 } as const;
+
+/** What to pass for the inputs most services share, worded once for every service's errors. */
+export const COMMON_INPUT_HINTS = {
+  keystone: 'the Keystone service',
+  database: 'a MariaDB or externalDatabase(...)',
+  messaging: 'a RabbitMQ or externalMessaging(...)',
+  cache: 'a Memcached or externalCache(...)',
+} as const;
+
+/**
+ * The hints of the named common inputs, in the order given, for {@link requireInputs}; spread it
+ * and add the service's own inputs.
+ *
+ * @example
+ * requireInputs(this, props, { ...commonInputHints('keystone', 'database', 'cache'), gnocchi: 'the Gnocchi service' });
+ */
+export function commonInputHints<K extends keyof typeof COMMON_INPUT_HINTS>(
+  ...names: K[]
+): Pick<typeof COMMON_INPUT_HINTS, K> {
+  const hints: Partial<Pick<typeof COMMON_INPUT_HINTS, K>> = {};
+  for (const name of names) hints[name] = COMMON_INPUT_HINTS[name];
+  return hints as Pick<typeof COMMON_INPUT_HINTS, K>;
+}

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { COMMON_INPUT_RULES } from '../openstack-kit/input-rules';
+import { COMMON_INPUT_RULES, commonInputHints } from '../openstack-kit/input-rules';
 import { addCheck, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../kube/api-service';
@@ -7,7 +7,6 @@ import { MessagingEndpoint } from '../openstack-kit/endpoints';
 import { GeneratedSecret } from '../kube/generated-secret';
 import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
 import { osloEnvName } from '../openstack-kit/oslo-config';
-import { commonInputHints } from '../kube/required-inputs';
 import { envFromSecret } from '../kube/secret-ref';
 import { uwsgiCommand } from '../openstack-kit/uwsgi';
 import { WorkerService } from '../kube/worker-service';

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { COMMON_INPUT_RULES, serviceRule } from '../openstack-kit/input-rules';
+import { COMMON_INPUT_RULES, commonInputHints, serviceRule } from '../openstack-kit/input-rules';
 import { stringify } from 'yaml';
 import { addCheck, Component, IDependable, Rules } from '../../lib/model';
 import { placement, requiringNoOvnMaintenance, SchedulingKey } from '../../lib/scheduling';
@@ -8,7 +8,6 @@ import { JobComponent } from '../kube/job-component';
 import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
 import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../openstack-kit/keystone-service-user';
 import { OsloValues, osloEnvName } from '../openstack-kit/oslo-config';
-import { commonInputHints } from '../kube/required-inputs';
 import { ServiceMessaging } from '../openstack-kit/service-messaging';
 import { WorkerService } from '../kube/worker-service';
 import { Keystone } from './keystone';

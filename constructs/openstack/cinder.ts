@@ -1,5 +1,5 @@
 import { k8s } from 'cdk8s-plus-33';
-import { COMMON_INPUT_RULES } from '../openstack-kit/input-rules';
+import { COMMON_INPUT_RULES, commonInputHints } from '../openstack-kit/input-rules';
 import { Construct } from 'constructs';
 import { addCheck, IDependable, required, Rules } from '../../lib/model';
 import { placement, restrictedTo, SchedulingKey } from '../../lib/scheduling';
@@ -13,7 +13,6 @@ import {
 import { MessagingEndpoint } from '../openstack-kit/endpoints';
 import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
 import { mergeOslo, OsloSchema, OsloValues, osloEnvName, renderOslo } from '../openstack-kit/oslo-config';
-import { commonInputHints } from '../kube/required-inputs';
 import { uwsgiCommand } from '../openstack-kit/uwsgi';
 import { WorkerService } from '../kube/worker-service';
 import {

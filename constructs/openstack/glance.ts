@@ -1,12 +1,11 @@
 import { k8s } from 'cdk8s-plus-33';
-import { COMMON_INPUT_RULES } from '../openstack-kit/input-rules';
+import { COMMON_INPUT_RULES, commonInputHints } from '../openstack-kit/input-rules';
 import { Construct } from 'constructs';
 import { addCheck, JsonApiObject, required, Rules } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../kube/api-service';
 import { JobComponent } from '../kube/job-component';
 import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
-import { commonInputHints } from '../kube/required-inputs';
 import { ServiceDatabase } from '../openstack-kit/service-database';
 import {
   apiServiceDefaults,

@@ -1,5 +1,5 @@
 import { k8s } from 'cdk8s-plus-33';
-import { COMMON_INPUT_RULES } from '../openstack-kit/input-rules';
+import { COMMON_INPUT_RULES, commonInputHints } from '../openstack-kit/input-rules';
 import { Construct } from 'constructs';
 import { addCheck, Component, JsonApiObject, required, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
@@ -14,7 +14,6 @@ import {
 import { JobComponent } from '../kube/job-component';
 import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
 import { osloEnvName } from '../openstack-kit/oslo-config';
-import { commonInputHints } from '../kube/required-inputs';
 import { uwsgiCommand } from '../openstack-kit/uwsgi';
 import { WorkerService } from '../kube/worker-service';
 import { OpenStackServiceDescriptor, OpenStackServiceProps } from '../openstack-kit/openstack-service';

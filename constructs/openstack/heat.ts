@@ -1,6 +1,6 @@
 import { Construct } from 'constructs';
 import { Component, Rules } from '../../lib/model';
-import { COMMON_INPUT_RULES } from '../openstack-kit/input-rules';
+import { COMMON_INPUT_RULES, commonInputHints } from '../openstack-kit/input-rules';
 import { groupPlacement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../kube/api-service';
 import { MessagingEndpoint } from '../openstack-kit/endpoints';
@@ -10,7 +10,6 @@ import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
 import { serviceUserPasswordEnv } from '../openstack-kit/keystone-service-user';
 import { osloCacheConfig } from '../openstack-kit/oslo-cache';
 import { osloEnvName } from '../openstack-kit/oslo-config';
-import { commonInputHints } from '../kube/required-inputs';
 import { envFromSecret } from '../kube/secret-ref';
 import { uwsgiCommand } from '../openstack-kit/uwsgi';
 import { WorkerService } from '../kube/worker-service';

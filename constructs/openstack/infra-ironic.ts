@@ -1,5 +1,5 @@
 import { k8s } from 'cdk8s-plus-33';
-import { COMMON_INPUT_RULES, serviceRule } from '../openstack-kit/input-rules';
+import { COMMON_INPUT_RULES, commonInputHints, serviceRule } from '../openstack-kit/input-rules';
 import { Construct } from 'constructs';
 import { addCheck, Cloud, Component, IDependable, rangeProblems, required, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
@@ -11,7 +11,6 @@ import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
 import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../openstack-kit/keystone-service-user';
 import { OsloValues, osloEnvName } from '../openstack-kit/oslo-config';
 import { DependencyGateOptions } from '../openstack-kit/openstack-service-dependencies';
-import { commonInputHints } from '../kube/required-inputs';
 import { uwsgiCommand } from '../openstack-kit/uwsgi';
 import { WorkerService } from '../kube/worker-service';
 import {

@@ -1,6 +1,6 @@
 import { Construct } from 'constructs';
 import { Rules } from '../../lib/model';
-import { COMMON_INPUT_RULES } from '../openstack-kit/input-rules';
+import { COMMON_INPUT_RULES, commonInputHints } from '../openstack-kit/input-rules';
 import { addCheck, Component } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../kube/api-service';
@@ -10,7 +10,6 @@ import { GeneratedSecret } from '../kube/generated-secret';
 import { JobComponent } from '../kube/job-component';
 import { IdentityEndpoint } from '../openstack-kit/endpoints';
 import { osloCacheConfig } from '../openstack-kit/oslo-cache';
-import { commonInputHints } from '../kube/required-inputs';
 import { envFromSecret } from '../kube/secret-ref';
 import { ServiceDatabase } from '../openstack-kit/service-database';
 import { ServiceMessaging } from '../openstack-kit/service-messaging';

@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
 import { nodeConfigTemplatesRule } from '../openstack-kit/node-config-templates';
 import { osloValuesRule } from '../openstack-kit/oslo-config';
-import { COMMON_INPUT_RULES, serviceRule } from '../openstack-kit/input-rules';
+import { COMMON_INPUT_RULES, commonInputHints, serviceRule } from '../openstack-kit/input-rules';
 import { addCheck, Cloud, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../kube/api-service';
@@ -11,7 +11,6 @@ import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
 import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../openstack-kit/keystone-service-user';
 import { NodeConfiguredAgent } from '../openstack-kit/node-config-templates';
 import { osloProblems } from '../openstack-kit/oslo-config';
-import { commonInputHints } from '../kube/required-inputs';
 import { ServiceDatabase } from '../openstack-kit/service-database';
 import { ServiceMessaging } from '../openstack-kit/service-messaging';
 import { WorkerService } from '../kube/worker-service';

@@ -1,6 +1,12 @@
 import { nodeConfigTemplatesRule } from '../openstack-kit/node-config-templates';
 import { osloValuesRule } from '../openstack-kit/oslo-config';
-import { COMMON_INPUT_RULES, databaseRule, messagingRule, serviceRule } from '../openstack-kit/input-rules';
+import {
+  COMMON_INPUT_RULES,
+  commonInputHints,
+  databaseRule,
+  messagingRule,
+  serviceRule,
+} from '../openstack-kit/input-rules';
 import { Construct } from 'constructs';
 import {
   addCheck,
@@ -22,7 +28,6 @@ import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
 import { NodeConfiguredAgent, NodeScope } from '../openstack-kit/node-config-templates';
 import { osloCacheConfig } from '../openstack-kit/oslo-cache';
 import { mergeOslo, osloEnvName, osloProblems, OsloValues } from '../openstack-kit/oslo-config';
-import { commonInputHints } from '../kube/required-inputs';
 import { envFromSecret } from '../kube/secret-ref';
 import { ServiceDatabase } from '../openstack-kit/service-database';
 import { uwsgiCommand } from '../openstack-kit/uwsgi';
@@ -434,7 +439,7 @@ export class Nova extends OpenStackApiService {
   }
 }
 
-/** The options of each cell: the list given, or `cells` empty ones (one when the count is out of range). */
+/** The options of each cell: the list given, or `cells` empty ones (the count clamped to 1..MAX_CELLS). */
 function novaCellOptions(cells: NovaProps['cells']): readonly NovaCellOptions[] {
   if (typeof cells === 'object' && cells.length > 0) return cells;
   // Out-of-range counts are reported by the props check; build one cell so construction gets there.

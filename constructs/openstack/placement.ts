@@ -1,10 +1,9 @@
 import { Construct } from 'constructs';
-import { COMMON_INPUT_RULES } from '../openstack-kit/input-rules';
+import { COMMON_INPUT_RULES, commonInputHints } from '../openstack-kit/input-rules';
 import { Rules } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../kube/api-service';
 import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
-import { commonInputHints } from '../kube/required-inputs';
 import { ServiceDatabase } from '../openstack-kit/service-database';
 import { uwsgiCommand } from '../openstack-kit/uwsgi';
 import { OpenStackServiceDescriptor, OpenStackServiceProps } from '../openstack-kit/openstack-service';

@@ -2,7 +2,8 @@ import { Annotations } from './annotations';
 import { dnsLabelProblems, dnsSubdomainProblems } from './dns-name';
 import { labelsProblems } from './label';
 import { BOOTSTRAP_KIND_NAMES, kindFacts } from './kinds';
-import { isKubeObject, KubeObject, notAKubeObject, objectRef } from './manifest';
+import { isKubeObject, KubeObject, objectRef } from './manifest';
+import { notAKubeObject } from './not-a-kube-object';
 import { shown } from './shown';
 
 /**

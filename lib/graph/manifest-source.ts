@@ -1,12 +1,13 @@
 import { CloudChoice, ComponentGraph, graphFromManifests } from './component-graph';
 import { loadManifests } from './load-manifests';
-import { isKubeObject, KubeObject, notAKubeObject } from './manifest';
+import { isKubeObject, KubeObject } from './manifest';
+import { notAKubeObject } from './not-a-kube-object';
 import { shown } from './shown';
 
 /**
  * Anything with cdk8s's `Chart.toJson()`: a Stackwright `Cloud` is a cdk8s Chart, so this is how the
- * back ends accept one without importing the construct layer (data flows one way: constructs
- * produce manifests, the runtime, the Pulumi adapter and the exports consume them).
+ * runtime and the Pulumi adapter accept one without importing the construct layer (data flows one
+ * way: constructs produce manifests, the back ends consume them).
  */
 export interface ChartLike {
   /** The chart's objects as plain JSON, annotated and in synthesis order. */
@@ -43,7 +44,7 @@ export function manifestsOf(source: ManifestSource): KubeObject[] {
     return source.toJson().map((value, index) => asKubeObject(value, index));
   }
   throw new Error(
-    `cannot read manifests from ${shown(source)}: pass a manifests directory or file, a list of objects, a component graph or a chart`,
+    `cannot read manifests from ${shown(source)}: pass a manifests directory or file, a list of objects or a chart`,
   );
 }
 
@@ -52,11 +53,18 @@ export function manifestsOf(source: ManifestSource): KubeObject[] {
  * manifests, or `choice.cloud`. A graph is taken as it is, when it is the chosen cloud's.
  */
 export function graphOf(source: ManifestSource | ComponentGraph, choice: CloudChoice = {}): ComponentGraph {
-  if (!isGraph(source)) return graphFromManifests(manifestsOf(source), choice);
+  // A list is checked by the manifest contract as a whole: every problem at once.
+  if (Array.isArray(source)) return graphFromManifests(source, choice);
+  if (typeof source === 'string' || isChartLike(source))
+    return graphFromManifests(manifestsOf(source), choice);
+  if (!isGraph(source))
+    throw new Error(
+      `cannot read manifests from ${shown(source)}: pass a manifests directory or file, a list of objects, a component graph or a chart`,
+    );
   const clouds = [...new Set(source.components.map((c) => c.cloud))];
   if (choice.cloud !== undefined && clouds.some((c) => c !== choice.cloud))
     throw new Error(
-      `the graph is cloud ${clouds.join(', ')}'s, not ${choice.cloud}'s: leave the cloud out, or pass that cloud's graph`,
+      `the graph is cloud ${clouds.join(', ')}'s, not ${choice.cloud}'s: leave the option cloud out, or pass that cloud's graph`,
     );
   return source;
 }

@@ -1,4 +1,3 @@
-import { shown } from './shown';
 /** The minimal shape of a Kubernetes object that the graph needs (plain JSON, as synthesised or read from YAML). */
 export interface KubeObject {
   readonly apiVersion: string;
@@ -31,9 +30,4 @@ export function isKubeObject(value: unknown): value is KubeObject {
     metadata !== null &&
     typeof metadata.name === 'string'
   );
-}
-
-/** Why the `index`th value (from 0) of a list of objects is not one, as every reader words it. */
-export function notAKubeObject(value: unknown, index: number): string {
-  return `object ${index + 1} is not a Kubernetes object (apiVersion, kind, metadata.name): ${shown(value).slice(0, 80)}`;
 }

@@ -7,12 +7,12 @@ import { renderDeletionSummary, renderRolloutSummary } from '../../lib/cli/rende
 import type { DeletionResult } from '../../lib/runtime/result';
 import { RunEvent } from '../../lib/runtime/events';
 import { countStates, FailureCause, RolloutResult } from '../../lib/runtime/result';
-import { component, deployment, graphOf, job, namespace } from '../runtime/support/manifests';
+import { component, deployment, testGraph, job, namespace } from '../runtime/support/manifests';
 
 const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
 const at = (ms: number) => new Date(T0 + ms).toISOString();
 
-const graph = graphOf(
+const graph = testGraph(
   [namespace()],
   component('mariadb', { service: 'infra' }, deployment('mariadb')),
   component('memcached', { service: 'infra' }, deployment('memcached')),

@@ -69,7 +69,7 @@ describe('manifestsOf: one reader for the runtime, the Pulumi adapter and the CL
   test('refuses what is no source at all, naming what to pass', () => {
     // WHEN / THEN
     expect(() => manifestsOf(42 as unknown as string)).toThrow(
-      'cannot read manifests from 42: pass a manifests directory or file, a list of objects, a component graph or a chart',
+      'cannot read manifests from 42: pass a manifests directory or file, a list of objects or a chart',
     );
   });
 });
@@ -97,7 +97,7 @@ describe('graphOf', () => {
     expect(graphOf(graph)).toBe(graph);
     expect(graphOf(graph, { cloud: 'prod' })).toBe(graph);
     expect(() => graphOf(graph, { cloud: 'staging' })).toThrow(
-      "the graph is cloud prod's, not staging's: leave the cloud out, or pass that cloud's graph",
+      "the graph is cloud prod's, not staging's: leave the option cloud out, or pass that cloud's graph",
     );
   });
 });

@@ -132,7 +132,7 @@ function cloudTs(cloudId: string): string {
 import { Cloud, referenceCloud } from 'stackwright';
 
 ${CLOUD_DOC}
-function myCloud(scope: Construct): Cloud {
+export function myCloud(scope: Construct): Cloud {
   return referenceCloud(scope, '${cloudId}', {
     namespace: 'openstack',
     services: {

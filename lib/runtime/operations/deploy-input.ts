@@ -4,7 +4,7 @@ import { InventoryLocation, inventoryLocation } from '../inventory/inventory';
 /**
  * The manifests of a cloud in any form `deploy`, `plan` and `destroy` accept: a component graph or
  * any {@link ManifestSource} (a `Cloud` or other chart, plain objects, a directory or file of
- * synthesised YAML), the same forms the Pulumi adapter and the exports read.
+ * synthesised YAML), the same forms the Pulumi adapter reads.
  */
 export type ManifestInput = ComponentGraph | ManifestSource;
 

@@ -1,7 +1,7 @@
 /** A component's CRDs are applied and established before its custom resources (lib/runtime/engine/apply-order.ts), through a rollout. */
 import { KubeObject } from '../../../lib/graph';
 import { setup } from '../support/rollout-harness';
-import { component, crd, graphOf, NS } from '../support/manifests';
+import { component, crd, testGraph, NS } from '../support/manifests';
 
 describe("a component's apply order", () => {
   test('applies a component’s CRD first and waits until it is established before its custom resources', async () => {
@@ -13,7 +13,7 @@ describe("a component's apply order", () => {
       metadata: { name: 'w', namespace: NS },
       spec: { size: 1 },
     };
-    const graph = graphOf(
+    const graph = testGraph(
       component('widgets', {}, widget, crd('widgets', 'example.stackwright.io', 'Widget')),
     );
 

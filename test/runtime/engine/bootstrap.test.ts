@@ -1,7 +1,7 @@
 /** Objects no component owns go first, in kind order (lib/runtime/engine/bootstrap.ts), through a rollout. */
 import { KubeObject } from '../../../lib/graph';
 import { setup } from '../support/rollout-harness';
-import { component, configMap, crd, graphOf, namespace, NS } from '../support/manifests';
+import { component, configMap, crd, testGraph, namespace, NS } from '../support/manifests';
 
 describe('bootstrap objects', () => {
   test('bootstrap objects go first, in kind order; a failed bootstrap starts no component', async () => {
@@ -18,7 +18,7 @@ describe('bootstrap objects', () => {
       metadata: { name: 'stackwright-reader' },
       rules: [],
     };
-    const graph = graphOf([clusterRole, rejected, namespace()], component('a', {}, configMap('a')));
+    const graph = testGraph([clusterRole, rejected, namespace()], component('a', {}, configMap('a')));
 
     // WHEN
     const result = await run(graph);

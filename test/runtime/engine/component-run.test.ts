@@ -2,13 +2,13 @@
 import { KubeObject } from '../../../lib/graph';
 import { SIM_FAIL, SIM_NEVER_READY } from '../../../lib/testing/in-memory-cluster';
 import { after, setup, keystoneGraph } from '../support/rollout-harness';
-import { component, configMap, deployment, graphOf, job, NS } from '../support/manifests';
+import { component, configMap, deployment, testGraph, job, NS } from '../support/manifests';
 
 describe("a component's run", () => {
   test('a Deployment past its progress deadline fails fast, without waiting for the component timeout', async () => {
     // GIVEN
     const { run } = setup();
-    const graph = graphOf(
+    const graph = testGraph(
       component(
         'nova-api',
         {},
@@ -37,7 +37,7 @@ describe("a component's run", () => {
   test('a component timeout names the object it waited for and its last status message', async () => {
     // GIVEN
     const { run } = setup();
-    const graph = graphOf(
+    const graph = testGraph(
       component(
         'stuck',
         {},
@@ -64,7 +64,7 @@ describe("a component's run", () => {
   test('the no-progress timeout ends a stalled run long before the component timeout', async () => {
     // GIVEN
     const { run } = setup();
-    const graph = graphOf(
+    const graph = testGraph(
       component('stuck', {}, deployment('stuck', { [SIM_NEVER_READY]: 'true' })),
       component('later', { needs: { stuck: 'ready' } }, deployment('later')),
     );
@@ -87,7 +87,7 @@ describe("a component's run", () => {
   test('progress resets the no-progress clock', async () => {
     // GIVEN: a chain of three 20 s components under a 30 s no-progress limit.
     const { run } = setup();
-    const graph = graphOf(
+    const graph = testGraph(
       component('a', {}, deployment('a', after(20_000))),
       component('b', { needs: { a: 'ready' } }, deployment('b', after(20_000))),
       component('c', { needs: { b: 'ready' } }, deployment('c', after(20_000))),
@@ -119,7 +119,7 @@ describe("a component's run", () => {
       },
     });
     const changed = deployment('keystone-api', after(5000));
-    const graph = graphOf(
+    const graph = testGraph(
       component(
         'keystone-api',
         {},
@@ -172,7 +172,7 @@ describe("a component's run", () => {
       node('worker-2', { 'kubernetes.io/os': 'linux' }),
       unschedulablePod('nova-compute-abc12', 'nova-compute', 'compute.yaook.cloud/hypervisor'),
     );
-    const graph = graphOf(component('nova-compute', {}, compute));
+    const graph = testGraph(component('nova-compute', {}, compute));
 
     // WHEN
     const result = await run(graph, { componentTimeoutMs: 300_000, diagnoseAfterMs: 30_000 });
@@ -195,7 +195,7 @@ describe("a component's run", () => {
     // GIVEN: the TTL controller deletes the Job before we see it complete.
     const { clock, cluster, run } = setup();
     const sync = job('db-sync', { [SIM_NEVER_READY]: 'true' }, { ttlSecondsAfterFinished: 0 });
-    const graph = graphOf(
+    const graph = testGraph(
       component('db-sync', {}, sync),
       component('api', { needs: { 'db-sync': 'completed' } }, deployment('api')),
     );

@@ -4,7 +4,7 @@ import { UnitScheduler } from '../../../lib/runtime/engine/scheduler';
 import { unitGraphOf } from '../../../lib/runtime/engine/unit-graph';
 import { UnitAction, UnitContext } from '../../../lib/runtime/engine/unit-action';
 import { ManualClock } from '../../../lib/testing';
-import { component, configMap, graphOf } from '../support/manifests';
+import { component, configMap, testGraph } from '../support/manifests';
 
 /** A unit that applies after `applyMs`, then is done after `doneMs` (or fails / never ends). */
 class ScriptedAction implements UnitAction {
@@ -54,7 +54,7 @@ function recorder(clock: ManualClock) {
 
 /** a <- b <- c (chain), d independent. */
 const chain = () =>
-  graphOf(
+  testGraph(
     component('a', {}, configMap('a')),
     component('b', { needs: { a: 'ready' } }, configMap('b')),
     component('c', { needs: { b: 'ready' } }, configMap('c')),

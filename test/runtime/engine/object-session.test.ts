@@ -3,7 +3,7 @@ import { rollout } from '../../../lib/runtime/operations/rollout';
 import { ApplyConflictError } from '../../../lib/runtime/ports';
 import { InMemoryCluster } from '../../../lib/testing/in-memory-cluster';
 import { setup } from '../support/rollout-harness';
-import { component, configMap, deployment, graphOf, NS } from '../support/manifests';
+import { component, configMap, deployment, testGraph, NS } from '../support/manifests';
 
 describe('applying an object', () => {
   test('an apply conflict fails the component with the conflicting manager and is not retried', async () => {
@@ -16,7 +16,7 @@ describe('applying an object', () => {
     );
 
     // WHEN
-    const result = await run(graphOf(component('keystone-api', {}, deployment('keystone-api'))));
+    const result = await run(testGraph(component('keystone-api', {}, deployment('keystone-api'))));
 
     // THEN
     expect(result.components[0].state).toBe('failed');
@@ -37,7 +37,7 @@ describe('applying an object', () => {
 
     // WHEN
     await clock.runUntilSettled(
-      rollout(graphOf(component('a', {}, configMap('a'))), cluster, { clock, forceConflicts: true }),
+      rollout(testGraph(component('a', {}, configMap('a'))), cluster, { clock, forceConflicts: true }),
     );
 
     // THEN
@@ -57,7 +57,7 @@ describe('applying an object', () => {
     );
 
     // WHEN
-    const result = await run(graphOf(component('flaky', {}, configMap('flaky'))));
+    const result = await run(testGraph(component('flaky', {}, configMap('flaky'))));
 
     // THEN
     expect(result.components[0].state).toBe('verified');
@@ -71,7 +71,7 @@ describe('applying an object', () => {
     cluster.failApply(ref, Object.assign(new Error('503 Service Unavailable'), { retryable: true }));
 
     // WHEN
-    const result = await run(graphOf(component('down', {}, configMap('down'))), { applyAttempts: 3 });
+    const result = await run(testGraph(component('down', {}, configMap('down'))), { applyAttempts: 3 });
 
     // THEN
     expect(result.components[0].reason).toBe(
@@ -89,7 +89,7 @@ describe('applying an object', () => {
     );
 
     // WHEN
-    const result = await run(graphOf(component('bad', {}, configMap('bad'))));
+    const result = await run(testGraph(component('bad', {}, configMap('bad'))));
 
     // THEN
     expect(result.components[0].reason).toBe(

@@ -1,10 +1,10 @@
 import { UnitScheduler } from '../../../lib/runtime/engine/scheduler';
 import { unitGraphOf } from '../../../lib/runtime/engine/unit-graph';
-import { component, configMap, graphOf } from '../support/manifests';
+import { component, configMap, testGraph } from '../support/manifests';
 
 /** a <- b <- d, a <- c, e independent; f needs a only at run time. */
 function graph() {
-  return graphOf(
+  return testGraph(
     component('a', {}, configMap('a')),
     component('b', { needs: { a: 'ready' } }, configMap('b')),
     component('c', { needs: { a: 'completed' } }, configMap('c')),
@@ -16,7 +16,7 @@ function graph() {
 
 /** A spine s0 <- s1 <- … <- s9 with `leaves` leaves (leaf0, …) that need s0 only. */
 function comb(leaves: number) {
-  return graphOf(
+  return testGraph(
     ...Array.from({ length: 10 }, (_, i) =>
       component(`s${i}`, { needs: i === 0 ? {} : { [`s${i - 1}`]: 'ready' } }, configMap(`s${i}`)),
     ),
@@ -28,7 +28,7 @@ function comb(leaves: number) {
 
 /** c0 <- c1 <- … <- c{n-1}. */
 function chain(n: number) {
-  return graphOf(
+  return testGraph(
     ...Array.from({ length: n }, (_, i) =>
       component(`c${i}`, { needs: i === 0 ? {} : { [`c${i - 1}`]: 'ready' } }, configMap(`c${i}`)),
     ),
@@ -37,7 +37,7 @@ function chain(n: number) {
 
 /** root <- leaf0 … leaf{n-2}. */
 function fanOut(n: number) {
-  return graphOf(
+  return testGraph(
     component('root', {}, configMap('root')),
     ...Array.from({ length: n - 1 }, (_, i) =>
       component(`leaf${i}`, { needs: { root: 'ready' } }, configMap(`leaf${i}`)),
@@ -189,7 +189,7 @@ describe('UnitScheduler', () => {
   test('refuses a graph with a gating cycle', () => {
     // GIVEN
     // (graphFromManifests refuses it too; a hand-built graph must not get past the scheduler either)
-    const base = graphOf(component('a', {}, configMap('a')), component('b', {}, configMap('b')));
+    const base = testGraph(component('a', {}, configMap('a')), component('b', {}, configMap('b')));
     const edges = [
       { from: 'a', to: 'b', kind: 'ready' as const },
       { from: 'b', to: 'a', kind: 'ready' as const },
@@ -265,7 +265,7 @@ describe('UnitScheduler', () => {
       // GIVEN: x <- y and x <- z <- w with z skipped, beside the chain zz0 <- zz1 <- zz2
       const s = new UnitScheduler(
         unitGraphOf(
-          graphOf(
+          testGraph(
             component('x', {}, configMap('x')),
             component('y', { needs: { x: 'ready' } }, configMap('y')),
             component('z', { needs: { x: 'ready' } }, configMap('z')),

@@ -2,11 +2,11 @@ import { DeployRecord } from '../../../lib/runtime/inventory/deploy-record';
 import { inventoryLocation } from '../../../lib/runtime/inventory/inventory';
 import { rollout } from '../../../lib/runtime/operations/rollout';
 import { InMemoryCluster } from '../../../lib/testing/in-memory-cluster';
-import { component, configMap, graphOf, namespace, NS } from '../support/manifests';
+import { component, configMap, testGraph, namespace, NS } from '../support/manifests';
 
 /** a <- b, with the namespace as a bootstrap object. */
 function cloud(withB = true) {
-  return graphOf(
+  return testGraph(
     [namespace()],
     component('a', {}, configMap('a')),
     ...(withB ? [component('b', { needs: { a: 'ready' } }, configMap('b'))] : []),
@@ -52,7 +52,7 @@ describe('DeployRecord', () => {
   test('refuses to record into a namespace nothing creates, naming the fix', async () => {
     // GIVEN manifests without their namespace
     const cluster = new InMemoryCluster();
-    const graph = graphOf(component('a', {}, configMap('a')));
+    const graph = testGraph(component('a', {}, configMap('a')));
     const record = await DeployRecord.open(cluster, graph, inventoryLocation(graph), 'stackwright');
 
     // THEN

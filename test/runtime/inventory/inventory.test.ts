@@ -9,10 +9,10 @@ import {
   objectsNotIn,
   withoutObjects,
 } from '../../../lib/runtime/inventory/inventory';
-import { component, configMap, deployment, graphOf, namespace, NS } from '../support/manifests';
+import { component, configMap, deployment, testGraph, namespace, NS } from '../support/manifests';
 
 const full = () =>
-  graphOf(
+  testGraph(
     [namespace()],
     component('mariadb', {}, deployment('mariadb')),
     component(
@@ -36,7 +36,7 @@ describe('inventoryLocation', () => {
       ...deployment(name),
       metadata: { name, namespace: 'elsewhere' },
     });
-    const graph = graphOf(
+    const graph = testGraph(
       [namespace('agents'), namespace()],
       component('a', {}, deployment('a')),
       component('b', {}, elsewhere('b'), elsewhere('c')),
@@ -48,7 +48,7 @@ describe('inventoryLocation', () => {
 
   test('falls back to the namespace most objects live in, and honours an override', () => {
     // GIVEN manifests without a Namespace object
-    const graph = graphOf(component('a', {}, deployment('a')));
+    const graph = testGraph(component('a', {}, deployment('a')));
 
     // WHEN / THEN
     expect(inventoryLocation(graph)).toEqual({ cloud: 'test', namespace: NS });
@@ -93,7 +93,7 @@ describe('merging and pruning', () => {
     // GIVEN an inventory of the full cloud and manifests without keystone-db-sync
     const location = { cloud: 'test', namespace: NS };
     const before = inventoryFromGraph(full(), location, 'complete');
-    const smaller = graphOf(
+    const smaller = testGraph(
       [namespace()],
       component('mariadb', {}, deployment('mariadb')),
       component(

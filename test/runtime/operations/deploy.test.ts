@@ -9,7 +9,16 @@ import {
 } from '../../../lib/runtime/inventory/inventory';
 import { pruneUnits } from '../../../lib/runtime/operations/prune';
 import { RunEvent } from '../../../lib/runtime/events';
-import { component, configMap, deployment, graphOf, job, namespace, NS, service } from '../support/manifests';
+import {
+  component,
+  configMap,
+  deployment,
+  testGraph,
+  job,
+  namespace,
+  NS,
+  service,
+} from '../support/manifests';
 
 /** mariadb <- keystone-db-sync <- keystone-api <- glance-api; memcached independent. */
 function cloud(opts: { withGlance?: boolean; keystoneImage?: string } = {}): ComponentGraph {
@@ -23,7 +32,7 @@ function cloud(opts: { withGlance?: boolean; keystoneImage?: string } = {}): Com
         },
       }
     : api;
-  return graphOf(
+  return testGraph(
     [namespace()],
     component('mariadb', {}, configMap('mariadb-config'), service('mariadb'), deployment('mariadb')),
     component('memcached', {}, deployment('memcached')),
@@ -120,7 +129,8 @@ describe('deploy', () => {
       metadata: { name: 'admin', namespace: NS },
       stringData: { password },
     });
-    const withSecret = (password: string) => graphOf([namespace()], component('admin', {}, secret(password)));
+    const withSecret = (password: string) =>
+      testGraph([namespace()], component('admin', {}, secret(password)));
     const cluster = new InMemoryCluster();
     await deploy(withSecret('hunter2'), { cluster });
     const recorded = inventoryFromConfigMap(cluster.peek(INVENTORY_REF) ?? namespace());
@@ -192,7 +202,7 @@ describe('prune and destroy order', () => {
   test('pruned components keep their recorded dependencies', () => {
     // GIVEN an inventory of the full cloud, and manifests with only mariadb left
     const inventory = inventoryFromGraph(cloud(), { cloud: 'test', namespace: NS }, 'complete');
-    const remaining = graphOf(
+    const remaining = testGraph(
       [namespace()],
       component('mariadb', {}, configMap('mariadb-config'), service('mariadb'), deployment('mariadb')),
     );

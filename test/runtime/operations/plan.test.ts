@@ -3,7 +3,7 @@ import { deploy } from '../../../lib/runtime/operations/deploy';
 import { InMemoryCluster } from '../../../lib/testing/in-memory-cluster';
 import { plan, renderPlan } from '../../../lib/runtime/operations/plan';
 import { NoMatchError } from '../../../lib/runtime/kube/errors';
-import { component, crd, deployment, graphOf, namespace, NS } from '../support/manifests';
+import { component, crd, deployment, testGraph, namespace, NS } from '../support/manifests';
 
 function secret(password: string): KubeObject {
   return {
@@ -26,7 +26,7 @@ describe('plan', () => {
     // GIVEN a deployed cloud with a Secret
     const cluster = new InMemoryCluster();
     await deploy(
-      graphOf(
+      testGraph(
         [namespace()],
         component('mariadb', {}, deployment('mariadb'), secret('old-password')),
         component('memcached', {}, deployment('memcached')),
@@ -37,7 +37,7 @@ describe('plan', () => {
 
     // WHEN the plan runs for a new image, a new password, a new component and without memcached
     const result = await plan(
-      graphOf(
+      testGraph(
         [namespace()],
         component('mariadb', {}, withImage(deployment('mariadb'), 'mariadb:11'), secret('new-password')),
         component('keystone-api', { needs: { mariadb: 'ready' } }, deployment('keystone-api')),
@@ -79,7 +79,7 @@ describe('plan of objects the same deploy makes possible', () => {
     cluster.failApply(`Widget/${NS}/w`, new NoMatchError('example.stackwright.io/v1', 'Widget'));
 
     // WHEN
-    const result = await plan(graphOf([namespace(), crd('widgets')], component('widget', {}, widget)), {
+    const result = await plan(testGraph([namespace(), crd('widgets')], component('widget', {}, widget)), {
       cluster,
     });
 
@@ -100,7 +100,7 @@ describe('plan of objects the same deploy makes possible', () => {
       metadata: { name: 'g', namespace: NS },
     };
     cluster.failApply(`Gadget/${NS}/g`, new NoMatchError('example.stackwright.io/v1', 'Gadget'));
-    const result = await plan(graphOf([namespace()], component('gadget', {}, gadget)), { cluster });
+    const result = await plan(testGraph([namespace()], component('gadget', {}, gadget)), { cluster });
     expect(result.objects.find((o) => o.ref === `Gadget/${NS}/g`)?.action).toBe('invalid');
   });
 });

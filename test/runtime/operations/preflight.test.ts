@@ -1,6 +1,6 @@
 import { preflight } from '../../../lib/runtime/operations/preflight';
 import { freshCluster, HYPERVISOR, node, yaookScheduling } from '../diagnose/fixtures';
-import { component, daemonSet, deployment, graphOf, job } from '../support/manifests';
+import { component, daemonSet, deployment, testGraph, job } from '../support/manifests';
 import { KubeObject } from '../../../lib/graph';
 
 function withPodSpec(workload: KubeObject, podSpec: Record<string, unknown>): KubeObject {
@@ -18,7 +18,7 @@ describe('preflight', () => {
       ...freshCluster().filter((n) => n.metadata.name !== 'worker-1'),
       node('worker-1', { 'any.yaook.cloud/api': 'true' }),
     ];
-    const graph = graphOf(
+    const graph = testGraph(
       component(
         'keystone-api',
         {},
@@ -65,7 +65,7 @@ describe('preflight', () => {
 
   test('a forced-downscale DaemonSet is reported as information only', () => {
     // GIVEN
-    const graph = graphOf(
+    const graph = testGraph(
       component(
         'ovn-agent',
         {},
@@ -86,7 +86,7 @@ describe('preflight', () => {
 
   test('no findings when every workload has a node', () => {
     // GIVEN
-    const graph = graphOf(
+    const graph = testGraph(
       component('nova-compute', {}, withPodSpec(daemonSet('nova-compute'), yaookScheduling([HYPERVISOR]))),
     );
 

@@ -5,7 +5,7 @@ import { RolloutOptions } from '../../../lib/runtime/operations/rollout-options'
 import { InMemoryCluster, SIM_NEVER_READY, SIM_READY_AFTER_MS } from '../../../lib/testing/in-memory-cluster';
 import { ManualClock } from '../../../lib/testing/manual-clock';
 import { ComponentGraph } from '../../../lib/graph';
-import { component, deployment, EventRecorder, graphOf, NS } from '../support/manifests';
+import { component, deployment, EventRecorder, testGraph, NS } from '../support/manifests';
 
 // The engine while the API server is lost: component timers pause, requests wait, the run goes on
 // when it is back, or ends as `unreachable` (exit 3) when it stays away past the loss timeout.
@@ -38,7 +38,7 @@ describe('a lost API server during a rollout', () => {
   test('pauses the component timers: a component that becomes ready after the server is back verifies', async () => {
     // GIVEN a 30 s component timeout, the API server lost from 10 s to 70 s, the Deployment ready at 80 s
     const { run, cluster, recorder, after } = setup();
-    const graph = graphOf(
+    const graph = testGraph(
       component('keystone-api', {}, deployment('keystone-api', { [SIM_NEVER_READY]: 'true' })),
     );
     after(10_000, () => cluster.loseApi('connect ECONNREFUSED 127.0.0.1:6443'));
@@ -67,7 +67,7 @@ describe('a lost API server during a rollout', () => {
   test('the component timeout still fires, counting only the time the server answered', async () => {
     // GIVEN the same loss, and a Deployment that never becomes ready
     const { run, cluster, after } = setup();
-    const graph = graphOf(
+    const graph = testGraph(
       component('keystone-api', {}, deployment('keystone-api', { [SIM_NEVER_READY]: 'true' })),
     );
     after(10_000, () => cluster.loseApi());
@@ -84,7 +84,7 @@ describe('a lost API server during a rollout', () => {
   test('requests wait for the server: a component that starts while it is lost applies when it is back', async () => {
     // GIVEN b depends on a; a verifies at 5 s, the server is lost from 4 s to 40 s
     const { run, cluster, after } = setup();
-    const graph = graphOf(
+    const graph = testGraph(
       component('a', {}, deployment('a', { [SIM_READY_AFTER_MS]: '5000' })),
       component('b', { needs: { a: 'ready' } }, deployment('b')),
     );
@@ -103,7 +103,7 @@ describe('a lost API server during a rollout', () => {
   test('a server that stays away past the loss timeout ends the run as unreachable, exit code 3', async () => {
     // GIVEN a 60 s loss timeout and a server lost for good at 10 s
     const { run, cluster, after } = setup(60_000);
-    const graph = graphOf(
+    const graph = testGraph(
       component('keystone-api', {}, deployment('keystone-api', { [SIM_NEVER_READY]: 'true' })),
       component('glance-api', { needs: { 'keystone-api': 'ready' } }, deployment('glance-api')),
     );

@@ -10,7 +10,7 @@ import {
   SimulatedController,
 } from '../../../lib/testing/in-memory-cluster';
 import { ManualClock } from '../../../lib/testing/manual-clock';
-import { component, deployment, EventRecorder, graphOf, job, NS, statefulSet } from '../support/manifests';
+import { component, deployment, EventRecorder, testGraph, job, NS, statefulSet } from '../support/manifests';
 
 // Stuck states named from what the cluster says (its Events, its pods' status), and failed as
 // soon as two diagnosis rounds confirm them instead of at the component timeout.
@@ -79,7 +79,7 @@ describe('stuck states', () => {
   test('a ResourceQuota forbidding the pods is named with the quota and the resource, and fails the component after two rounds', async () => {
     // GIVEN a Deployment whose ReplicaSet cannot create pods because of a quota
     const { run, recorder } = setup([replicaSetFailingWith(QUOTA_MESSAGE)]);
-    const graph = graphOf(
+    const graph = testGraph(
       component('keystone-api', {}, deployment('keystone-api', { [SIM_NEVER_READY]: 'true' })),
     );
 
@@ -111,7 +111,7 @@ describe('stuck states', () => {
   test('a change of the component between two rounds restarts the confirmation (the quota may have been raised)', async () => {
     // GIVEN the same quota failure, and the Deployment's status changes at 20 s
     const { run, cluster, clock } = setup([replicaSetFailingWith(QUOTA_MESSAGE)]);
-    const graph = graphOf(
+    const graph = testGraph(
       component('keystone-api', {}, deployment('keystone-api', { [SIM_NEVER_READY]: 'true' })),
     );
     void clock.sleep(20_000).then(() =>
@@ -155,7 +155,7 @@ describe('stuck states', () => {
     ];
 
     // WHEN
-    const result = await run(graphOf(component('mariadb', {}, mariadb)));
+    const result = await run(testGraph(component('mariadb', {}, mariadb)));
 
     // THEN
     const db = result.components[0];
@@ -179,7 +179,7 @@ describe('stuck states', () => {
       // GIVEN
       const { run, cluster } = setup();
       cluster.seed(waitingPod('glance-api', waiting, restarts));
-      const graph = graphOf(
+      const graph = testGraph(
         component('glance-api', {}, deployment('glance-api', { [SIM_NEVER_READY]: 'true' })),
       );
 
@@ -209,7 +209,7 @@ describe('stuck states', () => {
       message:
         '0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.',
     });
-    const graph = graphOf(
+    const graph = testGraph(
       component('nova-compute', {}, deployment('nova-compute', { [SIM_NEVER_READY]: 'true' })),
     );
 
@@ -232,7 +232,7 @@ describe('stuck states', () => {
   test('a failed Job fails its component at once with cause job-failed', async () => {
     // GIVEN
     const { run } = setup();
-    const graph = graphOf(
+    const graph = testGraph(
       component(
         'keystone-db-sync',
         {},
@@ -271,7 +271,7 @@ describe('stuck states', () => {
       { reason: 'FailedCreate', message: QUOTA_MESSAGE },
     );
     cluster.seed(replicaSet);
-    const graph = graphOf(
+    const graph = testGraph(
       component('keystone-api', {}, deployment('keystone-api', { [SIM_NEVER_READY]: 'true' })),
     );
 
@@ -294,7 +294,7 @@ describe('stuck states', () => {
       reason: 'FailedMount',
       message: 'MountVolume.SetUp failed for volume "ceph-keyring" : secret "ceph-keyring" not found',
     });
-    const graph = graphOf(
+    const graph = testGraph(
       component('cinder-volume', {}, deployment('cinder-volume', { [SIM_NEVER_READY]: 'true' })),
     );
 

@@ -3,7 +3,7 @@ import { objectRef } from '../../../lib/graph';
 import { hashObject } from '../../../lib/runtime/kube/object-diff';
 import { rollout, verify } from '../../../lib/runtime/operations/rollout';
 import { after, setup, keystoneGraph } from '../support/rollout-harness';
-import { component, configMap, deployment, graphOf, job, namespace, NS } from '../support/manifests';
+import { component, configMap, deployment, testGraph, job, namespace, NS } from '../support/manifests';
 
 describe('rollout', () => {
   test('deploys every component in dependency order and reports them verified', async () => {
@@ -66,7 +66,7 @@ describe('rollout', () => {
   test('starts a component as soon as its own dependencies verify, without waiting for the level (no barriers)', async () => {
     // GIVEN: slow and fast are independent; after-fast needs only fast.
     const { run, recorder } = setup();
-    const graph = graphOf(
+    const graph = testGraph(
       component('slow', {}, deployment('slow', after(60_000))),
       component('fast', {}, deployment('fast', after(1000))),
       component('after-fast', { needs: { fast: 'ready' } }, deployment('after-fast', after(1000))),
@@ -117,7 +117,7 @@ describe('rollout', () => {
   test('the run timeout fails running components and reports pending ones not started', async () => {
     // GIVEN
     const { run } = setup();
-    const graph = graphOf(
+    const graph = testGraph(
       component('a', {}, deployment('a', after(50_000))),
       component('b', { needs: { a: 'ready' } }, deployment('b', after(50_000))),
     );
@@ -138,7 +138,7 @@ describe('rollout', () => {
     // GIVEN: six independent components.
     const { run, recorder, cluster } = setup();
     const names = ['c1', 'c2', 'c3', 'c4', 'c5', 'c6'];
-    const graph = graphOf(
+    const graph = testGraph(
       ...names.map((n, i) =>
         component(n, {}, configMap(`${n}-config`), deployment(n, after(1000 * (i + 1)))),
       ),
@@ -156,7 +156,7 @@ describe('rollout', () => {
   test('runtime edges do not gate', async () => {
     // GIVEN: nova-api talks to glance at run time only; glance is slow.
     const { run, recorder } = setup();
-    const graph = graphOf(
+    const graph = testGraph(
       component('glance-api', { needs: { 'nova-api': 'runtime' } }, deployment('glance-api', after(30_000))),
       component('nova-api', { needs: { 'glance-api': 'runtime' } }, deployment('nova-api', after(1000))),
     );
@@ -173,7 +173,7 @@ describe('rollout', () => {
     // GIVEN
     const { clock, cluster, recorder } = setup();
     const controller = new AbortController();
-    const graph = graphOf(
+    const graph = testGraph(
       component('a', {}, deployment('a', after(1000))),
       component('b', { needs: { a: 'ready' } }, deployment('b', after(10_000))),
       component('c', { needs: { b: 'ready' } }, deployment('c')),
@@ -221,7 +221,7 @@ describe('rollout', () => {
   test('skipped components count as satisfied for their dependants', async () => {
     // GIVEN
     const { run, cluster } = setup();
-    const graph = graphOf(
+    const graph = testGraph(
       component('mariadb', {}, deployment('mariadb')),
       component('keystone', { needs: { mariadb: 'ready' } }, deployment('keystone')),
     );
@@ -318,7 +318,7 @@ describe('verify', () => {
     // GIVEN a Job with a TTL that is gone from the cluster, and one without a TTL, also gone
     const { clock, cluster } = setup();
     cluster.seed(namespace());
-    const graph = graphOf(
+    const graph = testGraph(
       [namespace()],
       component('db-sync', {}, job('db-sync', {}, { ttlSecondsAfterFinished: 600 })),
       component('db-init', {}, job('db-init')),
@@ -356,7 +356,7 @@ describe('verify', () => {
         availableReplicas: 0,
       },
     });
-    const graph = graphOf(
+    const graph = testGraph(
       [namespace()],
       component('mariadb', {}, deployment('mariadb')),
       component('memcached', {}, deployment('memcached')),
@@ -399,7 +399,7 @@ describe('verify', () => {
         conditions: [{ type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable' }],
       }),
     );
-    const graph = graphOf(component('mariadb', {}, deployment('mariadb')));
+    const graph = testGraph(component('mariadb', {}, deployment('mariadb')));
 
     // WHEN
     const result = await clock.runUntilSettled(verify(graph, cluster, { clock, waitMs: 60_000 }));

@@ -39,7 +39,7 @@ export function component(name: string, spec: ComponentSpec, ...objects: KubeObj
   }));
 }
 
-export function graphOf(...groups: KubeObject[][]): ComponentGraph {
+export function testGraph(...groups: KubeObject[][]): ComponentGraph {
   return graphFromManifests(groups.flat());
 }
 

@@ -9,7 +9,7 @@ import {
   configMap,
   deployment,
   EventRecorder,
-  graphOf,
+  testGraph,
   job,
   namespace,
   service,
@@ -30,7 +30,7 @@ export function setup(options: { eventDelivery?: 'before-apply-returns' | 'after
 
 /** A small OpenStack-shaped graph: mariadb -> keystone-db-sync (Job) -> keystone-api; memcached independent. */
 export function keystoneGraph(opts: { failSync?: boolean } = {}): ComponentGraph {
-  return graphOf(
+  return testGraph(
     [namespace()],
     component(
       'mariadb',

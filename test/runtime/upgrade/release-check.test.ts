@@ -6,7 +6,7 @@ import { readInventory } from '../../../lib/runtime/inventory/inventory';
 import { decideRelease, manifestRelease } from '../../../lib/runtime/upgrade';
 import { ApplyConflictError } from '../../../lib/runtime/ports';
 import { InMemoryCluster } from '../../../lib/testing/in-memory-cluster';
-import { component, deployment, graphOf, job, namespace, NS } from '../support/manifests';
+import { component, deployment, testGraph, job, namespace, NS } from '../support/manifests';
 
 const INVENTORY_REF = `ConfigMap/${NS}/stackwright-inventory-test`;
 
@@ -21,7 +21,7 @@ function runs(name: string, image: string) {
 
 /** mariadb (own tag) <- keystone-db-sync <- keystone-api, the OpenStack images at `release`. */
 function cloudAt(release: string, glanceRelease = release): ComponentGraph {
-  return graphOf(
+  return testGraph(
     [namespace()],
     component('mariadb', {}, runs('mariadb', 'registry.local/mariadb:11.4')),
     component('keystone-db-sync', { needs: { mariadb: 'ready' } }, job('keystone-db-sync')),
@@ -168,7 +168,7 @@ describe('the release recorded on the cluster', () => {
 
   test('manifests without a release tag are untracked; mixed releases are refused', () => {
     // GIVEN manifests with no OpenStack image, and manifests half at 2024.2 and half at 2025.1
-    const infraOnly = graphOf(
+    const infraOnly = testGraph(
       [namespace()],
       component('mariadb', {}, runs('mariadb', 'registry.local/mariadb:11.4')),
     );
