@@ -39,6 +39,7 @@ export function component(name: string, spec: ComponentSpec, ...objects: KubeObj
   }));
 }
 
+/** The component graph of groups of objects (each from `component(...)`), through the manifest contract. */
 export function testGraph(...groups: KubeObject[][]): ComponentGraph {
   return graphFromManifests(groups.flat());
 }
