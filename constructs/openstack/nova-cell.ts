@@ -134,9 +134,13 @@ export class NovaCell extends Construct {
       .dependsOn(props.database, 'ready')
       .dependsOn(props.messaging, 'ready')
       .dependsOn(this.database.sync, 'completed')
-      .dependsOn(this.messaging.init, 'completed');
+      .dependsOn(this.messaging.init, 'completed')
+      // nova-conductor builds its Placement client at start (ComputeTaskManager's report client):
+      // with Placement not answering yet it exits ("placement service … does not have any
+      // supported versions") and crash-loops; measured on the real node's cold CI run.
+      .dependsOn(peers.placement, 'ready');
     const runtimePeers = [peers.glance, peers.neutron, ...(peers.cinder ? [peers.cinder] : [])];
-    for (const peer of [peers.placement, ...runtimePeers]) this.conductor.dependsOn(peer, 'runtime');
+    for (const peer of runtimePeers) this.conductor.dependsOn(peer, 'runtime');
 
     this.vncProxy = new ApiService(this, `${prefix}vnc`, {
       // Seed 000 lists the VNC proxy among the "Nova supporting services", whose group key is

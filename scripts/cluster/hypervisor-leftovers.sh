@@ -40,11 +40,13 @@ machine_cgroups() {
   return 0
 }
 
-# machine_pids: the processes in any of them (QEMU and its helpers), once each.
+# machine_pids: the processes in any of them (QEMU and its helpers), once each. A running guest's
+# vCPU and emulator cgroups are threaded in the unified hierarchy: reading their cgroup.procs fails
+# (EOPNOTSUPP) while the domain's own lists the process, so a failed read is no failure here.
 machine_pids() {
   local d
   while read -r d; do
-    find "$d" -name cgroup.procs -exec cat {} + 2>/dev/null
+    find "$d" -name cgroup.procs -exec cat {} + 2>/dev/null || true
   done < <(machine_cgroups) | sort -un
 }
 

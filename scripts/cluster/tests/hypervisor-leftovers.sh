@@ -44,6 +44,9 @@ done
 sleep 300 &
 qemu=$!
 echo "$qemu" >"$work/cgroup/cpu/machine/qemu-1-vm.libvirt-qemu/cgroup.procs"
+# a running guest's threaded vCPU cgroup (unified hierarchy): its cgroup.procs cannot be read
+# (EOPNOTSUPP); a directory in its place cannot be read either
+mkdir -p "$work/cgroup/machine/qemu-1-vm.libvirt-qemu/vcpu0/cgroup.procs"
 
 # WHEN the processes of the partition are stopped
 stop_machine_processes
@@ -52,6 +55,7 @@ wait "$qemu" 2>/dev/null || true
 kill -0 "$qemu" 2>/dev/null && fail "process $qemu in machine/ still running"
 # cgroupfs drops cgroup.procs with the cgroup; the fake tree must drop it by hand
 rm "$work/cgroup/cpu/machine/qemu-1-vm.libvirt-qemu/cgroup.procs"
+rmdir "$work/cgroup/machine/qemu-1-vm.libvirt-qemu/vcpu0/cgroup.procs"
 
 # WHEN everything is removed, twice
 remove_hypervisor_leftovers

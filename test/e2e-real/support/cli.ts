@@ -45,6 +45,8 @@ export interface DeploySummary {
 export interface DeployRun {
   readonly status: number;
   readonly summary: DeploySummary;
+  /** Each failed component with why and what the cluster said (`unit-failed` events), for failure messages. */
+  readonly failures: readonly string[];
   /** Every JSON event line, for failure messages. */
   readonly output: string;
 }
@@ -72,7 +74,25 @@ export function deploy(dir: string, timeout: string): DeployRun {
     .map((line) => JSON.parse(line) as { type: string } & DeploySummary)
     .find((event) => event.type === 'summary');
   if (!summary) throw new Error(`stackwright deploy printed no summary (exit ${res.status}):\n${res.stderr}`);
-  return { status: res.status, summary, output: `${res.stdout}\n${res.stderr}` };
+  return {
+    status: res.status,
+    summary,
+    failures: failuresOf(res.stdout),
+    output: `${res.stdout}\n${res.stderr}`,
+  };
+}
+
+/** `unit: reason [diagnosis]` of every `unit-failed` event in a `--json` stream. */
+function failuresOf(stdout: string): string[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { type: string; unit?: string; reason?: string; diagnosis?: string[] })
+    .filter((event) => event.type === 'unit-failed')
+    .map(
+      (event) =>
+        `${event.unit}: ${event.reason}${event.diagnosis?.length ? ` [${event.diagnosis.join('; ')}]` : ''}`,
+    );
 }
 
 /** `stackwright destroy DIR --yes`. */
