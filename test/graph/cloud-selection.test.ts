@@ -1,27 +1,11 @@
-import { Annotations, graphFromManifests, KubeObject, SeveralCloudsError } from '../../lib/graph';
+import { Annotations, graphFromManifests, SeveralCloudsError } from '../../lib/graph';
 import { deploy } from '../../lib/runtime/operations/deploy';
 import { destroy } from '../../lib/runtime/operations/destroy';
 import { plan } from '../../lib/runtime/operations/plan';
 import { InMemoryCluster } from '../../lib/testing/in-memory-cluster';
-import { component, deployment, namespace } from '../runtime/support/manifests';
+import { component, deployment, twoComponentCloud } from '../runtime/support/manifests';
 
-/** mariadb <- keystone-api, as cloud `cloud` in namespace `cloud`. */
-function cloudObjects(cloud: string): KubeObject[] {
-  return [
-    namespace(),
-    ...component('mariadb', {}, deployment('mariadb')),
-    ...component('keystone-api', { needs: { mariadb: 'ready' } }, deployment('keystone-api')),
-  ].map((o) => ({
-    ...o,
-    metadata: {
-      ...o.metadata,
-      ...(o.kind === 'Namespace' ? { name: cloud } : { namespace: cloud }),
-      annotations: { ...o.metadata.annotations, [Annotations.CLOUD]: cloud },
-    },
-  }));
-}
-
-const BOTH = [...cloudObjects('prod'), ...cloudObjects('staging')];
+const BOTH = [...twoComponentCloud('prod'), ...twoComponentCloud('staging')];
 
 describe('graphFromManifests of several clouds', () => {
   test('refuses to merge two clouds by component name, naming both', () => {

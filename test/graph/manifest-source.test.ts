@@ -1,29 +1,13 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { Annotations, ChartLike, graphOf, KubeObject, manifestsOf } from '../../lib/graph';
-import { component, deployment, namespace } from '../runtime/support/manifests';
-
-/** mariadb <- keystone-api, as cloud `cloud`. */
-function cloudObjects(cloud = 'prod'): KubeObject[] {
-  return [
-    namespace(),
-    ...component('mariadb', {}, deployment('mariadb')),
-    ...component('keystone-api', { needs: { mariadb: 'ready' } }, deployment('keystone-api')),
-  ].map((o) => ({
-    ...o,
-    metadata: {
-      ...o.metadata,
-      ...(o.kind === 'Namespace' ? { name: cloud } : { namespace: cloud }),
-      annotations: { ...o.metadata.annotations, [Annotations.CLOUD]: cloud },
-    },
-  }));
-}
+import { ChartLike, graphOf, KubeObject, manifestsOf } from '../../lib/graph';
+import { twoComponentCloud } from '../runtime/support/manifests';
 
 describe('manifestsOf: one reader for the runtime, the Pulumi adapter and the CLI', () => {
   test('reads a chart, a list of objects and a manifests file to the same objects', () => {
     // GIVEN
-    const objects = cloudObjects();
+    const objects = twoComponentCloud('prod');
     const chart: ChartLike = { toJson: () => objects };
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'manifest-source-'));
     const file = path.join(dir, 'cloud.k8s.yaml');
@@ -61,9 +45,9 @@ describe('manifestsOf: one reader for the runtime, the Pulumi adapter and the CL
 
   test('names the object that is not a Kubernetes object, by position, in the contract’s words', () => {
     // WHEN / THEN
-    expect(() => manifestsOf([...cloudObjects(), { kind: 'ConfigMap' } as unknown as KubeObject])).toThrow(
-      'object 4 is not a Kubernetes object (apiVersion, kind, metadata.name): {"kind":"ConfigMap"}',
-    );
+    expect(() =>
+      manifestsOf([...twoComponentCloud('prod'), { kind: 'ConfigMap' } as unknown as KubeObject]),
+    ).toThrow('object 4 is not a Kubernetes object (apiVersion, kind, metadata.name): {"kind":"ConfigMap"}');
   });
 
   test('refuses what is no source at all, naming what to pass', () => {
@@ -77,7 +61,7 @@ describe('manifestsOf: one reader for the runtime, the Pulumi adapter and the CL
 describe('graphOf', () => {
   test("builds the chosen cloud's graph from any source", () => {
     // GIVEN
-    const objects = [...cloudObjects('prod'), ...cloudObjects('staging')];
+    const objects = [...twoComponentCloud('prod'), ...twoComponentCloud('staging')];
 
     // WHEN
     const graph = graphOf(objects, { cloud: 'staging' });
@@ -91,7 +75,7 @@ describe('graphOf', () => {
 
   test("takes a graph as it is, and refuses one that is not the chosen cloud's", () => {
     // GIVEN
-    const graph = graphOf(cloudObjects('prod'));
+    const graph = graphOf(twoComponentCloud('prod'));
 
     // WHEN / THEN
     expect(graphOf(graph)).toBe(graph);

@@ -82,6 +82,13 @@ export function deploy(dir: string, timeout: string): DeployRun {
   };
 }
 
+/** What a deploy's success is judged by; {@link DEPLOY_SUCCEEDED} is a run that verified everything. */
+export function deployVerdict(run: DeployRun) {
+  return { status: run.status, ok: run.summary.ok, outcome: run.summary.outcome, failures: run.failures };
+}
+
+export const DEPLOY_SUCCEEDED = { status: 0, ok: true, outcome: 'succeeded', failures: [] };
+
 /** `unit: reason [diagnosis]` of every `unit-failed` event in a `--json` stream. */
 function failuresOf(stdout: string): string[] {
   return stdout

@@ -177,3 +177,19 @@ export class EventRecorder {
     return max;
   }
 }
+
+/** mariadb <- keystone-api as cloud `cloud`, in a namespace of the same name. */
+export function twoComponentCloud(cloud: string): KubeObject[] {
+  return [
+    namespace(),
+    ...component('mariadb', {}, deployment('mariadb')),
+    ...component('keystone-api', { needs: { mariadb: 'ready' } }, deployment('keystone-api')),
+  ].map((o) => ({
+    ...o,
+    metadata: {
+      ...o.metadata,
+      ...(o.kind === 'Namespace' ? { name: cloud } : { namespace: cloud }),
+      annotations: { ...o.metadata.annotations, [Annotations.CLOUD]: cloud },
+    },
+  }));
+}
