@@ -3,6 +3,7 @@ import { join } from 'path';
 import { Construct } from 'constructs';
 import { Cloud } from '../../lib/model';
 import { OsloSchema } from './oslo-config';
+import { keepTextsApart, OptionTexts } from './option-texts';
 
 /**
  * The oslo.config files of the OpenStack services that have generated option schemas, one per
@@ -22,7 +23,11 @@ export type OpenStackSchemaName =
   | 'gnocchi'
   | 'ceilometer';
 
-/** One generated schema file: `constructs/openstack/schemas/<release>/<name>.json`. */
+/**
+ * One generated schema file: `constructs/openstack/schemas/<release>/<name>.json`. The options'
+ * texts (oslo.config's type name, help) are in `<name>.help.json` beside it, read only when a
+ * problem is explained: they are three quarters of the bytes, and every synthesis parsed them.
+ */
 export interface OpenStackSchemaFile {
   readonly schema: OpenStackSchemaName;
   readonly release: string;
@@ -53,9 +58,20 @@ export function loadOpenStackSchema(
   const key = `${release}/${name}`;
   if (!loaded.has(key)) {
     const file = SCHEMA_ROOTS.map((root) => join(root, release, `${name}.json`)).find((f) => existsSync(f));
-    loaded.set(key, file ? (JSON.parse(readFileSync(file, 'utf8')) as OpenStackSchemaFile) : undefined);
+    const schema = file ? (JSON.parse(readFileSync(file, 'utf8')) as OpenStackSchemaFile) : undefined;
+    if (file && schema) keepTextsApart(schema.sections, textsIn(file.replace(/\.json$/, '.help.json')));
+    loaded.set(key, schema);
   }
   return loaded.get(key);
+}
+
+/** The texts of a schema's options, from its `.help.json`, read on the first question. */
+function textsIn(file: string): (section: string, option: string) => OptionTexts | undefined {
+  let sections: Record<string, Record<string, OptionTexts>> | undefined;
+  return (section, option) => {
+    sections ??= (JSON.parse(readFileSync(file, 'utf8')) as { sections: typeof sections }).sections;
+    return sections?.[section]?.[option];
+  };
 }
 
 let releases: readonly string[] | undefined;

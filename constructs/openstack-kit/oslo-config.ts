@@ -52,6 +52,7 @@ export type OsloValues = Readonly<Record<string, Readonly<Record<string, OsloVal
 
 import { isPasswordName, isSingleLine, isSubstitution, Rule, Rules, urlsWithPassword } from '../../lib/model';
 import { shown } from '../../lib/graph';
+import { optionTexts } from './option-texts';
 
 /** Overlays `overrides` on `defaults`, option by option. */
 export function mergeOslo(defaults: OsloValues, overrides: OsloValues = {}): OsloValues {
@@ -92,7 +93,8 @@ export function osloProblems(file: string, schema: OsloSchema, values: OsloValue
       }
       const spec = optionSpec(entry);
       const problem = valueProblem(spec, value);
-      if (problem) problems.push(`${file}: [${section}] ${option} ${problem}${explain(spec)}`);
+      if (problem)
+        problems.push(`${file}: [${section}] ${option} ${problem}${explain(schema, section, option)}`);
     }
   }
   return problems;
@@ -102,10 +104,9 @@ export function osloProblems(file: string, schema: OsloSchema, values: OsloValue
 function unknownOption(schema: OsloSchema, section: string, option: string): string {
   const renamed = deprecatedIndex(schema).get(`${section}\0${option}`);
   if (renamed) {
-    const spec = optionSpec(schema[renamed.section][renamed.name]);
     return (
       `[${section}] ${option} is a deprecated name of [${renamed.section}] ${renamed.name}; ` +
-      `set [${renamed.section}] ${renamed.name} instead${explain(spec)}`
+      `set [${renamed.section}] ${renamed.name} instead${explain(schema, renamed.section, renamed.name)}`
     );
   }
   const elsewhere = Object.keys(schema)
@@ -181,7 +182,8 @@ function valueProblem(spec: OsloOptionSpec, value: OsloValue): string | undefine
 }
 
 /** The option's oslo.config type and help, appended to a problem. */
-function explain(spec: OsloOptionSpec): string {
+function explain(schema: OsloSchema, section: string, option: string): string {
+  const spec = { ...optionTexts(schema, section, option), ...optionSpec(schema[section][option]) };
   const parts = [`type: ${spec.osloType ?? describe(spec.type)}`];
   if (spec.help) parts.push(`help: ${spec.help}`);
   return ` (${parts.join('; ')})`;

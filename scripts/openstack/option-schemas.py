@@ -6,6 +6,10 @@ registered at run time that services.json lists, and writes what Stackwright val
 with: per section and option its type, choices, bounds, multi-value flag, secret flag, deprecated
 names and removal, and the first paragraph of its help. Run by schemas.sh inside the venv.
 
+Two files per schema: NAME.json (what validation and rendering read at every synthesis) and
+NAME.help.json (oslo.config's type name and the help of each option, read only to explain a refused
+value): the texts are three quarters of the bytes, and parsing them cost every synthesis.
+
 Usage: python option-schemas.py SERVICES_JSON RELEASE OUT_DIR [SCHEMA...]
 Each schema is generated in a process of its own: projects register options on the global
 cfg.CONF when imported, and two of them in one process collide.
@@ -122,6 +126,25 @@ def schema(name, spec):
     }
 
 
+# The keys of an option's spec that only explain it: they go to NAME.help.json.
+TEXT_KEYS = ("osloType", "help")
+
+
+def split_texts(sections):
+    """The sections without the options' texts, and the texts alone (same sections and options)."""
+    specs, texts = {}, {}
+    for section, options in sections.items():
+        specs[section] = {o: {k: v for k, v in s.items() if k not in TEXT_KEYS} for o, s in options.items()}
+        texts[section] = {o: {k: v for k, v in s.items() if k in TEXT_KEYS} for o, s in options.items()}
+    return specs, texts
+
+
+def write_json(path, data):
+    with open(path, "w") as f:
+        json.dump(data, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+
+
 def main():
     services_json, release, out_dir, *names = sys.argv[1:]
     with open(services_json) as f:
@@ -132,9 +155,9 @@ def main():
         return
     for name in names:
         data = {"schema": name, "release": release, **schema(name, services[name])}
-        with open(f"{out_dir}/{name}.json", "w") as f:
-            json.dump(data, f, indent=1, ensure_ascii=False)
-            f.write("\n")
+        specs, texts = split_texts(data["sections"])
+        write_json(f"{out_dir}/{name}.json", {**data, "sections": specs})
+        write_json(f"{out_dir}/{name}.help.json", {"schema": name, "release": release, "sections": texts})
         options = sum(len(o) for o in data["sections"].values())
         print(f"{name}: {options} options in {len(data['sections'])} sections", flush=True)
 
