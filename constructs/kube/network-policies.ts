@@ -95,11 +95,12 @@ export function allowFromConsumers(component: Component, clientPorts: readonly n
   });
 }
 
-/** The enabled components of the cloud with an edge (of any kind) to `component`. */
-function consumersOf(component: Component): Component[] {
-  return Cloud.of(component).components.filter(
-    (c) => c !== component && c.enabled && c.edges.some((e) => e.target === component),
-  );
+/** The enabled components of the cloud with an edge (of any kind) to `component`: the synthesis plan knows them. */
+function consumersOf(component: Component): readonly Component[] {
+  return Cloud.of(component)
+    .plan()
+    .consumersOf(component)
+    .filter((c) => c !== component);
 }
 
 /** The names of the services of `components`, sorted, each once. */
@@ -110,8 +111,8 @@ function servicesOf(components: readonly Component[]): string[] {
 /** True when a workload of `component` runs its pods in the host's network namespace. */
 function inHostNetwork(component: Component): boolean {
   return component.apiObjects.some((object) => {
-    // The manifest as built: rendering every consumer's objects once per infrastructure server
-    // cost a sixth of the reference cloud's synthesis (bench/synth).
+    // The object as built (`hostNetwork` has the same name typed and in JSON): rendering every
+    // consumer's objects once per infrastructure server cost a sixth of synthesis (bench/synth).
     const manifest = JsonApiObject.isJsonApiObject(object) ? object.manifest : object.toJson();
     const spec = (manifest as { spec?: { template?: { spec?: { hostNetwork?: boolean } } } }).spec;
     return spec?.template?.spec?.hostNetwork === true;

@@ -47,16 +47,24 @@ export class JsonApiObject<P extends object> extends ApiObject {
   }
 
   /**
-   * The object as cdk8s holds it, before rendering: `apiVersion`, `kind` and the props under their
-   * JSON names (`Lazy` values unresolved, metadata added at synthesis not included).
+   * The object as it was built: `apiVersion`, `kind` and the props as given (their TypeScript
+   * names, `clusterIp` for `clusterIP`; `Lazy` values unresolved; metadata added at synthesis not
+   * included). Rendering converts the names in the same walk that resolves and sorts.
    */
   readonly manifest: { readonly [field: string]: unknown };
 
   constructor(scope: Construct, id: string, kind: KubeKind<P>, props: P) {
-    const manifest = { ...kind.GVK, ...(plainJson(props) as object) };
-    super(scope, freeConstructId(scope, id), manifest);
+    const manifest = { ...kind.GVK, ...props } as { readonly [field: string]: unknown };
+    // cdk8s reads the metadata when the object is built (name, namespace, labels): it gets it converted.
+    super(scope, freeConstructId(scope, id), {
+      ...kind.GVK,
+      metadata: plainJson(manifest.metadata) as object,
+    });
     mark(this, JSON_API_OBJECT_MARKER);
     this.manifest = manifest;
+    // cdk8s' own rendering (used with JSON patches, resolvers of the App or unsorted output) reads
+    // `props`: the whole object, converted when it is read.
+    Object.defineProperty(this, 'props', { get: () => plainJson(this.manifest) });
   }
 
   /** Whether JSON patches were added: cdk8s applies them (`patches` is private to `ApiObject`). */
@@ -79,10 +87,10 @@ export class JsonApiObject<P extends object> extends ApiObject {
     }
     try {
       // The metadata comes rendered (resolved, sorted, empty values dropped) from cdk8s.
-      const { apiVersion, kind, ...rest } = renderJson({ ...this.manifest, metadata: undefined }) as Record<
-        string,
-        unknown
-      >;
+      const { apiVersion, kind, ...rest } = renderJson(
+        { ...this.manifest, metadata: undefined },
+        false,
+      ) as Record<string, unknown>;
       return { apiVersion, kind, metadata: this.metadata.toJson(), ...rest };
     } catch (e) {
       throw new Error(
@@ -102,28 +110,37 @@ function isBuiltInResolver(resolver: unknown): boolean {
 
 /**
  * What cdk8s' `resolve` followed by `sanitizeValue` (keys sorted) makes of `value` with the App's
- * built-in resolvers: `Lazy` values produced, tokens (`resolve()`) resolved, number-or-string unions
- * as `{ value }`, null and undefined fields dropped, and any other class instance refused.
+ * built-in resolvers, and the typed class' converters of the result, in one walk: `Lazy` values
+ * produced, tokens (`resolve()`) resolved, number-or-string unions (`k8s.Quantity`,
+ * `k8s.IntOrString`) replaced by what they hold, fields under their JSON names (`clusterIp` is
+ * `clusterIP`; keys of maps such as labels stay as they are), null and undefined fields dropped,
+ * and any other class instance refused.
  */
-function renderJson(value: unknown): unknown {
+function renderJson(value: unknown, isMap: boolean): unknown {
   if (value === null || value === undefined) return undefined;
-  if (value instanceof Lazy) return renderJson(value.produce());
-  const token = value as { resolve?: unknown; value?: unknown; constructor?: unknown };
-  if (typeof token.resolve === 'function') return renderJson((token.resolve as () => unknown)());
+  if (value instanceof Lazy) return renderJson(value.produce(), isMap);
   if (typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map(renderJson);
-  if (token.constructor !== Object) {
-    if (typeof token.value === 'string' || typeof token.value === 'number') return { value: token.value };
-    throw new Error(
-      `can't render non-simple object of type '${(token.constructor as { name?: string })?.name}'`,
-    );
+  if (Array.isArray(value)) return value.map((item) => renderJson(item, false));
+  const token = value as { resolve?: unknown; value?: unknown; constructor?: { name?: string } };
+  const plain = Object.getPrototypeOf(value) === Object.prototype;
+  if (!plain && (typeof token.value === 'string' || typeof token.value === 'number')) return token.value;
+  if (typeof token.resolve === 'function') return renderJson((token.resolve as () => unknown)(), isMap);
+  if (!plain) throw new Error(`can't render non-simple object of type '${token.constructor?.name}'`);
+  const fields: [string, unknown][] = [];
+  for (const key in value) {
+    const special = isMap ? undefined : SPECIAL_FIELDS.get(key);
+    const field = renderJson((value as Record<string, unknown>)[key], special === MAP);
+    if (field !== undefined && field !== null)
+      fields.push([special === undefined || special === MAP ? key : jsonName(key, special), field]);
   }
   const rendered: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) {
-    const field = renderJson((value as Record<string, unknown>)[key]);
-    if (field !== undefined && field !== null) rendered[key] = field;
-  }
+  for (const [name, field] of fields.sort(byName)) rendered[name] = field;
   return rendered;
+}
+
+/** The order of `Object.keys(…).sort()`: by UTF-16 code units. */
+function byName(a: [string, unknown], b: [string, unknown]): number {
+  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
 }
 
 /**

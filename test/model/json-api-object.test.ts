@@ -13,6 +13,8 @@ function serviceProps(): k8s.KubeServiceProps {
     metadata: { name: 'api', labels: { clusterIp: 'a label, not a field' } },
     spec: {
       clusterIp: 'None',
+      // a token as an object literal: cdk8s' ImplicitTokenResolver calls its resolve()
+      externalName: { resolve: () => 'db.example.com' } as unknown as string,
       selector: { hostIp: 'a selector key, not a field' },
       sessionAffinityConfig: { clientIp: { timeoutSeconds: 60 } },
       ports: Lazy.any({ produce: () => [{ port: 80, targetPort: k8s.IntOrString.fromString('http') }] }),
@@ -61,6 +63,7 @@ describe('JsonApiObject', () => {
     expect(plain).toEqual(typed);
     expect(plain).toContain('"clusterIP":"None"');
     expect(plain).toContain('"clusterIp":"a label, not a field"');
+    expect(plain).toContain('"externalName":"db.example.com"');
   });
 
   test('renders a Pod as its typed k8s class does, key order included', () => {
@@ -94,7 +97,7 @@ describe('JsonApiObject', () => {
     expect(JSON.stringify(resolved)).toContain('"hostPID":true');
   });
 
-  test('leaves the props it was given as they were, and keeps its JSON as its manifest', () => {
+  test('leaves the props it was given as they were, and keeps them as its manifest', () => {
     // GIVEN
     const props = podProps();
     const before = JSON.stringify(props);
@@ -103,7 +106,7 @@ describe('JsonApiObject', () => {
     object.toJson();
     // THEN
     expect(JSON.stringify(props)).toEqual(before);
-    expect(object.manifest).toMatchObject({ apiVersion: 'v1', kind: 'Pod', spec: { hostPID: true } });
+    expect(object.manifest).toMatchObject({ apiVersion: 'v1', kind: 'Pod', spec: { hostPid: true } });
     expect(JsonApiObject.isJsonApiObject(object)).toBe(true);
     expect(JsonApiObject.isJsonApiObject(new k8s.KubePod(Testing.chart(), 'typed', props))).toBe(false);
   });
@@ -111,21 +114,21 @@ describe('JsonApiObject', () => {
   test('refuses a field whose JSON name depends on its type', () => {
     // GIVEN a CRD version's `schema` (kept) that JSON schema props spell `$schema`
     const chart: Chart = Testing.chart();
-    // WHEN / THEN
-    expect(
-      () =>
-        new JsonApiObject(chart, 'crd', k8s.KubeCustomResourceDefinition, {
-          metadata: { name: 'things.example.com' },
-          spec: {
-            group: 'example.com',
-            names: { kind: 'Thing', plural: 'things' },
-            scope: 'Namespaced',
-            versions: [
-              { name: 'v1', served: true, storage: true, schema: { openApiv3Schema: { type: 'object' } } },
-            ],
-          },
-        }),
-    ).toThrow('field "schema" has another JSON name in some Kubernetes types');
+    new JsonApiObject(chart, 'crd', k8s.KubeCustomResourceDefinition, {
+      metadata: { name: 'things.example.com' },
+      spec: {
+        group: 'example.com',
+        names: { kind: 'Thing', plural: 'things' },
+        scope: 'Namespaced',
+        versions: [
+          { name: 'v1', served: true, storage: true, schema: { openApiv3Schema: { type: 'object' } } },
+        ],
+      },
+    });
+    // WHEN rendered THEN refused, naming the object
+    expect(() => Testing.synth(chart)).toThrow(
+      /construct at path 'test\/crd'.*field "schema" has another JSON name in some Kubernetes types/,
+    );
   });
 
   test("the field tables are the ones of the installed cdk8s-plus' converters", () => {
