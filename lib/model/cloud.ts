@@ -5,7 +5,7 @@ import { Annotations, DEFAULT_RELEASE, findCycle, kindFacts, OpenStackRelease } 
 import { Component } from './component';
 import { CLOUD_MARKER, closest, hasMarker, mark } from './markers';
 import { modelChanged, modelGeneration } from './model-generation';
-import { PlannedObject, SynthesisPlan, walkCloud, WalkedCloud } from './synthesis-plan';
+import { ComponentMetadata, PlannedObject, SynthesisPlan, walkCloud, WalkedCloud } from './synthesis-plan';
 import { commonLabelsProblems } from './common-labels';
 import { JsonApiObject } from './json-api-object';
 import { podSecurityLabels } from './pod-security';
@@ -94,8 +94,6 @@ const CLOUD_PROPS: PropsSpec<CloudProps> = {
   agentNamespace: Rules.dnsLabel(),
   clusterDomain: Rules.dnsSubdomain(),
 };
-
-const MANAGED_BY = 'stackwright';
 
 /**
  * The root of a cloud: a cdk8s Chart that holds services and validates the whole component graph at
@@ -274,14 +272,11 @@ export class Cloud extends Chart {
     const plan = this.plan();
     assertValid(subtree);
     const position = new Map(plan.ordered.map((c, i) => [c.componentName, i]));
-    const managed: [string, string][] = [['app.kubernetes.io/managed-by', MANAGED_BY]];
-    const cloud: [string, string][] = [[Annotations.CLOUD, this.cloudName]];
     const rendered = plan.objects
       .filter(({ object, rendered }) => rendered && Chart.of(object) === this)
       .map(({ object, component, namespace }) => {
-        const metadata = component ? plan.metadataOf(component) : undefined;
         const json = object.toJson() as RenderedObject;
-        json.metadata = withEntries(json.metadata, managed, metadata?.labels, cloud, metadata?.annotations);
+        json.metadata = withMetadata(json.metadata, plan.metadataOf(component));
         return inNamespace(json, namespace);
       });
     return rendered
@@ -418,29 +413,43 @@ function duplicateObjectProblems(rendered: readonly PlannedObject[]): string[] {
  * `metadata` with `labels` and `annotations` added (over what the object has under the same keys),
  * each map and the metadata itself with their keys sorted as cdk8s renders them.
  */
-function withEntries(
+/** `metadata` with the labels and annotations rendering adds, keys sorted as cdk8s sorts them. */
+function withMetadata(
   metadata: RenderedObject['metadata'],
-  ...entries: [
-    readonly (readonly [string, string])[],
-    readonly (readonly [string, string])[] | undefined,
-    readonly (readonly [string, string])[],
-    readonly (readonly [string, string])[] | undefined,
-  ]
+  added: ComponentMetadata,
 ): RenderedObject['metadata'] {
-  const [managed, labels, cloud, annotations] = entries;
   return sortedKeys({
     ...metadata,
-    labels: sortedKeys({
-      ...metadata.labels,
-      ...Object.fromEntries(managed),
-      ...Object.fromEntries(labels ?? []),
-    }),
-    annotations: sortedKeys({
-      ...metadata.annotations,
-      ...Object.fromEntries(cloud),
-      ...Object.fromEntries(annotations ?? []),
-    }),
+    labels: merged(metadata.labels, added.labels),
+    annotations: merged(metadata.annotations, added.annotations),
   });
+}
+
+/**
+ * `rendered` (keys sorted, as cdk8s renders them) with `added` (sorted by key) merged in, `added`
+ * winning: one pass over both, the result's keys sorted.
+ */
+function merged(
+  rendered: Record<string, string> | undefined,
+  added: readonly (readonly [string, string])[],
+): Record<string, string> {
+  const keys = rendered ? Object.keys(rendered) : [];
+  if (!isSorted(keys)) return sortedKeys({ ...rendered, ...Object.fromEntries(added) });
+  const result: Record<string, string> = {};
+  let i = 0;
+  for (const [key, value] of added) {
+    while (i < keys.length && keys[i] < key)
+      result[keys[i]] = (rendered as Record<string, string>)[keys[i++]];
+    if (keys[i] === key) i++;
+    result[key] = value;
+  }
+  for (; i < keys.length; i++) result[keys[i]] = (rendered as Record<string, string>)[keys[i]];
+  return result;
+}
+
+function isSorted(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1] > keys[i]) return false;
+  return true;
 }
 
 function sortedKeys<T extends object>(object: T): T {

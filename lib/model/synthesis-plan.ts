@@ -36,13 +36,19 @@ export interface PlannedObject {
   readonly key: string;
 }
 
-/** The labels and annotations a component's objects carry, computed once per component and shared. */
+/**
+ * The labels and annotations rendering adds to a component's objects, computed once per component
+ * and shared: entries sorted by key (the order cdk8s renders keys in), each key once.
+ */
 export interface ComponentMetadata {
-  /** `app.kubernetes.io/name`, `part-of` and the selector labels, as entries. */
+  /** `app.kubernetes.io/managed-by`, `name`, `part-of` and the selector labels. */
   readonly labels: readonly (readonly [string, string])[];
-  /** The component, service, construct path and `depends-on` annotations, as entries. */
+  /** The cloud, component, service, construct path and `depends-on` annotations. */
   readonly annotations: readonly (readonly [string, string])[];
 }
+
+/** The label on every object the SDK renders. */
+const MANAGED_BY: readonly [string, string] = ['app.kubernetes.io/managed-by', 'stackwright'];
 
 /**
  * Everything one synthesis of a cloud reads, computed once from one walk of its tree: the
@@ -63,7 +69,8 @@ export class SynthesisPlan {
   readonly constructCount: number;
   private readonly edges: ReadonlyMap<Component, readonly ComponentEdge[]>;
   private readonly consumers = new Map<Component, Component[]>();
-  private readonly metadata = new Map<Component, ComponentMetadata>();
+  private readonly metadata = new Map<Component | undefined, ComponentMetadata>();
+  private readonly cloudName: string;
 
   /**
    * Built by `Cloud.plan()`, never directly.
@@ -78,6 +85,7 @@ export class SynthesisPlan {
     readonly generation: number,
     walked: WalkedCloud,
   ) {
+    this.cloudName = cloud.cloudName;
     this.components = walked.components;
     this.constructCount = walked.constructCount;
     this.enabled = walked.components.filter((c) => c.enabled);
@@ -134,26 +142,34 @@ export class SynthesisPlan {
     );
   }
 
-  /** The labels and annotations rendering adds to `component`'s objects. */
-  metadataOf(component: Component): ComponentMetadata {
+  /**
+   * The labels and annotations rendering adds to an object of `component`, or to one of the cloud's
+   * own objects (the namespaces, the default-deny policy) when `component` is undefined.
+   */
+  metadataOf(component?: Component): ComponentMetadata {
     let metadata = this.metadata.get(component);
     if (!metadata) {
-      const dependsOn = encodeDependsOn(
-        this.edgesOf(component).map((e) => ({ to: e.target.componentName, kind: e.kind })),
-      );
-      metadata = {
-        labels: Object.entries({
-          'app.kubernetes.io/name': component.service?.appName ?? component.componentName,
-          'app.kubernetes.io/part-of': 'openstack',
-          ...component.selectorLabels,
-        }),
-        annotations: [
-          [Annotations.COMPONENT, component.componentName],
-          [Annotations.SERVICE, component.serviceName],
-          [Annotations.CONSTRUCT_PATH, component.node.path],
-          ...(dependsOn ? [[Annotations.DEPENDS_ON, dependsOn] as const] : []),
-        ],
-      };
+      const cloud: [string, string] = [Annotations.CLOUD, this.cloudName];
+      const dependsOn =
+        component &&
+        encodeDependsOn(this.edgesOf(component).map((e) => ({ to: e.target.componentName, kind: e.kind })));
+      metadata = component
+        ? {
+            labels: sortedEntries([
+              MANAGED_BY,
+              ['app.kubernetes.io/name', component.service?.appName ?? component.componentName],
+              ['app.kubernetes.io/part-of', 'openstack'],
+              ...Object.entries(component.selectorLabels),
+            ]),
+            annotations: sortedEntries([
+              cloud,
+              [Annotations.COMPONENT, component.componentName],
+              [Annotations.SERVICE, component.serviceName],
+              [Annotations.CONSTRUCT_PATH, component.node.path],
+              ...(dependsOn ? [[Annotations.DEPENDS_ON, dependsOn] as const] : []),
+            ]),
+          }
+        : { labels: [MANAGED_BY], annotations: [cloud] };
       this.metadata.set(component, metadata);
     }
     return metadata;
@@ -224,4 +240,9 @@ function placeObjects(
       key: [object.apiVersion.split('/')[0], object.kind, namespace ?? '', object.name].join('/'),
     };
   });
+}
+
+/** `entries` sorted by key as `Object.keys(…).sort()` orders keys, a later entry winning over an earlier one of the same key. */
+function sortedEntries(entries: readonly (readonly [string, string])[]): (readonly [string, string])[] {
+  return Object.entries(Object.fromEntries(entries)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
