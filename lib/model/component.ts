@@ -62,9 +62,12 @@ export interface IDependable {
   readonly dependencyTargets: readonly Component[];
 }
 
-/** True for anything with `dependencyTargets` (a component, a service, an external endpoint). */
+/**
+ * True for anything with `dependencyTargets` (a component, a service, an external endpoint). The
+ * targets are not read: a lookup resolved at synthesis (the generators of a Secret) stays lazy.
+ */
 export function isDependable(x: unknown): x is IDependable {
-  return typeof x === 'object' && x !== null && Array.isArray((x as Partial<IDependable>).dependencyTargets);
+  return typeof x === 'object' && x !== null && 'dependencyTargets' in x;
 }
 
 /**
@@ -179,7 +182,8 @@ export class Component extends Construct implements IDependable {
     const problems: string[] = [];
     if (typeof kind !== 'string' || !isEdgeKind(kind))
       problems.push(`dependsOn: unknown edge kind ${shown(kind)}; use one of ${EDGE_KINDS.join(', ')}`);
-    if (target.dependencyTargets.includes(this))
+    // A construct's targets are at hand; a lookup's are read at synthesis (which skips this component).
+    if (Construct.isConstruct(target) && target.dependencyTargets.includes(this))
       problems.push(
         `dependsOn: ${this.componentName} cannot depend on itself${target === this ? '' : ` (through ${(target as Partial<IConstruct>).node?.path ?? 'its target'})`}; remove the dependency`,
       );
@@ -203,7 +207,12 @@ export class Component extends Construct implements IDependable {
   _resolveEdges(): ComponentEdge[] {
     const byTarget = new Map<Component, EdgeKind>();
     for (const { target, kind } of this.declaredEdges) {
-      for (const component of target.dependencyTargets) {
+      const targets = target.dependencyTargets;
+      if (!Array.isArray(targets))
+        throw new ValidationError(this.node.path, [
+          `dependsOn: the target's dependencyTargets is ${shown(targets)}, not a list of components; return an array (empty for external infrastructure)`,
+        ]);
+      for (const component of targets) {
         if (component === this) continue;
         const previous = byTarget.get(component);
         if (previous === undefined || previous === 'runtime') byTarget.set(component, kind);

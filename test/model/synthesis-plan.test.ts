@@ -54,6 +54,37 @@ describe('the synthesis plan', () => {
     expect(() => Testing.synth(cloud)).toThrow(/dependency cycle: a -> b -> a|dependency cycle: b -> a -> b/);
   });
 
+  test('an edge to a lookup is resolved at synthesis, not when it is declared', () => {
+    // GIVEN an edge to a lookup of components, declared before the component it finds exists
+    const { cloud, a } = smallCloud(Testing.app());
+    let reads = 0;
+    a.dependsOn({
+      get dependencyTargets() {
+        reads++;
+        return cloud.components.filter((c) => c.componentName === 'late');
+      },
+    });
+    const late = new Component(cloud, 'late');
+
+    // WHEN the cloud is synthesised
+    expect(reads).toBe(0);
+    Testing.synth(cloud);
+
+    // THEN the edge reaches the component created after it
+    expect(a.edges).toContainEqual({ target: late, kind: 'ready' });
+  });
+
+  test('a lookup that returns no list is refused at synthesis, naming the component', () => {
+    // GIVEN an edge to a hand-written dependable whose targets are not a list
+    const { cloud, a } = smallCloud(Testing.app());
+    a.dependsOn({ dependencyTargets: 'b' as unknown as Component[] });
+
+    // WHEN / THEN
+    expect(() => Testing.synth(cloud)).toThrow(
+      '[prod/a] dependsOn: the target\'s dependencyTargets is "b", not a list of components',
+    );
+  });
+
   test('an object added to an earlier cloud after a synthesis counts in a later cloud check of shared objects', () => {
     // GIVEN two clouds of one App, synthesised once without a conflict
     const app = Testing.app();
