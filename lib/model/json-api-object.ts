@@ -62,9 +62,6 @@ export class JsonApiObject<P extends object> extends ApiObject {
     });
     mark(this, JSON_API_OBJECT_MARKER);
     this.manifest = manifest;
-    // cdk8s' own rendering (used with JSON patches, resolvers of the App or unsorted output) reads
-    // `props`: the whole object, converted when it is read.
-    Object.defineProperty(this, 'props', { get: () => plainJson(this.manifest) });
   }
 
   /** Whether JSON patches were added: cdk8s applies them (`patches` is private to `ApiObject`). */
@@ -83,6 +80,8 @@ export class JsonApiObject<P extends object> extends ApiObject {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- cdk8s' own signature
   override toJson(): any {
     if (this.patched || process.env.CDK8S_DISABLE_SORT || !App.of(this).resolvers.every(isBuiltInResolver)) {
+      // cdk8s renders its `props` (private to `ApiObject`): the whole object, converted now.
+      (this as unknown as { props: unknown }).props = plainJson(this.manifest);
       return super.toJson();
     }
     try {
