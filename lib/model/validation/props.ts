@@ -60,19 +60,19 @@ export function propsProblems<P>(
 /** The deepest nesting of objects and lists a prop may have: far beyond any real Kubernetes object. */
 export const MAX_NESTING = 32;
 
-/** A problem when `value` nests objects or lists deeper than {@link MAX_NESTING} (walked without recursion). */
+/** A problem when `value` nests objects or lists deeper than {@link MAX_NESTING}. */
 export function nestingProblems(value: unknown, name: string): string[] {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop() as [unknown, number];
-    if (typeof node !== 'object' || node === null) continue;
-    if (depth > MAX_NESTING)
-      return [
-        `${name} is nested more than ${MAX_NESTING} levels deep; give the object as Kubernetes defines it`,
-      ];
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
-  }
-  return [];
+  return nestedDeeperThanAllowed(value, 1)
+    ? [`${name} is nested more than ${MAX_NESTING} levels deep; give the object as Kubernetes defines it`]
+    : [];
+}
+
+/** True when `node`, at `depth`, holds objects deeper than allowed: recursion bounded by the limit itself. */
+function nestedDeeperThanAllowed(node: unknown, depth: number): boolean {
+  if (typeof node !== 'object' || node === null) return false;
+  if (depth > MAX_NESTING) return true;
+  for (const child of Object.values(node)) if (nestedDeeperThanAllowed(child, depth + 1)) return true;
+  return false;
 }
 
 /** A value that must be given (`undefined` and `null` are problems), then checked by `rule`. */
