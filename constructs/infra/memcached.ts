@@ -4,6 +4,7 @@ import { Cloud, PropsSpec, Rules } from '../../lib/model';
 import { groupPlacement, SchedulingKey } from '../../lib/scheduling';
 import { ClusteredServer } from './infra-service';
 import { CacheEndpoint } from '../openstack-kit/endpoints';
+import { resourcesWithMemoryLimit } from '../kube/memory-limit';
 import { ClusterServices, clusteredStatefulSet, clusterMemberHosts } from '../kube/clustered-stateful-set';
 
 export interface MemcachedProps {
@@ -67,13 +68,10 @@ export class Memcached extends ClusteredServer implements CacheEndpoint {
             ports: [{ name: 'memcached', containerPort: PORT }],
             readinessProbe: probe,
             livenessProbe: probe,
-            resources: {
-              requests: {
-                cpu: k8s.Quantity.fromString('50m'),
-                memory: k8s.Quantity.fromString(`${memoryMiB + 64}Mi`),
-              },
-              limits: { memory: k8s.Quantity.fromString(`${memoryMiB + 128}Mi`) },
-            },
+            resources: resourcesWithMemoryLimit(
+              { cpu: '50m', memory: `${memoryMiB + 64}Mi` },
+              `${memoryMiB + 128}Mi`,
+            ),
           },
         ],
       },

@@ -3,6 +3,7 @@ import { Construct } from 'constructs';
 import { Cloud, Component, PropsSpec, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { InfraService } from './infra-service';
+import { resourcesWithMemoryLimit } from '../kube/memory-limit';
 import {
   ClusterServices,
   clusteredStatefulSet,
@@ -177,10 +178,7 @@ export class OvsdbDatabase extends Component {
             ],
             readinessProbe: readiness,
             livenessProbe: liveness,
-            resources: {
-              requests: { cpu: k8s.Quantity.fromString('100m'), memory: k8s.Quantity.fromString('256Mi') },
-              limits: { memory: k8s.Quantity.fromString('2Gi') },
-            },
+            resources: resourcesWithMemoryLimit({ cpu: '100m', memory: '256Mi' }, '2Gi'),
           },
         ],
       },

@@ -11,12 +11,13 @@ import {
 } from '../../lib/model';
 import { commandRule, configFilesRule, healthPathRule, requestsRule } from './building-block-rules';
 import { PodPlacement } from '../../lib/scheduling';
-import { CONFIG_CHECKSUM_ANNOTATION, ConfigDirectory, ConfigFiles, configFiles } from './config-files';
+import { ConfigDirectory, ConfigFiles } from './config-files';
 import { disruptionBudget } from './disruption-budget';
 import { API_TERMINATION_GRACE_SECONDS, endpointDrain } from './endpoint-drain';
 import { allowFromAnywhere } from './network-policies';
 import { containerResources, podTemplate, ResourceRequests } from './pod-template';
 import { serviceUrl } from './service-host';
+import { serviceVolumes } from './service-volumes';
 
 export interface ApiServiceProps {
   /** Where the API pods run (the service's API key and `ANY_API`). */
@@ -80,8 +81,8 @@ export class ApiService extends Component {
     assertNoProblems(this, propsProblems(props, API_SERVICE_PROPS));
     const replicas = props.replicas ?? 2;
     this.port = props.port;
-    this.config = props.config ? configFiles(this, props.config.mountPath, props.config.files) : undefined;
-    const config = this.config;
+    const files = serviceVolumes(this, props);
+    this.config = files.config;
     const port = k8s.IntOrString.fromNumber(props.port);
     const requests = props.requests ?? { cpu: '100m', memory: '256Mi' };
     const probe = (initialDelaySeconds: number): k8s.Probe => ({
@@ -100,12 +101,8 @@ export class ApiService extends Component {
         template: podTemplate(this, {
           spread: replicas > 1 ? 'preferred' : undefined,
           terminationGracePeriodSeconds: API_TERMINATION_GRACE_SECONDS,
-          annotations: config ? { [CONFIG_CHECKSUM_ANNOTATION]: config.checksum } : undefined,
-          volumes: [
-            ...(config ? [config.volume] : []),
-            ...(props.volumes ?? []),
-            { name: 'tmp', emptyDir: {} },
-          ],
+          annotations: files.annotations,
+          volumes: files.volumes,
           containers: [
             {
               name: 'api',
@@ -113,11 +110,7 @@ export class ApiService extends Component {
               command: props.command,
               ports: [{ name: 'api', containerPort: props.port }],
               env: props.env,
-              volumeMounts: [
-                ...(config?.mounts ?? []),
-                ...(props.volumeMounts ?? []),
-                { name: 'tmp', mountPath: '/tmp' },
-              ],
+              volumeMounts: files.volumeMounts,
               readinessProbe: probe(5),
               livenessProbe: probe(30),
               lifecycle: endpointDrain(),

@@ -16,6 +16,7 @@ import { commandRule, envNameRule, secretRefRule } from './building-block-rules'
 import { operatorJobPlacement, PodPlacement, SchedulingKey } from '../../lib/scheduling';
 import { jobIdentity } from './job-identity';
 import { jobName } from './job-name';
+import { resourcesWithMemoryLimit } from './memory-limit';
 import { podTemplate } from './pod-template';
 import { SecretRef, envFromSecret } from './secret-ref';
 import { shown } from '../../lib/graph';
@@ -127,10 +128,7 @@ export class JobComponent extends Component {
             command: props.command,
             env: env.length > 0 ? env : undefined,
             volumeMounts: props.volumeMounts,
-            resources: {
-              requests: { cpu: k8s.Quantity.fromString('50m'), memory: k8s.Quantity.fromString('64Mi') },
-              limits: { memory: k8s.Quantity.fromString('512Mi') },
-            },
+            resources: resourcesWithMemoryLimit({ cpu: '50m', memory: '64Mi' }, '512Mi'),
           },
         ],
       }),

@@ -33,15 +33,7 @@ function denyIngress(cloud: Cloud, id: string, namespace: string): void {
 
 /** Lets anyone connect to `component`'s pods on `port`. */
 export function allowFromAnywhere(component: Component, port: number): void {
-  denyIngressByDefault(Cloud.of(component));
-  new JsonApiObject(component, 'network-policy', k8s.KubeNetworkPolicy, {
-    metadata: { name: component.componentName },
-    spec: {
-      podSelector: { matchLabels: component.selectorLabels },
-      policyTypes: ['Ingress'],
-      ingress: [{ ports: [{ protocol: 'TCP', port: k8s.IntOrString.fromNumber(port) }] }],
-    },
-  });
+  allowIngress(component, [{ ports: tcpPorts([port]) }]);
 }
 
 /**
@@ -53,46 +45,51 @@ export function allowFromAnywhere(component: Component, port: number): void {
  * after this call count.
  */
 export function allowFromConsumers(component: Component, clientPorts: readonly number[]): void {
+  allowIngress(
+    component,
+    Lazy.any({
+      produce: () => {
+        const cloud = Cloud.of(component);
+        const consumers = consumersOf(component);
+        const fromHost = consumers.some(inHostNetwork);
+        const services = servicesOf(consumers);
+        // A service's node agents off the host network (ceilometer's compute agent) connect as
+        // their service too, from the agents' namespace; those on it connect from node addresses
+        // (below).
+        const agentPods = new Set(
+          servicesOf(cloud.components.filter((c) => c.enabled && cloud.isNodeAgent(c) && !inHostNetwork(c))),
+        );
+        const peers = [
+          ...services.map((s) => ({ podSelector: { matchLabels: { 'app.kubernetes.io/instance': s } } })),
+          ...services
+            .filter((s) => agentPods.has(s))
+            .map((s) => ({
+              namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': cloud.agentNamespace } },
+              podSelector: { matchLabels: { 'app.kubernetes.io/instance': s } },
+            })),
+        ];
+        return [
+          { from: [{ podSelector: { matchLabels: component.selectorLabels } }] },
+          ...(peers.length > 0 ? [{ from: peers, ports: tcpPorts(clientPorts) }] : []),
+          ...(fromHost ? [{ ports: tcpPorts(clientPorts.slice(0, 1)) }] : []),
+        ];
+      },
+    }),
+  );
+}
+
+/** `component`'s NetworkPolicy: its pods, fenced by the default deny, accept the connections of `ingress`. */
+function allowIngress(component: Component, ingress: k8s.NetworkPolicyIngressRule[]): void {
   denyIngressByDefault(Cloud.of(component));
-  const ports = (list: readonly number[]) =>
-    list.map((port) => ({ protocol: 'TCP', port: k8s.IntOrString.fromNumber(port) }));
   new JsonApiObject(component, 'network-policy', k8s.KubeNetworkPolicy, {
     metadata: { name: component.componentName },
-    spec: {
-      podSelector: { matchLabels: component.selectorLabels },
-      policyTypes: ['Ingress'],
-      ingress: Lazy.any({
-        produce: () => {
-          const cloud = Cloud.of(component);
-          const consumers = consumersOf(component);
-          const fromHost = consumers.some(inHostNetwork);
-          const services = servicesOf(consumers);
-          // A service's node agents off the host network (ceilometer's compute agent) connect as
-          // their service too, from the agents' namespace; those on it connect from node addresses
-          // (below).
-          const agentPods = new Set(
-            servicesOf(
-              cloud.components.filter((c) => c.enabled && cloud.isNodeAgent(c) && !inHostNetwork(c)),
-            ),
-          );
-          const peers = [
-            ...services.map((s) => ({ podSelector: { matchLabels: { 'app.kubernetes.io/instance': s } } })),
-            ...services
-              .filter((s) => agentPods.has(s))
-              .map((s) => ({
-                namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': cloud.agentNamespace } },
-                podSelector: { matchLabels: { 'app.kubernetes.io/instance': s } },
-              })),
-          ];
-          return [
-            { from: [{ podSelector: { matchLabels: component.selectorLabels } }] },
-            ...(peers.length > 0 ? [{ from: peers, ports: ports(clientPorts) }] : []),
-            ...(fromHost ? [{ ports: ports(clientPorts.slice(0, 1)) }] : []),
-          ];
-        },
-      }),
-    },
+    spec: { podSelector: { matchLabels: component.selectorLabels }, policyTypes: ['Ingress'], ingress },
   });
+}
+
+/** The TCP ports of a NetworkPolicy rule. */
+function tcpPorts(ports: readonly number[]): k8s.NetworkPolicyPort[] {
+  return ports.map((port) => ({ protocol: 'TCP', port: k8s.IntOrString.fromNumber(port) }));
 }
 
 /** The enabled components of the cloud with an edge (of any kind) to `component`: the synthesis plan knows them. */

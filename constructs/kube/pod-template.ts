@@ -2,6 +2,7 @@ import { k8s } from 'cdk8s-plus-33';
 import { Cloud, Component } from '../../lib/model';
 import { podScheduling } from '../../lib/scheduling';
 import { denyIngressToAgents } from './network-policies';
+import { resourcesWithMemoryLimit } from './memory-limit';
 import { priorityClassName } from './priority-classes';
 
 export interface PodTemplateOptions {
@@ -144,13 +145,8 @@ export interface ResourceRequests {
  * times the memory request (same unit), with no CPU limit.
  */
 export function containerResources(requests: ResourceRequests): k8s.ResourceRequirements {
-  return {
-    requests: {
-      cpu: k8s.Quantity.fromString(requests.cpu),
-      memory: k8s.Quantity.fromString(requests.memory),
-    },
-    limits: {
-      memory: k8s.Quantity.fromString(requests.memory.replace(/^(\d+)/, (n) => String(Number(n) * 4))),
-    },
-  };
+  return resourcesWithMemoryLimit(
+    requests,
+    requests.memory.replace(/^(\d+)/, (n) => String(Number(n) * 4)),
+  );
 }

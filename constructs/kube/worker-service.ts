@@ -12,10 +12,11 @@ import {
 } from '../../lib/model';
 import { commandRule, configFilesRule, requestsRule } from './building-block-rules';
 import { PodPlacement } from '../../lib/scheduling';
-import { CONFIG_CHECKSUM_ANNOTATION, ConfigDirectory, ConfigFiles, configFiles } from './config-files';
+import { ConfigDirectory, ConfigFiles } from './config-files';
 import { copySecretsForNodeAgent } from './agent-secret-copy';
 import { disruptionBudget } from './disruption-budget';
 import { containerResources, podTemplate, ResourceRequests } from './pod-template';
+import { serviceVolumes } from './service-volumes';
 
 /** The workload kind of a worker. */
 export type WorkerWorkload = 'Deployment' | 'StatefulSet' | 'DaemonSet';
@@ -106,16 +107,16 @@ export class WorkerService extends Component {
         ? ['forcedDownscale applies to DaemonSets only; scale a Deployment or StatefulSet with `replicas`']
         : []),
     ]);
-    this.config = props.config ? configFiles(this, props.config.mountPath, props.config.files) : undefined;
-    const config = this.config;
+    const files = serviceVolumes(this, props);
+    this.config = files.config;
     const requests = props.requests ?? { cpu: '100m', memory: '256Mi' };
     const check = connectionCheck(props.connectedTo);
     const template = podTemplate(this, {
       hostAgent: props.hostAgent,
       spread: kind !== 'DaemonSet' && replicas > 1 ? 'preferred' : undefined,
       forcedDownscale: props.forcedDownscale,
-      annotations: config ? { [CONFIG_CHECKSUM_ANNOTATION]: config.checksum } : undefined,
-      volumes: [...(config ? [config.volume] : []), ...(props.volumes ?? []), { name: 'tmp', emptyDir: {} }],
+      annotations: files.annotations,
+      volumes: files.volumes,
       containers: [
         {
           // Named after the role (`scheduler`, `conductor`), so logs and diagnostics read naturally.
@@ -123,11 +124,7 @@ export class WorkerService extends Component {
           image: props.image,
           command: props.command,
           env: props.env && props.env.length > 0 ? props.env : undefined,
-          volumeMounts: [
-            ...(config?.mounts ?? []),
-            ...(props.volumeMounts ?? []),
-            { name: 'tmp', mountPath: '/tmp' },
-          ],
+          volumeMounts: files.volumeMounts,
           readinessProbe: {
             exec: { command: check },
             initialDelaySeconds: 10,

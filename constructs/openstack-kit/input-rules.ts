@@ -105,7 +105,23 @@ export const COMMON_INPUT_HINTS = {
 export function commonInputHints<K extends keyof typeof COMMON_INPUT_HINTS>(
   ...names: K[]
 ): Pick<typeof COMMON_INPUT_HINTS, K> {
-  const hints: Partial<Pick<typeof COMMON_INPUT_HINTS, K>> = {};
-  for (const name of names) hints[name] = COMMON_INPUT_HINTS[name];
-  return hints as Pick<typeof COMMON_INPUT_HINTS, K>;
+  return pick(COMMON_INPUT_HINTS, names);
+}
+
+/**
+ * The rules of the named common inputs, in the order given, for a service descriptor's `props`:
+ * spread it and add the rules of the service's own props. Names the same inputs as the
+ * descriptor's `commonInputHints(...)`, and any optional common input the service also takes.
+ */
+export function commonInputRules<K extends keyof typeof COMMON_INPUT_RULES>(
+  ...names: K[]
+): Pick<typeof COMMON_INPUT_RULES, K> {
+  return pick(COMMON_INPUT_RULES, names);
+}
+
+/** The entries of `table` named by `names`, in that order. */
+function pick<T extends object, K extends keyof T>(table: T, names: readonly K[]): Pick<T, K> {
+  const picked: Partial<Pick<T, K>> = {};
+  for (const name of names) picked[name] = table[name];
+  return picked as Pick<T, K>;
 }

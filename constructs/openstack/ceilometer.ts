@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { COMMON_INPUT_RULES, commonInputHints, serviceRule } from '../openstack-kit/input-rules';
+import { commonInputHints, commonInputRules, serviceRule } from '../openstack-kit/input-rules';
 import { stringify } from 'yaml';
 import { addCheck, Component, IDependable, Rules } from '../../lib/model';
 import { placement, requiringNoOvnMaintenance, SchedulingKey } from '../../lib/scheduling';
@@ -67,9 +67,7 @@ const CEILOMETER: OpenStackServiceDescriptor<CeilometerProps> = {
     gnocchi: 'the Gnocchi service (where samples are published)',
   },
   props: {
-    keystone: COMMON_INPUT_RULES.keystone,
-    messaging: COMMON_INPUT_RULES.messaging,
-    cache: COMMON_INPUT_RULES.cache,
+    ...commonInputRules('keystone', 'messaging', 'cache'),
     gnocchi: serviceRule('the Gnocchi service'),
     // The Nova service: only its `compute` is read.
     nova: Rules.given((value, name) =>

@@ -1,5 +1,5 @@
 import { k8s } from 'cdk8s-plus-33';
-import { COMMON_INPUT_RULES, commonInputHints } from '../openstack-kit/input-rules';
+import { commonInputHints, commonInputRules } from '../openstack-kit/input-rules';
 import { Construct } from 'constructs';
 import { addCheck, JsonApiObject, required, Rules } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
@@ -59,9 +59,7 @@ const GLANCE: OpenStackServiceDescriptor<GlanceProps> = {
   schema: 'glance-api',
   inputs: commonInputHints('keystone', 'database', 'cache'),
   props: {
-    keystone: COMMON_INPUT_RULES.keystone,
-    database: COMMON_INPUT_RULES.database,
-    cache: COMMON_INPUT_RULES.cache,
+    ...commonInputRules('keystone', 'database', 'cache'),
     replicas: Rules.count({ min: 1, max: 20 }),
     storage: Rules.either(
       (value) => (value as { type?: unknown }).type === 'file',

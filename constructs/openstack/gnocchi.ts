@@ -1,5 +1,5 @@
 import { k8s } from 'cdk8s-plus-33';
-import { COMMON_INPUT_RULES, commonInputHints } from '../openstack-kit/input-rules';
+import { commonInputHints, commonInputRules } from '../openstack-kit/input-rules';
 import { Construct } from 'constructs';
 import { addCheck, Component, JsonApiObject, required, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
@@ -51,9 +51,7 @@ const GNOCCHI: OpenStackServiceDescriptor<GnocchiProps> = {
   operatorKey: SchedulingKey.OPERATOR_GNOCCHI,
   inputs: commonInputHints('keystone', 'database', 'cache'),
   props: {
-    keystone: COMMON_INPUT_RULES.keystone,
-    database: COMMON_INPUT_RULES.database,
-    cache: COMMON_INPUT_RULES.cache,
+    ...commonInputRules('keystone', 'database', 'cache'),
     storage: Rules.given((value, name) => {
       const storage = value as { type?: unknown; size?: unknown; storageClassName?: unknown } | null;
       const type = storage?.type;

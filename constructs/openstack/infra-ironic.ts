@@ -88,6 +88,13 @@ const PORT = 6385;
 /** A finite whole number, whatever its range (checked at synthesis). */
 const WHOLE_NUMBER = Rules.count({});
 
+/** A provisioning or cleaning network (its names become shell tokens, checked at synthesis: networkProblems). */
+const IRONIC_NETWORK = Rules.object<IronicNetwork>({
+  name: required(Rules.nonEmptyText(), "the Neutron network's name"),
+  physicalNetwork: Rules.nonEmptyText(),
+  cidr: Rules.nonEmptyText(),
+});
+
 const IRONIC: OpenStackServiceDescriptor<InfraIronicProps> = {
   image: 'ironic',
   // The label value Stackwright has always written for this service: deployed objects keep it.
@@ -100,19 +107,8 @@ const IRONIC: OpenStackServiceDescriptor<InfraIronicProps> = {
     neutron: serviceRule('the Neutron service'),
     swift: serviceRule('the object store'),
     networks: Rules.object<NonNullable<InfraIronicProps['networks']>>({
-      provisioning: required(
-        Rules.object<IronicNetwork>({
-          name: required(Rules.nonEmptyText(), "the Neutron network's name"),
-          physicalNetwork: Rules.nonEmptyText(),
-          cidr: Rules.nonEmptyText(),
-        }),
-        '{ name } of the provisioning network',
-      ),
-      cleaning: Rules.object<IronicNetwork>({
-        name: required(Rules.nonEmptyText(), "the Neutron network's name"),
-        physicalNetwork: Rules.nonEmptyText(),
-        cidr: Rules.nonEmptyText(),
-      }),
+      provisioning: required(IRONIC_NETWORK, '{ name } of the provisioning network'),
+      cleaning: IRONIC_NETWORK,
     }),
     apiReplicas: Rules.count({ min: 1, max: 20 }),
     // Whole numbers here, before ironic.conf is rendered from them (NaN would reach the renderer);

@@ -1,6 +1,6 @@
 import { Construct } from 'constructs';
 import { Rules } from '../../lib/model';
-import { COMMON_INPUT_RULES, commonInputHints } from '../openstack-kit/input-rules';
+import { commonInputHints, commonInputRules } from '../openstack-kit/input-rules';
 import { addCheck, Component } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../kube/api-service';
@@ -45,9 +45,7 @@ const KEYSTONE: OpenStackServiceDescriptor<KeystoneProps> = {
   operatorKey: SchedulingKey.OPERATOR_KEYSTONE,
   inputs: commonInputHints('database', 'cache'),
   props: {
-    database: COMMON_INPUT_RULES.database,
-    cache: COMMON_INPUT_RULES.cache,
-    messaging: COMMON_INPUT_RULES.messaging,
+    ...commonInputRules('database', 'cache', 'messaging'),
     replicas: Rules.count({ min: 1, max: 50 }),
     // Rendered into other services' configuration and the bootstrap command line.
     region: Rules.given((value, name) =>

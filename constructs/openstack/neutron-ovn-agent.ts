@@ -14,6 +14,7 @@ import {
   renderOslo,
 } from '../openstack-kit/oslo-config';
 import { hostAgentDaemonSet, hostDirectory, hostKernelModules } from '../kube/host-agent-daemon-set';
+import { resourcesWithMemoryLimit } from '../kube/memory-limit';
 import { envFromSecret, SecretRef } from '../kube/secret-ref';
 
 /**
@@ -161,10 +162,6 @@ function ovnAgentDaemonSet(
     mount('etc-openvswitch', '/etc/openvswitch'),
     mount('var-lib-openvswitch', '/var/lib/openvswitch'),
   ];
-  const requests = (cpu: string, memory: string, limit: string): k8s.ResourceRequirements => ({
-    requests: { cpu: k8s.Quantity.fromString(cpu), memory: k8s.Quantity.fromString(memory) },
-    limits: { memory: k8s.Quantity.fromString(limit) },
-  });
   const exec = (command: string, initialDelaySeconds: number, failureThreshold = 3): k8s.Probe => ({
     exec: { command: ['/bin/sh', '-c', command] },
     initialDelaySeconds,
@@ -193,7 +190,7 @@ function ovnAgentDaemonSet(
       volumeMounts: ovsMounts,
       readinessProbe: exec('ovs-vsctl --timeout=5 show >/dev/null', 5),
       livenessProbe: exec('ovs-vsctl --timeout=5 show >/dev/null', 30, 6),
-      resources: requests('50m', '128Mi', '512Mi'),
+      resources: resourcesWithMemoryLimit({ cpu: '50m', memory: '128Mi' }, '512Mi'),
     },
     {
       name: 'ovs-vswitchd',
@@ -216,7 +213,7 @@ function ovnAgentDaemonSet(
       ],
       readinessProbe: exec('ovs-appctl -t ovs-vswitchd version >/dev/null', 10),
       livenessProbe: exec('ovs-appctl -t ovs-vswitchd version >/dev/null', 30, 6),
-      resources: requests('100m', '256Mi', '2Gi'),
+      resources: resourcesWithMemoryLimit({ cpu: '100m', memory: '256Mi' }, '2Gi'),
     },
     {
       name: 'ovn-controller',
@@ -245,7 +242,7 @@ function ovnAgentDaemonSet(
       // Ready once connected to the southbound database: before that the node has no flows.
       readinessProbe: exec('ovn-appctl -t ovn-controller connection-status | grep -q "^connected"', 10),
       livenessProbe: exec('ovn-appctl -t ovn-controller version >/dev/null', 30, 6),
-      resources: requests('100m', '256Mi', '1Gi'),
+      resources: resourcesWithMemoryLimit({ cpu: '100m', memory: '256Mi' }, '1Gi'),
     },
   ];
   if (metadata) {
@@ -267,7 +264,7 @@ function ovnAgentDaemonSet(
       // listing: the image needs no procps).
       readinessProbe: exec(`test -S ${METADATA_PROXY_SOCKET}`, 10),
       livenessProbe: exec(`test -S ${METADATA_PROXY_SOCKET}`, 60, 6),
-      resources: requests('50m', '256Mi', '1Gi'),
+      resources: resourcesWithMemoryLimit({ cpu: '50m', memory: '256Mi' }, '1Gi'),
     });
   }
   // Open vSwitch programs the host kernel's datapath and network devices, ovn-controller configures

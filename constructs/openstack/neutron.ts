@@ -60,6 +60,12 @@ export interface NeutronProps extends OpenStackServiceProps {
 
 const PORT = 9696;
 
+/** The rules of the L3, DHCP and BGP agents' options (their files are checked at synthesis). */
+const NEUTRON_AGENT_OPTIONS = Rules.object<NeutronAgentOptions>({
+  config: osloValuesRule,
+  configTemplates: nodeConfigTemplatesRule,
+});
+
 const NEUTRON: OpenStackServiceDescriptor<NeutronProps> = {
   image: 'neutron',
   operatorKey: SchedulingKey.OPERATOR_NEUTRON,
@@ -83,18 +89,9 @@ const NEUTRON: OpenStackServiceDescriptor<NeutronProps> = {
       novaMetadataHost: Rules.nonEmptyText(),
       image: Rules.image(),
     }),
-    l3Agent: Rules.object<NeutronAgentOptions>({
-      config: osloValuesRule,
-      configTemplates: nodeConfigTemplatesRule,
-    }),
-    dhcpAgent: Rules.object<NeutronAgentOptions>({
-      config: osloValuesRule,
-      configTemplates: nodeConfigTemplatesRule,
-    }),
-    bgpAgent: Rules.object<NeutronAgentOptions>({
-      config: osloValuesRule,
-      configTemplates: nodeConfigTemplatesRule,
-    }),
+    l3Agent: NEUTRON_AGENT_OPTIONS,
+    dhcpAgent: NEUTRON_AGENT_OPTIONS,
+    bgpAgent: NEUTRON_AGENT_OPTIONS,
     ovnImage: Rules.image(),
     bgpAgentImage: Rules.image(),
   },

@@ -6,6 +6,7 @@ import { NodeConfiguredAgent, NodeConfigTemplate, NodeScope } from '../openstack
 import { mergeOslo, OsloSchema, OsloValues, osloEnvName, renderOslo } from '../openstack-kit/oslo-config';
 import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../kube/config-files';
 import { hostAgentDaemonSet, hostDirectory, hostKernelModules } from '../kube/host-agent-daemon-set';
+import { resourcesWithMemoryLimit } from '../kube/memory-limit';
 import { WorkerService } from '../kube/worker-service';
 
 /**
@@ -115,10 +116,6 @@ export function libvirtDaemon(
   });
   const virsh = ['virsh', '-c', 'qemu:///system', 'version'];
   const virtlogdSocket = ['test', '-S', '/run/libvirt/virtlogd-sock'];
-  const resources = (cpu: string, memory: string, limit: string): k8s.ResourceRequirements => ({
-    requests: { cpu: k8s.Quantity.fromString(cpu), memory: k8s.Quantity.fromString(memory) },
-    limits: { memory: k8s.Quantity.fromString(limit) },
-  });
   const config = configFiles(component, '/etc/libvirt', { 'qemu.conf': LIBVIRT_QEMU_CONF });
   const devices = libvirtDevices(props.virtType);
   const shared = SHARED_HOST_DIRECTORIES.map(([name, mountPath]) => ({ name, mountPath }));
@@ -162,7 +159,7 @@ export function libvirtDaemon(
         ],
         readinessProbe: exec(virsh, 10),
         livenessProbe: exec(virsh, 60),
-        resources: resources('100m', '256Mi', '2Gi'),
+        resources: resourcesWithMemoryLimit({ cpu: '100m', memory: '256Mi' }, '2Gi'),
       },
       {
         name: 'virtlogd',
@@ -171,7 +168,7 @@ export function libvirtDaemon(
         volumeMounts: shared,
         readinessProbe: exec(virtlogdSocket, 5),
         livenessProbe: exec(virtlogdSocket, 30),
-        resources: resources('10m', '32Mi', '256Mi'),
+        resources: resourcesWithMemoryLimit({ cpu: '10m', memory: '32Mi' }, '256Mi'),
       },
     ],
   });

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import { COMMON_INPUT_RULES, commonInputHints } from '../openstack-kit/input-rules';
+import { commonInputHints, commonInputRules } from '../openstack-kit/input-rules';
 import { Rules } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../kube/api-service';
@@ -24,9 +24,7 @@ const PLACEMENT: OpenStackServiceDescriptor<PlacementProps> = {
   operatorKey: SchedulingKey.OPERATOR_NOVA,
   inputs: commonInputHints('keystone', 'database', 'cache'),
   props: {
-    keystone: COMMON_INPUT_RULES.keystone,
-    database: COMMON_INPUT_RULES.database,
-    cache: COMMON_INPUT_RULES.cache,
+    ...commonInputRules('keystone', 'database', 'cache'),
     replicas: Rules.count({ min: 1, max: 50 }),
   },
 };

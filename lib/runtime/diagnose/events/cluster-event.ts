@@ -62,3 +62,8 @@ export function involvedRef(event: ClusterEvent): string {
 export function involvedName(event: ClusterEvent): string {
   return `${event.involved.kind} ${event.involved.name}`;
 }
+
+/** The namespace of the object an event is about, for the `kubectl -n` of a fix: `default` when it names none. */
+export function involvedNamespace(event: ClusterEvent): string {
+  return event.involved.namespace ?? 'default';
+}

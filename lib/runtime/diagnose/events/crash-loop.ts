@@ -1,4 +1,4 @@
-import { ClusterEvent } from './cluster-event';
+import { ClusterEvent, involvedNamespace } from './cluster-event';
 import { EventRule, EventWording, patternRule } from './event-rule';
 
 const RESTARTING = /Back-off restarting failed container (\S+)/;
@@ -11,7 +11,7 @@ export const crashLoop: EventRule = patternRule({
   pattern: RESTARTING,
   word(event: ClusterEvent, restarting: RegExpExecArray): EventWording {
     const pod = event.involved.name;
-    const namespace = event.involved.namespace ?? 'default';
+    const namespace = involvedNamespace(event);
     return (
       `pod ${pod}: container ${restarting[1]} keeps crashing (the kubelet backed off restarting it ${event.count} time(s)); ` +
       `see kubectl logs -n ${namespace} ${pod} -c ${restarting[1]} --previous`

@@ -1,4 +1,4 @@
-import { ClusterEvent, involvedName } from './cluster-event';
+import { ClusterEvent, involvedName, involvedNamespace } from './cluster-event';
 import { EventRule, EventWording, patternRule } from './event-rule';
 
 // `violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false (…), runAsNonRoot != true (…)`
@@ -15,7 +15,7 @@ export const podSecurity: EventRule = patternRule({
   pattern: VIOLATES,
   word(event: ClusterEvent, violation: RegExpExecArray): EventWording {
     const [, level, version, details] = violation;
-    const namespace = event.involved.namespace ?? 'default';
+    const namespace = involvedNamespace(event);
     return (
       `namespace ${namespace} enforces Pod Security level "${level}"${version ? ` (${version})` : ''} and the pods of ${involvedName(event)} violate it: ${details}; ` +
       `fix: set those securityContext fields in the pod template, or relax the namespace (kubectl label namespace ${namespace} pod-security.kubernetes.io/enforce=<level> --overwrite)`

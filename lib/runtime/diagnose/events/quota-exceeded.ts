@@ -1,4 +1,4 @@
-import { ClusterEvent, involvedName } from './cluster-event';
+import { ClusterEvent, involvedName, involvedNamespace } from './cluster-event';
 import { EventRule, eventRule, EventWording } from './event-rule';
 
 // `exceeded quota: <name>, requested: a=1,b=2, used: a=1,b=1, limited: a=1,b=2`
@@ -16,7 +16,7 @@ export const quotaExceeded: EventRule = eventRule({
   reasons: ['FailedCreate'],
   blocking: true,
   word(event: ClusterEvent): EventWording | undefined {
-    const namespace = event.involved.namespace ?? 'default';
+    const namespace = involvedNamespace(event);
     const exceeded = EXCEEDED.exec(event.message);
     if (exceeded) {
       const [, quota, requested, used, limited] = exceeded;

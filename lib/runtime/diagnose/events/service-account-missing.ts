@@ -1,4 +1,4 @@
-import { ClusterEvent, involvedName } from './cluster-event';
+import { ClusterEvent, involvedName, involvedNamespace } from './cluster-event';
 import { EventRule, EventWording, patternRule } from './event-rule';
 
 const NOT_FOUND = /serviceaccount "([^"]+)" not found/;
@@ -10,7 +10,7 @@ export const serviceAccountMissing: EventRule = patternRule({
   blocking: true,
   pattern: NOT_FOUND,
   word(event: ClusterEvent, missing: RegExpExecArray): EventWording {
-    const namespace = event.involved.namespace ?? 'default';
+    const namespace = involvedNamespace(event);
     return (
       `the pods of ${involvedName(event)} use ServiceAccount ${missing[1]}, which does not exist in namespace ${namespace}; ` +
       `fix: create it (kubectl -n ${namespace} create serviceaccount ${missing[1]}), or make the component depend on the one that creates it`
