@@ -410,10 +410,9 @@ function duplicateObjectProblems(rendered: readonly PlannedObject[]): string[] {
 }
 
 /**
- * `metadata` with `labels` and `annotations` added (over what the object has under the same keys),
- * each map and the metadata itself with their keys sorted as cdk8s renders them.
+ * `metadata` with the labels and annotations rendering adds (over what the object has under the
+ * same keys), each map and the metadata itself with their keys sorted as cdk8s renders them.
  */
-/** `metadata` with the labels and annotations rendering adds, keys sorted as cdk8s sorts them. */
 function withMetadata(
   metadata: RenderedObject['metadata'],
   added: ComponentMetadata,
