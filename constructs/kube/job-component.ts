@@ -15,7 +15,7 @@ import {
 import { commandRule, envNameRule, secretRefRule } from './building-block-rules';
 import { operatorJobPlacement, PodPlacement, SchedulingKey } from '../../lib/scheduling';
 import { jobIdentity } from './job-identity';
-import { jobName } from './job-name';
+import { jobName } from '../../lib/graph';
 import { resourcesWithMemoryLimit } from './memory-limit';
 import { podTemplate } from './pod-template';
 import { SecretRef, envFromSecret } from './secret-ref';

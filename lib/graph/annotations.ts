@@ -17,7 +17,19 @@ export const Annotations = {
   CONSTRUCT_PATH: `${ANNOTATION_PREFIX}/construct-path`,
   /** The component's edges, `name:kind` joined by commas and sorted, e.g. `keystone-db-sync:completed,memcached:ready`. */
   DEPENDS_ON: `${ANNOTATION_PREFIX}/depends-on`,
+  /**
+   * What a release upgrade derives its one-off Jobs from (docs/upgrades.md): `schema-sync` on a
+   * service's schema migration Job (its pod template runs the recipe's checks and schema steps),
+   * `backup` on the database backup CronJob (its Job template runs before the first schema step).
+   */
+  UPGRADE_TEMPLATE: `${ANNOTATION_PREFIX}/upgrade-template`,
 } as const;
+
+/** The values of {@link Annotations.UPGRADE_TEMPLATE}. */
+export const UPGRADE_TEMPLATE_ROLES = ['schema-sync', 'backup'] as const;
+
+/** One of {@link UPGRADE_TEMPLATE_ROLES}. */
+export type UpgradeTemplateRole = (typeof UPGRADE_TEMPLATE_ROLES)[number];
 
 /** One edge of the component graph: `from` needs `to`. */
 export interface Edge {

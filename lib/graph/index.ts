@@ -17,3 +17,4 @@ export * from './cloud-selection';
 export * from './openstack-releases';
 export * from './upgrade-path';
 export * from './manifest-source';
+export * from './job-name';

@@ -1,4 +1,4 @@
-import { jobName } from '../../../constructs/kube/job-name';
+import { jobName } from '../../lib/graph/job-name';
 
 describe('jobName', () => {
   const spec = { template: { spec: { containers: [{ image: 'keystone:2025.1' }] } } };
