@@ -15,11 +15,10 @@ import {
 import { commandRule, envNameRule, secretRefRule } from './building-block-rules';
 import { operatorJobPlacement, PodPlacement, SchedulingKey } from '../../lib/scheduling';
 import { jobIdentity } from './job-identity';
-import { jobName } from '../../lib/graph';
 import { resourcesWithMemoryLimit } from './memory-limit';
 import { podTemplate } from './pod-template';
 import { SecretRef, envFromSecret } from './secret-ref';
-import { shown } from '../../lib/graph';
+import { jobName, shown } from '../../lib/graph';
 
 export interface JobComponentProps extends Omit<ComponentProps, 'placement'> {
   /** The operator key of the service running the Job, e.g. `SchedulingKey.OPERATOR_KEYSTONE`. */
