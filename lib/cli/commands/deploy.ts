@@ -65,6 +65,10 @@ export async function deployCommand(
           skipUnchanged: options.skipUnchanged,
           preflight: options.preflight,
           onPreflight,
+          onUpgrade: (upgrade) => {
+            if (mode === 'json') reporter.json({ type: 'upgrade', ...upgrade });
+            else io.stdout.write(`${upgrade.phases.join('\n')}\n`);
+          },
           signal: io.signal,
           onEvent: (event) => {
             if (!started) {
@@ -112,6 +116,7 @@ export async function deployCommand(
       skippedUnchanged: result.skippedUnchanged,
       inventory: result.inventory,
       ...(result.prune ? { prune: result.prune } : {}),
+      ...(result.upgrade ? { upgrade: { from: result.upgrade.from, to: result.upgrade.to } } : {}),
       ...(outcome.requests ? { requests: outcome.requests } : {}),
     });
     return code;

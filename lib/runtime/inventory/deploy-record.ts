@@ -51,6 +51,16 @@ export class DeployRecord {
     return new DeployRecord(cluster, graph, location, fieldManager, recorded, previousHash);
   }
 
+  /**
+   * The same record for another graph of the same cloud, before anything is written: deploy opens
+   * it with the manifests' graph, reads the recorded release, and rolls out an upgrade's graph
+   * (the manifests plus the upgrade's Jobs), which the pending inventory must cover.
+   */
+  forGraph(graph: ComponentGraph): DeployRecord {
+    if (this.writes > 0) throw new Error('internal error: DeployRecord.forGraph after a write');
+    return new DeployRecord(this.cluster, graph, this.location, this.fieldManager, this.recorded, this.previousHash);
+  }
+
   /** The inventory as last written (or read). */
   get current(): Inventory | undefined {
     return this.recorded;

@@ -14,7 +14,8 @@ import { DeletionOptions } from './delete-in-reverse-order';
 import { rollout } from './rollout';
 import { RolloutOptions } from './rollout-options';
 import { FIELD_MANAGER } from '../defaults';
-import { releaseToDeploy } from '../upgrade/release-check';
+import { deployTarget } from '../upgrade/release-check';
+import { renderUpgradePlan } from '../upgrade/render-upgrade-plan';
 
 export interface DeployOptions
   extends RolloutOptions, ManifestSelection, Pick<KubeClusterOptions, 'kubeconfig' | 'context'> {
@@ -44,6 +45,21 @@ export interface DeployOptions
   readonly preflight?: 'report' | 'strict' | 'off';
   /** Told about the preflight findings (called once, before the rollout). */
   readonly onPreflight?: (findings: readonly PreflightFinding[]) => void;
+  /**
+   * Told, before anything is written, that this deploy upgrades the cloud to the manifests'
+   * release, with the phases it runs (as `stackwright plan` prints them; docs/upgrades.md).
+   */
+  readonly onUpgrade?: (upgrade: ReleaseUpgrade) => void;
+}
+
+/** A release upgrade a deploy runs. */
+export interface ReleaseUpgrade {
+  /** The release the cluster ran (the inventory's record). */
+  readonly from: string;
+  /** The manifests' release. */
+  readonly to: string;
+  /** The plan's phases, one line each, in the order they may start. */
+  readonly phases: readonly string[];
 }
 
 export interface DeployResult {
@@ -64,6 +80,8 @@ export interface DeployResult {
   readonly skippedUnchanged: number;
   /** What the preflight found (empty when every workload can be placed, or preflight was off). */
   readonly preflight: readonly PreflightFinding[];
+  /** Present when the run upgraded the cloud's release (its phases ran as components). */
+  readonly upgrade?: ReleaseUpgrade;
   /** API requests of this run, when the Kubernetes port was used. */
   readonly requests?: RequestCounts;
 }
@@ -92,7 +110,7 @@ export async function deploy(input: ManifestInput, options: DeployOptions = {}):
 }
 
 async function deployGraph(
-  graph: ComponentGraph,
+  manifests: ComponentGraph,
   location: InventoryLocation,
   cluster: ClusterPort,
   options: DeployOptions,
@@ -100,13 +118,17 @@ async function deployGraph(
 ): Promise<DeployResult> {
   const before = owned?.requests.snapshot();
   const fieldManager = options.fieldManager ?? FIELD_MANAGER;
-  const findings = await runPreflight(graph, cluster, options);
+  const findings = await runPreflight(manifests, cluster, options);
   if (options.preflight === 'strict' && findings.some((f) => f.severity === 'error')) {
     throw new PreflightError(findings);
   }
-  const record = await DeployRecord.open(cluster, graph, location, fieldManager);
-  // The release recorded on the cluster against the manifests', before any write (docs/upgrades.md).
-  const release = releaseToDeploy(graph, location.cloud, record.current?.release);
+  const opened = await DeployRecord.open(cluster, manifests, location, fieldManager);
+  // The release recorded on the cluster against the manifests', before any write; an upgrade rolls
+  // out the graph that runs its plan (docs/upgrades.md).
+  const { graph, release, upgrade: plan } = deployTarget(manifests, location.cloud, opened.current?.release);
+  const record = graph === manifests ? opened : opened.forGraph(graph);
+  const upgrade = plan && { from: plan.from, to: plan.to, phases: renderUpgradePlan(plan) };
+  if (upgrade) options.onUpgrade?.(upgrade);
   const inventory = () => ({
     name: inventoryName(location.cloud),
     namespace: location.namespace,
@@ -128,6 +150,7 @@ async function deployGraph(
       inventory: { ...inventory(), orphans: [] },
       skippedUnchanged,
       preflight: findings,
+      ...(upgrade ? { upgrade } : {}),
     };
   }
 
@@ -154,6 +177,7 @@ async function deployGraph(
     inventory: { ...inventory(), orphans: record.orphans() },
     skippedUnchanged,
     preflight: findings,
+    ...(upgrade ? { upgrade } : {}),
     ...(before && after ? { requests: diffCounts(before, after) } : {}),
   };
 }

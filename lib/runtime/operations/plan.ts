@@ -9,7 +9,7 @@ import {
   objectsNotIn,
   readInventory,
 } from '../inventory/inventory';
-import { decideRelease } from '../upgrade/release-check';
+import { deployTarget } from '../upgrade/release-check';
 import { renderUpgradePlan } from '../upgrade/render-upgrade-plan';
 import { toApplyConflict } from '../kube/apply-conflict';
 import { KubeApiError, NoMatchError } from '../kube/errors';
@@ -91,13 +91,17 @@ export async function plan(input: ManifestInput, options: PlanOptions = {}): Pro
 
 /** `plan` on an already connected port. */
 export async function planGraph(
-  graph: ComponentGraph,
+  manifests: ComponentGraph,
   cluster: NonNullable<PlanOptions['cluster']>,
   inventory: Inventory | undefined,
   options: Pick<PlanOptions, 'fieldManager' | 'forceConflicts' | 'concurrency' | 'signal'> = {},
 ): Promise<PlanResult> {
-  // The recorded release against the manifests': a refused move throws naming the cloud and the fix.
-  const release = inventory ? decideRelease(graph, inventory.cloud, inventory.release) : undefined;
+  // The recorded release against the manifests': a refused move throws naming the cloud and the fix;
+  // an upgrade is planned with the Jobs that run its phases (what deploy would write).
+  const target = inventory
+    ? deployTarget(manifests, inventory.cloud, inventory.release)
+    : { graph: manifests, upgrade: undefined };
+  const { graph } = target;
   const entries: { object: KubeObject; component?: string }[] = [
     ...bootstrapOrder(graph.bootstrap).map((object) => ({ object })),
     ...graph.components.flatMap((c) => c.objects.map((object) => ({ object, component: c.name }))),
@@ -130,7 +134,7 @@ export async function planGraph(
   return {
     objects: plans,
     counts,
-    ...(release?.kind === 'upgrade' ? { upgrade: renderUpgradePlan(release.plan) } : {}),
+    ...(target.upgrade ? { upgrade: renderUpgradePlan(target.upgrade) } : {}),
   };
 }
 

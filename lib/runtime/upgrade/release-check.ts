@@ -1,6 +1,7 @@
 import { ComponentGraph } from '../../graph';
 import { manifestRelease } from './manifest-release';
-import { planUpgrade, UpgradePlan, UpgradePlanError } from './upgrade-plan';
+import { planUpgrade, UpgradePlan } from './upgrade-plan';
+import { upgradeRolloutGraph } from './upgrade-rollout-graph';
 
 /** What a run does about the release, decided before anything is written. */
 export type ReleaseDecision =
@@ -31,21 +32,24 @@ export function decideRelease(
   return plan ? { kind: 'upgrade', plan } : { kind: 'same', to };
 }
 
+/** What deploy rolls out, and the release it records once the rollout succeeded. */
+export interface DeployTarget {
+  /** The manifests' graph, or for an upgrade the graph that runs the plan (`upgradeRolloutGraph`). */
+  readonly graph: ComponentGraph;
+  /** The release to record; undefined when the manifests name none. */
+  readonly release?: string;
+  /** The plan being run, for an upgrade. */
+  readonly upgrade?: UpgradePlan;
+}
+
 /**
- * Deploy's gate: refuses what {@link decideRelease} refuses, and an upgrade too until the runtime
- * executes the plan's phases (a plain apply would roll every pod at once, before the expand).
+ * Deploy's decision, before anything is written: refuses what {@link decideRelease} refuses; for
+ * an upgrade, the graph that runs the plan's phases in the rollout.
  */
-export function releaseToDeploy(
-  graph: ComponentGraph,
-  cloudPath: string,
-  recorded: string | undefined,
-): string | undefined {
+export function deployTarget(graph: ComponentGraph, cloudPath: string, recorded: string | undefined): DeployTarget {
   const decision = decideRelease(graph, cloudPath, recorded);
-  if (decision.kind === 'untracked') return undefined;
-  if (decision.kind !== 'upgrade') return decision.to;
-  const { from, to } = decision.plan;
-  throw new UpgradePlanError([
-    `[${cloudPath}] the cluster runs release '${from}' and the manifests are '${to}': an upgrade, which deploy does not execute yet; ` +
-      `run stackwright plan to see its phases, and deploy with release: '${from}' until the upgrade runner lands (docs/upgrades.md)`,
-  ]);
+  if (decision.kind === 'untracked') return { graph };
+  if (decision.kind !== 'upgrade') return { graph, release: decision.to };
+  const { plan } = decision;
+  return { graph: upgradeRolloutGraph(graph, plan), release: plan.to, upgrade: plan };
 }

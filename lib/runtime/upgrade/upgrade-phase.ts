@@ -42,13 +42,20 @@ export type CommandVerdict =
   | { readonly verdict: 'repeat'; readonly meaning: string }
   | { readonly verdict: 'fail'; readonly reason: string };
 
-/** Judges an exit code by upstream's semantics (pure: the runner feeds it what the Job reported). */
+/** The meaning of an exit code a command's {@link UpgradeCommand.meanings} do not list. */
+export const UNDOCUMENTED_EXIT = 'an exit code upstream does not document';
+
+/** What a stopped phase tells the operator to do, after the command and its exit code. */
+export const RESUME_HINT =
+  "; read the Job's log, fix the cause, delete the Job, then deploy again (the plan resumes at this phase)";
+
+/**
+ * Judges an exit code by upstream's semantics. Pure: the definition the Jobs' shell script
+ * (`judgedScript`) follows, and its tests compare the two.
+ */
 export function judgeExitCode(command: UpgradeCommand, exitCode: number): CommandVerdict {
-  const meaning = command.meanings[exitCode] ?? 'an exit code upstream does not document';
+  const meaning = command.meanings[exitCode] ?? UNDOCUMENTED_EXIT;
   if (command.accept.includes(exitCode)) return { verdict: 'pass' };
   if (command.repeat?.includes(exitCode)) return { verdict: 'repeat', meaning };
-  return {
-    verdict: 'fail',
-    reason: `\`${command.command}\` exited ${exitCode}: ${meaning}; read the Job's log, fix the cause, then deploy again (the plan resumes at this phase)`,
-  };
+  return { verdict: 'fail', reason: `\`${command.command}\` exited ${exitCode}: ${meaning}${RESUME_HINT}` };
 }

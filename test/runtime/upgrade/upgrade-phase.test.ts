@@ -10,7 +10,7 @@ describe('judgeExitCode', () => {
     expect(judgeExitCode(post, 2)).toEqual({
       verdict: 'fail',
       reason:
-        "`keystone-manage db_sync --check` exited 2: expand is pending; read the Job's log, fix the cause, then deploy again (the plan resumes at this phase)",
+        "`keystone-manage db_sync --check` exited 2: expand is pending; read the Job's log, fix the cause, delete the Job, then deploy again (the plan resumes at this phase)",
     });
   });
 
