@@ -139,33 +139,6 @@ describe('the release recorded on the cluster', () => {
     expect(writesSince(cluster, mark)).toEqual([]);
   });
 
-  test('the next release is the upgrade plan: plan shows its phases, deploy writes nothing yet', async () => {
-    // GIVEN a cloud deployed at 2024.2
-    const cluster = new InMemoryCluster();
-    await deploy(cloudAt('2024.2'), { cluster });
-    const mark = cluster.log.length;
-
-    // WHEN the manifests at 2025.1 are planned and deployed
-    const inventory = await readInventory(cluster, { cloud: 'test', namespace: NS });
-    const planned = await planGraph(cloudAt('2025.1'), cluster, inventory);
-    const run = deploy(cloudAt('2025.1'), { cluster });
-
-    // THEN plan prints the phases, deploy refuses (it would roll every pod at once) before any write
-    expect(planned.upgrade?.slice(0, 2)).toEqual([
-      'upgrade test: 2024.2 -> 2025.1',
-      'service order: keystone, glance',
-    ]);
-    expect(planned.upgrade).toContain(
-      '  keystone-expand: keystone-manage db_sync --expand (after upgrade-backup)',
-    );
-    expect(renderPlan(planned)).toContain('upgrade test: 2024.2 -> 2025.1\n');
-    await expect(run).rejects.toThrow(
-      "[test] the cluster runs release '2024.2' and the manifests are '2025.1': an upgrade, which deploy does not execute yet",
-    );
-    expect(writesSince(cluster, mark)).toEqual([]);
-    expect(recordedRelease(cluster)).toBe('2024.2');
-  });
-
   test('manifests without a release tag are untracked; mixed releases are refused', () => {
     // GIVEN manifests with no OpenStack image, and manifests half at 2024.2 and half at 2025.1
     const infraOnly = testGraph(

@@ -8,7 +8,7 @@ import {
   renderUpgradePlan,
   UpgradePlan,
   UpgradePlanError,
-  upgradeGraph,
+  upgradeRolloutGraph,
 } from '../../../lib/runtime/upgrade';
 import { synthObjects } from '../../../lib/testing';
 import { minimalControlPlane } from '../../../stacks/minimal-control-plane';
@@ -24,9 +24,14 @@ const unitNamed = (name: string) => {
   return found;
 };
 
-/** Runs the plan's graph through the runtime's scheduler, verifying each unit as it starts. */
+const unitNames = new Set(plan.units.map((u) => u.name));
+
+/**
+ * Runs the upgrade's rollout graph through the runtime's scheduler, verifying each component as it
+ * starts; returns the plan's units in the order they started, and those blocked by `failing`.
+ */
 function startOrder(failing?: string): { started: string[]; blocked: string[] } {
-  const scheduler = new UnitScheduler(unitGraphOf(upgradeGraph(plan)), { concurrency: 1 });
+  const scheduler = new UnitScheduler(unitGraphOf(upgradeRolloutGraph(graph, plan)), { concurrency: 1 });
   const started: string[] = [];
   const blocked: string[] = [];
   for (let next = scheduler.nextRunnable(); next.length > 0; next = scheduler.nextRunnable()) {
@@ -36,7 +41,7 @@ function startOrder(failing?: string): { started: string[]; blocked: string[] } 
     if (name === failing) blocked.push(...scheduler.markFailed(name, 'exit 1').map((b) => b.name));
     else scheduler.markDone(name);
   }
-  return { started, blocked };
+  return { started: started.filter((n) => unitNames.has(n)), blocked: blocked.filter((n) => unitNames.has(n)) };
 }
 
 describe('planUpgrade', () => {

@@ -1,0 +1,113 @@
+import { App } from 'cdk8s';
+import { ComponentGraph, graphFromManifests } from '../../../lib/graph';
+import { UnitScheduler } from '../../../lib/runtime/engine/scheduler';
+import { unitGraphOf } from '../../../lib/runtime/engine/unit-graph';
+import {
+  BACKUP_UNIT,
+  planUpgrade,
+  UpgradePlan,
+  UpgradePlanError,
+  upgradeRolloutGraph,
+} from '../../../lib/runtime/upgrade';
+import { synthObjects } from '../../../lib/testing';
+import { minimalControlPlane } from '../../../stacks/minimal-control-plane';
+import { referenceCloud } from '../../../stacks/reference-cloud';
+
+/** The clouds the package ships, at the target release, as the runtime reads their manifests. */
+const clouds: [string, () => ComponentGraph][] = [
+  [
+    'the minimal control plane',
+    () => graphFromManifests(synthObjects(minimalControlPlane(new App(), 'prod', { namespace: 'openstack' }))),
+  ],
+  ['the reference cloud', () => graphFromManifests(synthObjects(referenceCloud(new App(), 'prod')))],
+];
+
+const planOf = (graph: ComponentGraph) =>
+  planUpgrade(graph, { cloudPath: 'prod', from: '2024.2', to: '2025.1' }) as UpgradePlan;
+
+/** Every component in the order a one-at-a-time rollout of the graph starts them. */
+function startOrder(graph: ComponentGraph): string[] {
+  const scheduler = new UnitScheduler(unitGraphOf(graph), { concurrency: 1 });
+  const started: string[] = [];
+  for (let next = scheduler.nextRunnable(); next.length > 0; next = scheduler.nextRunnable()) {
+    scheduler.markStarted(next[0]);
+    started.push(next[0]);
+    scheduler.markDone(next[0]);
+  }
+  return started;
+}
+
+describe.each(clouds)('upgradeRolloutGraph of %s', (_name, graphOf) => {
+  const graph = graphOf();
+  const plan = planOf(graph);
+  const upgrade = upgradeRolloutGraph(graph, plan);
+  const order = startOrder(upgrade);
+  const at = (name: string) => {
+    const index = order.indexOf(name);
+    if (index < 0) throw new Error(`${name} never started; started: ${order.join(', ')}`);
+    return index;
+  };
+
+  test('is a closed, acyclic graph holding every component and every unit of the plan', () => {
+    // THEN every component and unit starts exactly once
+    expect(order.length).toBe(graph.components.length + plan.units.length);
+    expect(new Set(order).size).toBe(order.length);
+  });
+
+  test("runs no Job of an upgraded service before the backup, and a service's schema Jobs only after its last step", () => {
+    // GIVEN the Jobs of the upgraded services
+    const upgraded = new Set(plan.serviceOrder);
+    const jobs = graph.components.filter(
+      (c) => upgraded.has(c.service) && c.objects.some((o) => o.kind === 'Job'),
+    );
+    expect(jobs.length).toBeGreaterThan(5);
+    // THEN each starts after the backup; Keystone's schema sync after Keystone's contract
+    for (const job of jobs) expect({ job: job.name, afterBackup: at(job.name) > at(BACKUP_UNIT) }).toEqual({
+      job: job.name,
+      afterBackup: true,
+    });
+    expect(at('keystone-db-sync')).toBeGreaterThan(at('keystone-contract'));
+  });
+
+  test('rolls each workload after its service expanded and before its contract', () => {
+    // THEN for every service with both
+    for (const roll of plan.units.filter((u) => u.phase === 'roll')) {
+      const expand = plan.units.find((u) => u.service === roll.service && u.phase === 'expand');
+      const contract = plan.units.find((u) => u.service === roll.service && u.phase === 'contract');
+      for (const workload of roll.components) {
+        if (expand) expect(at(workload)).toBeGreaterThan(at(expand.name));
+        if (contract) expect(at(workload)).toBeLessThan(at(contract.name));
+      }
+    }
+  });
+
+  test("gives each command unit one Job on its service's image, named by release and content", () => {
+    // THEN
+    for (const unit of plan.units.filter((u) => u.phase !== 'roll')) {
+      const component = upgrade.components.find((c) => c.name === unit.name);
+      expect(component?.objects).toHaveLength(1);
+      const job = component?.objects[0];
+      expect(job?.metadata.name).toMatch(new RegExp(`^${unit.name}-2025-1-[0-9a-f]{8}$`));
+      if (unit.service !== 'cloud') {
+        const image = JSON.stringify(job?.spec);
+        expect(image).toContain(`/${unit.service}:2025.1"`);
+      }
+    }
+  });
+});
+
+describe('upgradeRolloutGraph refuses', () => {
+  test('a unit name a component already has, naming the cloud and the fix', () => {
+    // GIVEN manifests with a component called keystone-expand
+    const graph = clouds[0][1]();
+    const renamed: ComponentGraph = {
+      ...graph,
+      components: graph.components.map((c) => (c.name === 'memcached' ? { ...c, name: 'keystone-expand' } : c)),
+    };
+    // WHEN / THEN
+    expect(() => upgradeRolloutGraph(renamed, planOf(graph))).toThrow(UpgradePlanError);
+    expect(() => upgradeRolloutGraph(renamed, planOf(graph))).toThrow(
+      '[prod] the upgrade unit keystone-expand has the name of a component of the manifests; rename the component',
+    );
+  });
+});
