@@ -58,7 +58,14 @@ export class DeployRecord {
    */
   forGraph(graph: ComponentGraph): DeployRecord {
     if (this.writes > 0) throw new Error('internal error: DeployRecord.forGraph after a write');
-    return new DeployRecord(this.cluster, graph, this.location, this.fieldManager, this.recorded, this.previousHash);
+    return new DeployRecord(
+      this.cluster,
+      graph,
+      this.location,
+      this.fieldManager,
+      this.recorded,
+      this.previousHash,
+    );
   }
 
   /** The inventory as last written (or read). */

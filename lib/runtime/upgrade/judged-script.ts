@@ -24,7 +24,8 @@ export function judgedScript(commands: readonly UpgradeCommand[]): string {
 }
 
 function commandLines(command: UpgradeCommand): string[] {
-  const said = (code: number) => quoted(`upgrade: ${command.command} exited ${code}: ${meaningOf(command, code)}`);
+  const said = (code: number) =>
+    quoted(`upgrade: ${command.command} exited ${code}: ${meaningOf(command, code)}`);
   // The same words as upgradeFailureReason, the code and meaning filled in by the shell.
   const failure = `${quoted(`\`${command.command}\` exited `)}"$rc"': '"$meaning"${quoted(RESUME_HINT)}`;
   const cases = Object.keys(command.meanings)

@@ -46,7 +46,11 @@ export interface DeployTarget {
  * Deploy's decision, before anything is written: refuses what {@link decideRelease} refuses; for
  * an upgrade, the graph that runs the plan's phases in the rollout.
  */
-export function deployTarget(graph: ComponentGraph, cloudPath: string, recorded: string | undefined): DeployTarget {
+export function deployTarget(
+  graph: ComponentGraph,
+  cloudPath: string,
+  recorded: string | undefined,
+): DeployTarget {
   const decision = decideRelease(graph, cloudPath, recorded);
   if (decision.kind === 'untracked') return { graph };
   if (decision.kind !== 'upgrade') return { graph, release: decision.to };

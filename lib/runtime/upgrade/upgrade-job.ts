@@ -40,11 +40,13 @@ export function upgradeJob(input: UpgradeJobInput): KubeObject {
     ? (template.spec as { jobTemplate?: { metadata?: KubeObject['metadata']; spec?: JobSpec } }).jobTemplate
     : { metadata: template.metadata, spec: template.spec as JobSpec };
   const spec = withScript(source?.spec ?? {}, input.script);
-  const {
-    [Annotations.DEPENDS_ON]: _edges,
-    [Annotations.UPGRADE_TEMPLATE]: _role,
-    ...annotations
-  } = { ...template.metadata.annotations, ...source?.metadata?.annotations };
+  // The template's edges and role are not the Job's: it is the unit's own component.
+  const annotations: Record<string, string> = {
+    ...template.metadata.annotations,
+    ...source?.metadata?.annotations,
+  };
+  delete annotations[Annotations.DEPENDS_ON];
+  delete annotations[Annotations.UPGRADE_TEMPLATE];
   const constructPath = template.metadata.annotations?.[Annotations.CONSTRUCT_PATH] ?? input.service;
   return {
     apiVersion: 'batch/v1',
@@ -68,7 +70,8 @@ function withScript(spec: JobSpec, script: string | undefined): JobSpec {
   if (script === undefined) return spec;
   const pod = spec.template?.spec ?? {};
   const [first, ...rest] = pod.containers ?? [];
-  const { args: _args, ...container } = first ?? {};
+  const container = { ...first };
+  delete container.args; // the script replaces the command and its arguments
   return {
     ...spec,
     template: {

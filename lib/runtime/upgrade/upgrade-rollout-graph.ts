@@ -1,4 +1,11 @@
-import { Annotations, ComponentGraph, Edge, GraphComponent, KubeObject, UpgradeTemplateRole } from '../../graph';
+import {
+  Annotations,
+  ComponentGraph,
+  Edge,
+  GraphComponent,
+  KubeObject,
+  UpgradeTemplateRole,
+} from '../../graph';
 import { judgedScript } from './judged-script';
 import { upgradeJob } from './upgrade-job';
 import { BACKUP_UNIT, UpgradePlan, UpgradePlanError, UpgradeUnit } from './upgrade-plan';
@@ -80,7 +87,12 @@ function unitComponent(unit: UpgradeUnit, plan: UpgradePlan, templates: Template
   const base = { name: unit.name, service: unit.service, cloud: plan.cloud };
   if (unit.phase === 'roll') {
     const edges = unit.components.map((c) => ({ from: unit.name, to: c, kind: 'ready' as const }));
-    return { ...base, constructPath: `${plan.cloud}/${unit.service}/upgrade/${unit.name}`, edges, objects: [] };
+    return {
+      ...base,
+      constructPath: `${plan.cloud}/${unit.service}/upgrade/${unit.name}`,
+      edges,
+      objects: [],
+    };
   }
   const template =
     unit.name === BACKUP_UNIT ? templates.find('backup') : templates.find('schema-sync', unit.service);
@@ -128,7 +140,9 @@ class TemplateFinder {
   find(role: UpgradeTemplateRole, service?: string): KubeObject | undefined {
     for (const component of this.graph.components) {
       if (service !== undefined && component.service !== service) continue;
-      const found = component.objects.find((o) => o.metadata.annotations?.[Annotations.UPGRADE_TEMPLATE] === role);
+      const found = component.objects.find(
+        (o) => o.metadata.annotations?.[Annotations.UPGRADE_TEMPLATE] === role,
+      );
       if (found) return found;
     }
     this.missing.add(

@@ -72,11 +72,17 @@ describe('judgedScript', () => {
         const verdict = judgeExitCode(command, code);
         // THEN pass and repeat end the script with 0 (a repeat after running again), fail with 1 and the reason
         if (verdict.verdict === 'fail') {
-          expect({ command: command.command, exit: result.exit }).toEqual({ command: command.command, exit: 1 });
+          expect({ command: command.command, exit: result.exit }).toEqual({
+            command: command.command,
+            exit: 1,
+          });
           expect(result.termination).toBe(verdict.reason);
           expect(result.stderr).toContain(`upgrade: ${verdict.reason}`);
         } else {
-          expect({ command: command.command, exit: result.exit }).toEqual({ command: command.command, exit: 0 });
+          expect({ command: command.command, exit: result.exit }).toEqual({
+            command: command.command,
+            exit: 0,
+          });
           expect(result.runs(program(command))).toBe(verdict.verdict === 'repeat' ? 2 : 1);
         }
       }

@@ -1,7 +1,7 @@
 import { ComponentGraph } from '../../../lib/graph';
 import { inventoryFromConfigMap } from '../../../lib/runtime/inventory/inventory';
 import { deploy } from '../../../lib/runtime/operations/deploy';
-import { planGraph, renderPlan } from '../../../lib/runtime/operations/plan';
+import { planGraph } from '../../../lib/runtime/operations/plan';
 import { readInventory } from '../../../lib/runtime/inventory/inventory';
 import { decideRelease, manifestRelease } from '../../../lib/runtime/upgrade';
 import { ApplyConflictError } from '../../../lib/runtime/ports';

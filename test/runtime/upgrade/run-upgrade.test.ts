@@ -2,7 +2,11 @@ import { Annotations, ComponentGraph, KubeObject } from '../../../lib/graph';
 import { inventoryFromConfigMap, readInventory } from '../../../lib/runtime/inventory/inventory';
 import { deploy } from '../../../lib/runtime/operations/deploy';
 import { planGraph, renderPlan } from '../../../lib/runtime/operations/plan';
-import { DEFAULT_CONTROLLERS, InMemoryCluster, SimulatedController } from '../../../lib/testing/in-memory-cluster';
+import {
+  DEFAULT_CONTROLLERS,
+  InMemoryCluster,
+  SimulatedController,
+} from '../../../lib/testing/in-memory-cluster';
 import { component, deployment, job, namespace, NS, testGraph } from '../support/manifests';
 
 const INVENTORY_REF = `ConfigMap/${NS}/stackwright-inventory-test`;
@@ -114,11 +118,16 @@ describe('deploy runs a release upgrade', () => {
     // THEN every unit ran, in the plan's order, and the cluster now records 2025.1
     expect(result.ok).toBe(true);
     expect(result.upgrade).toMatchObject({ from: '2024.2', to: '2025.1' });
-    expect(announced[0].slice(0, 2)).toEqual(['upgrade test: 2024.2 -> 2025.1', 'service order: keystone, glance']);
+    expect(announced[0].slice(0, 2)).toEqual([
+      'upgrade test: 2024.2 -> 2025.1',
+      'service order: keystone, glance',
+    ]);
     expect(recordedRelease(cluster)).toBe('2025.1');
     const written = writtenSince(cluster, mark);
     const at = (pattern: RegExp) => writeIndex(written, pattern);
-    expect(at(/^Job\/.*\/keystone-pre-check-2025-1-[0-9a-f]{8}$/)).toBeLessThan(at(/^Job\/.*\/upgrade-backup-/));
+    expect(at(/^Job\/.*\/keystone-pre-check-2025-1-[0-9a-f]{8}$/)).toBeLessThan(
+      at(/^Job\/.*\/upgrade-backup-/),
+    );
     expect(at(/^Job\/.*\/upgrade-backup-/)).toBeLessThan(at(/^Job\/.*\/keystone-expand-/));
     expect(at(/^Job\/.*\/keystone-expand-/)).toBeLessThan(at(/^Deployment\/.*\/keystone-api$/));
     expect(at(/^Deployment\/.*\/keystone-api$/)).toBeLessThan(at(/^Job\/.*\/keystone-contract-/));
@@ -126,7 +135,9 @@ describe('deploy runs a release upgrade', () => {
     expect(at(/^Job\/.*\/keystone-contract-/)).toBeLessThan(at(/^Job\/.*\/keystone-db-sync$/));
     expect(at(/^Job\/.*\/keystone-contract-/)).toBeLessThan(at(/^Job\/.*\/glance-expand-/));
     expect(at(/^Job\/.*\/glance-expand-/)).toBeLessThan(at(/^Deployment\/.*\/glance-api$/));
-    expect(at(/^Deployment\/.*\/glance-api$/)).toBeLessThan(at(/^Job\/.*\/glance-post-check-|^Job\/.*\/keystone-post-check-/));
+    expect(at(/^Deployment\/.*\/glance-api$/)).toBeLessThan(
+      at(/^Job\/.*\/glance-post-check-|^Job\/.*\/keystone-post-check-/),
+    );
     expect(imageOf(cluster, `Deployment/${NS}/keystone-api`)).toBe('registry.local/keystone:2025.1');
 
     // AND the expand Job is the schema Job's pod at the target release, running the judged commands
@@ -137,7 +148,11 @@ describe('deploy runs a release upgrade', () => {
     const container = (expandJob.spec as { template: { spec: { containers: Record<string, unknown>[] } } })
       .template.spec.containers[0];
     expect(container.image).toBe('registry.local/keystone:2025.1');
-    expect(container.command).toEqual(['/bin/sh', '-c', expect.stringContaining('keystone-manage db_sync --expand\n')]);
+    expect(container.command).toEqual([
+      '/bin/sh',
+      '-c',
+      expect.stringContaining('keystone-manage db_sync --expand\n'),
+    ]);
     expect(expandJob.metadata.annotations?.[Annotations.UPGRADE_TEMPLATE]).toBeUndefined();
   });
 
@@ -195,11 +210,13 @@ describe('deploy runs a release upgrade', () => {
     const planned = await planGraph(cloudAt('2025.1'), cluster, inventory);
 
     // THEN the phases are printed and the upgrade's Jobs are among the objects to create
-    expect(planned.upgrade).toContain('  keystone-expand: keystone-manage db_sync --expand (after upgrade-backup)');
+    expect(planned.upgrade).toContain(
+      '  keystone-expand: keystone-manage db_sync --expand (after upgrade-backup)',
+    );
     expect(renderPlan(planned)).toContain('upgrade test: 2024.2 -> 2025.1\n');
-    expect(
-      planned.objects.filter((o) => o.action === 'create').map((o) => o.ref),
-    ).toEqual(expect.arrayContaining([expect.stringMatching(/^Job\/.*\/upgrade-backup-2025-1-/)]));
+    expect(planned.objects.filter((o) => o.action === 'create').map((o) => o.ref)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^Job\/.*\/upgrade-backup-2025-1-/)]),
+    );
 
     // WHEN manifests without the backup CronJob are deployed THEN refused, naming the fix, nothing written
     await expect(deploy(cloudAt('2025.1', { backup: false }), { cluster })).rejects.toThrow(

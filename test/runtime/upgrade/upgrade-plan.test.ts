@@ -41,7 +41,10 @@ function startOrder(failing?: string): { started: string[]; blocked: string[] } 
     if (name === failing) blocked.push(...scheduler.markFailed(name, 'exit 1').map((b) => b.name));
     else scheduler.markDone(name);
   }
-  return { started: started.filter((n) => unitNames.has(n)), blocked: blocked.filter((n) => unitNames.has(n)) };
+  return {
+    started: started.filter((n) => unitNames.has(n)),
+    blocked: blocked.filter((n) => unitNames.has(n)),
+  };
 }
 
 describe('planUpgrade', () => {

@@ -17,7 +17,8 @@ import { referenceCloud } from '../../../stacks/reference-cloud';
 const clouds: [string, () => ComponentGraph][] = [
   [
     'the minimal control plane',
-    () => graphFromManifests(synthObjects(minimalControlPlane(new App(), 'prod', { namespace: 'openstack' }))),
+    () =>
+      graphFromManifests(synthObjects(minimalControlPlane(new App(), 'prod', { namespace: 'openstack' }))),
   ],
   ['the reference cloud', () => graphFromManifests(synthObjects(referenceCloud(new App(), 'prod')))],
 ];
@@ -62,10 +63,11 @@ describe.each(clouds)('upgradeRolloutGraph of %s', (_name, graphOf) => {
     );
     expect(jobs.length).toBeGreaterThan(5);
     // THEN each starts after the backup; Keystone's schema sync after Keystone's contract
-    for (const job of jobs) expect({ job: job.name, afterBackup: at(job.name) > at(BACKUP_UNIT) }).toEqual({
-      job: job.name,
-      afterBackup: true,
-    });
+    for (const job of jobs)
+      expect({ job: job.name, afterBackup: at(job.name) > at(BACKUP_UNIT) }).toEqual({
+        job: job.name,
+        afterBackup: true,
+      });
     expect(at('keystone-db-sync')).toBeGreaterThan(at('keystone-contract'));
   });
 
@@ -102,7 +104,9 @@ describe('upgradeRolloutGraph refuses', () => {
     const graph = clouds[0][1]();
     const renamed: ComponentGraph = {
       ...graph,
-      components: graph.components.map((c) => (c.name === 'memcached' ? { ...c, name: 'keystone-expand' } : c)),
+      components: graph.components.map((c) =>
+        c.name === 'memcached' ? { ...c, name: 'keystone-expand' } : c,
+      ),
     };
     // WHEN / THEN
     expect(() => upgradeRolloutGraph(renamed, planOf(graph))).toThrow(UpgradePlanError);
