@@ -1,6 +1,7 @@
 import { App } from 'cdk8s';
 import { MariaDB, Memcached, RabbitMQ } from '../../../constructs/infra';
 import { Glance, Keystone, Placement } from '../../../constructs/openstack';
+import { OpenStackRelease } from '../../../lib/graph';
 import { Cloud } from '../../../lib/model';
 import { LOCAL_IMAGES, LOCAL_REGISTRY } from './images';
 
@@ -26,6 +27,10 @@ export interface RealCloudOptions {
    * @default 3
    */
   readonly clusterReplicas?: number;
+  /** The OpenStack release (the upgrade suite deploys 2024.2, then 2025.1). @default the package's default */
+  readonly release?: OpenStackRelease;
+  /** Replicas of each API (the upgrade suite rolls two). @default 1 */
+  readonly apiReplicas?: number;
 }
 
 /**
@@ -35,9 +40,11 @@ export interface RealCloudOptions {
  */
 export function realCloud(outdir: string, namespace: string, options: RealCloudOptions = {}): RealCloud {
   const replicas = options.clusterReplicas ?? 3;
+  const apiReplicas = options.apiReplicas ?? 1;
   const app = new App({ outdir });
   const cloud = new Cloud(app, 'real', {
     namespace,
+    ...(options.release ? { release: options.release } : {}),
     imageRegistry: LOCAL_REGISTRY,
     toolboxImage: LOCAL_IMAGES.toolbox,
   });
@@ -57,14 +64,14 @@ export function realCloud(outdir: string, namespace: string, options: RealCloudO
     memoryMiB: 64,
     image: LOCAL_IMAGES.memcached,
   });
-  const keystone = new Keystone(cloud, 'keystone', { database, cache, replicas: 1 });
+  const keystone = new Keystone(cloud, 'keystone', { database, cache, replicas: apiReplicas });
   const glance = new Glance(cloud, 'glance', {
     keystone,
     database,
     cache,
-    replicas: 1,
+    replicas: apiReplicas,
     storage: { type: 'pvc', size: '2Gi', storageClassName: REAL_STORAGE_CLASS, accessMode: 'ReadWriteOnce' },
   });
-  const placement = new Placement(cloud, 'placement', { keystone, database, cache, replicas: 1 });
+  const placement = new Placement(cloud, 'placement', { keystone, database, cache, replicas: apiReplicas });
   return { app, cloud, database, messaging, cache, keystone, glance, placement };
 }

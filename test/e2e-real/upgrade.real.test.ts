@@ -1,0 +1,245 @@
+/**
+ * Day 2 for real (issue 24): the real node's cloud (MariaDB/Galera ×3, RabbitMQ ×3, Memcached,
+ * Keystone, Glance and Placement at two replicas each) deployed at 2024.2 with the locally built
+ * 2024.2 images, then upgraded to 2025.1 by `stackwright deploy` of the 2025.1 manifests while a
+ * pod sends a steady API load (support/api-load.py: new TCP connection per request, 10 s timeout,
+ * no retries). The upgrade must drop no request; the calibration at the end shows the counter sees
+ * an outage when a roll is naive.
+ *
+ * The tests run in order on one cloud. Numbers go to stderr (`[e2e-upgrade]`) for the closing note.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { uniqueSuffix } from '../e2e/support/kube';
+import {
+  applyObject,
+  buildCli,
+  deploy,
+  DEPLOY_SUCCEEDED,
+  DeployRun,
+  deployVerdict,
+  destroy,
+  kubectl,
+} from './support/cli';
+import { adminClientPod } from './support/admin-client-pod';
+import { realCloud, RealCloud } from './support/real-cloud';
+import { RequestLine, summariseLoad, unitWindows } from './support/load-report';
+
+const FROM = '2024.2';
+const TO = '2025.1';
+const namespace = `sw-upgrade-${uniqueSuffix()}`;
+const LOAD_SCRIPT = readFileSync(path.join(__dirname, 'support', 'api-load.py'), 'utf8');
+let outOld: string;
+let outNew: string;
+let oldStack: RealCloud;
+let first: DeployRun;
+
+const say = (line: string) => process.stderr.write(`[e2e-upgrade] ${line}\n`);
+const sleepSeconds = (s: number) => execFileSync('sleep', [String(s)]);
+
+beforeAll(() => {
+  outOld = mkdtempSync(path.join(tmpdir(), 'stackwright-upgrade-old-'));
+  outNew = mkdtempSync(path.join(tmpdir(), 'stackwright-upgrade-new-'));
+  oldStack = realCloud(outOld, namespace, { release: FROM, apiReplicas: 2 });
+  oldStack.app.synth();
+  realCloud(outNew, namespace, { release: TO, apiReplicas: 2 }).app.synth();
+  buildCli();
+  const start = Date.now();
+  first = deploy(outOld, '30m');
+  say(`deploy at ${FROM}: ${((Date.now() - start) / 1000).toFixed(0)}s`);
+}, 45 * 60_000);
+
+afterAll(() => {
+  if (process.env.STACKWRIGHT_E2E_KEEP_CLUSTER === '1') {
+    say(`keeping namespace ${namespace} (STACKWRIGHT_E2E_KEEP_CLUSTER=1)`);
+    return;
+  }
+  const res = destroy(outNew);
+  if (res.status !== 0) say(`destroy failed: ${res.stderr}`);
+  rmSync(outOld, { recursive: true, force: true });
+  rmSync(outNew, { recursive: true, force: true });
+}, 25 * 60_000);
+
+/** Runs api-load.py in an admin client pod with `args`; returns the pod's name once it runs. */
+function startClient(args: string[], env: Record<string, string> = {}): string {
+  const name = `api-load-${uniqueSuffix()}`;
+  const pod = adminClientPod(oldStack.keystone, name, namespace, ['python3', '-c', LOAD_SCRIPT, ...args]);
+  const container = pod.spec.containers[0];
+  applyObject({
+    ...pod,
+    spec: {
+      ...pod.spec,
+      containers: [
+        {
+          ...container,
+          env: [...container.env, ...Object.entries(env).map(([n, value]) => ({ name: n, value }))],
+        },
+      ],
+    },
+  });
+  kubectl('-n', namespace, 'wait', `pod/${name}`, '--for=condition=Ready', '--timeout=300s');
+  return name;
+}
+
+/** Waits for a client pod to end; returns its log lines and deletes it. */
+function finishClient(name: string, timeout = '300s'): string[] {
+  kubectl(
+    '-n',
+    namespace,
+    'wait',
+    `pod/${name}`,
+    '--for=jsonpath={.status.phase}=Succeeded',
+    `--timeout=${timeout}`,
+  );
+  const lines = kubectl('-n', namespace, 'logs', name).trim().split('\n');
+  kubectl('-n', namespace, 'delete', 'pod', name, '--wait=false');
+  return lines;
+}
+
+/** Runs api-load.py once (fixtures, verify) and returns its last line, parsed. */
+function runOnce<T>(args: string[]): T {
+  const name = `api-once-${uniqueSuffix()}`;
+  applyObject(adminClientPod(oldStack.keystone, name, namespace, ['python3', '-c', LOAD_SCRIPT, ...args]));
+  const lines = finishClient(name);
+  return JSON.parse(lines[lines.length - 1]) as T;
+}
+
+/** Stops a load pod (it ends its loops) and returns its requests. */
+function stopLoad(name: string): RequestLine[] {
+  kubectl('-n', namespace, 'exec', name, '--', 'touch', '/tmp/stop');
+  return finishClient(name, '120s')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as RequestLine);
+}
+
+/** The images the pods of a component run, one entry per pod and container. */
+function podImages(component: string): string[] {
+  const out = kubectl(
+    '-n',
+    namespace,
+    'get',
+    'pods',
+    '-l',
+    `stackwright.io/component=${component}`,
+    '-o',
+    'jsonpath={range .items[*]}{range .spec.containers[*]}{.image}{"\\n"}{end}{end}',
+  );
+  return out.trim().split('\n').filter(Boolean);
+}
+
+interface Fixtures {
+  readonly token: string;
+  readonly image: string;
+  readonly provider: string;
+}
+let fixtures: Fixtures;
+let upgrade: DeployRun;
+let requests: RequestLine[];
+
+test(`the cloud deploys at ${FROM}`, () => {
+  expect(deployVerdict(first)).toEqual(DEPLOY_SUCCEEDED);
+  expect(podImages('keystone-api').every((i) => i.endsWith(`:${FROM}`))).toBe(true);
+});
+
+test(`deploying the ${TO} manifests upgrades the cloud under load and drops no request`, () => {
+  // GIVEN fixtures made at 2024.2 and a load running for 60 s
+  fixtures = runOnce<Fixtures>(['fixtures']);
+  const load = startClient(['load', JSON.stringify(fixtures)]);
+  sleepSeconds(60);
+
+  // WHEN the 2025.1 manifests are deployed, and the load goes on for 60 s after
+  const start = Date.now();
+  upgrade = deploy(outNew, '40m');
+  const upgradeSeconds = (Date.now() - start) / 1000;
+  sleepSeconds(60);
+  requests = stopLoad(load);
+
+  // THEN the upgrade succeeded and not one request failed
+  const windows = unitWindows(upgrade.output);
+  const report = summariseLoad(requests, windows);
+  say(`upgrade deploy: ${upgradeSeconds.toFixed(0)}s`);
+  say(`load: ${JSON.stringify(report.total)}`);
+  for (const [phase, counts] of Object.entries(report.phases))
+    say(`phase ${phase}: ${JSON.stringify(counts)}`);
+  for (const failure of report.failures.slice(0, 20)) say(`failed: ${JSON.stringify(failure)}`);
+  expect(deployVerdict(upgrade)).toEqual(DEPLOY_SUCCEEDED);
+  expect(report.failures).toEqual([]);
+  expect(report.total.requests).toBeGreaterThanOrEqual(3000);
+  // … and requests were served while old and new Keystone pods both ran
+  expect(report.servedWhileMixed).toBeGreaterThan(0);
+});
+
+test(`every pod of the OpenStack services runs the ${TO} image`, () => {
+  for (const component of ['keystone-api', 'glance-api', 'placement-api']) {
+    const images = podImages(component);
+    expect({ component, images: images.length > 0 && images.every((i) => i.endsWith(`:${TO}`)) }).toEqual({
+      component,
+      images: true,
+    });
+  }
+});
+
+test('the fixtures made before the upgrade are intact: the image byte for byte, the project, the provider', () => {
+  const verdict = runOnce<{ image_identical: boolean; project: number; provider: number }>([
+    'verify',
+    JSON.stringify(fixtures),
+  ]);
+  expect(verdict).toEqual({ image_identical: true, project: 200, provider: 200 });
+});
+
+test('the backup before the first schema step restored every service database into a scratch one, equal', () => {
+  const jobs = JSON.parse(kubectl('-n', namespace, 'get', 'jobs', '-o', 'json')) as {
+    items: { metadata: { name: string; annotations?: Record<string, string> } }[];
+  };
+  const backup = jobs.items.find(
+    (j) => j.metadata.annotations?.['stackwright.io/component'] === 'upgrade-backup',
+  );
+  expect(backup).toBeDefined();
+  const log = kubectl('-n', namespace, 'logs', `job/${backup?.metadata.name}`);
+  for (const line of log.split('\n').filter((l) => l.startsWith('backup:'))) say(line);
+  for (const db of ['keystone', 'glance', 'placement']) {
+    expect(log).toMatch(
+      new RegExp(
+        `^backup: ${db} bytes=\\d+ restore_ms=\\d+ tables=\\d+ rows=\\d+ rows_equal checksums_equal$`,
+        'm',
+      ),
+    );
+  }
+});
+
+test('deploying the upgraded cloud again writes nothing', () => {
+  const again = deploy(outNew, '10m');
+  expect({ status: again.status, ok: again.summary.ok, writes: again.summary.requests?.writes }).toEqual({
+    status: 0,
+    ok: true,
+    writes: 0,
+  });
+});
+
+test('calibration: the same load sees failures when Keystone is rolled naively (all pods at once, no drain)', () => {
+  // GIVEN the load running
+  const load = startClient(['load', JSON.stringify(fixtures)]);
+  sleepSeconds(20);
+  // WHEN Keystone's pods are replaced all at once, without the preStop drain
+  kubectl(
+    '-n',
+    namespace,
+    'patch',
+    'deployment',
+    'keystone-api',
+    '--type=json',
+    '-p',
+    JSON.stringify([
+      { op: 'replace', path: '/spec/strategy', value: { type: 'Recreate' } },
+      { op: 'remove', path: '/spec/template/spec/containers/0/lifecycle' },
+    ]),
+  );
+  kubectl('-n', namespace, 'rollout', 'status', 'deployment/keystone-api', '--timeout=600s');
+  sleepSeconds(20);
+  const calibration = summariseLoad(stopLoad(load), []);
+  say(`calibration: ${JSON.stringify(calibration.total)}`);
+  // THEN the counter records the outage
+  expect(calibration.total.failed).toBeGreaterThan(0);
+});
