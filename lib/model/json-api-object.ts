@@ -128,10 +128,16 @@ function renderJson(value: unknown, isMap: boolean): unknown {
   // Keys under their JSON names, sorted natively (a comparator costs more than the walk itself).
   const names = Object.keys(value);
   let renamed: Map<string, string> | undefined;
+  // Keys whose values are maps (labels, data, …): one lookup per key, here, not a second below.
+  let maps: Set<string> | undefined;
   if (!isMap) {
     for (let i = 0; i < names.length; i++) {
       const special = SPECIAL_FIELDS.get(names[i]);
-      if (special === undefined || special === MAP) continue;
+      if (special === undefined) continue;
+      if (special === MAP) {
+        (maps ??= new Set()).add(names[i]);
+        continue;
+      }
       const name = jsonName(names[i], special);
       (renamed ??= new Map()).set(name, names[i]);
       names[i] = name;
@@ -141,10 +147,7 @@ function renderJson(value: unknown, isMap: boolean): unknown {
   const rendered: Record<string, unknown> = {};
   for (const name of names) {
     const key = renamed?.get(name) ?? name;
-    const field = renderJson(
-      (value as Record<string, unknown>)[key],
-      !isMap && SPECIAL_FIELDS.get(key) === MAP,
-    );
+    const field = renderJson((value as Record<string, unknown>)[key], maps?.has(key) === true);
     if (field !== undefined && field !== null) rendered[name] = field;
   }
   return rendered;
