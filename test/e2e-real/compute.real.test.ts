@@ -24,7 +24,7 @@ import {
   DEPLOY_SUCCEEDED,
   DeployRun,
   deployVerdict,
-  destroy,
+  destroyUnlessKept,
   kubectl,
   realNodeName,
 } from './support/cli';
@@ -59,12 +59,7 @@ beforeAll(() => {
 }, 50 * 60_000);
 
 afterAll(() => {
-  if (process.env.STACKWRIGHT_E2E_KEEP_CLUSTER === '1') {
-    log(`keeping namespace ${namespace} (STACKWRIGHT_E2E_KEEP_CLUSTER=1)`);
-    return;
-  }
-  const res = destroy(outdir);
-  if (res.status !== 0) log(`destroy failed: ${res.stderr}`);
+  if (!destroyUnlessKept(outdir, namespace, log)) return;
   kubectl('label', 'node', realNodeName(), ...HYPERVISOR_LABELS.map((l) => `${l.split('=')[0]}-`));
   rmSync(outdir, { recursive: true, force: true });
 }, 25 * 60_000);

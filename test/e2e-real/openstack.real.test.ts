@@ -19,7 +19,7 @@ import {
   DEPLOY_SUCCEEDED,
   DeployRun,
   deployVerdict,
-  destroy,
+  destroyUnlessKept,
   execIn,
   kubectl,
 } from './support/cli';
@@ -42,13 +42,8 @@ beforeAll(() => {
 }, 45 * 60_000);
 
 afterAll(() => {
-  if (process.env.STACKWRIGHT_E2E_KEEP_CLUSTER === '1') {
-    process.stderr.write(`[e2e-real] keeping namespace ${namespace} (STACKWRIGHT_E2E_KEEP_CLUSTER=1)\n`);
-    return;
-  }
-  const res = destroy(outdir);
-  if (res.status !== 0) process.stderr.write(`[e2e-real] destroy failed: ${res.stderr}\n`);
-  rmSync(outdir, { recursive: true, force: true });
+  if (destroyUnlessKept(outdir, namespace, (line) => process.stderr.write(`[e2e-real] ${line}\n`)))
+    rmSync(outdir, { recursive: true, force: true });
 }, 25 * 60_000);
 
 /** `name=value` lines of `SHOW GLOBAL STATUS` for the given variables, from one Galera member. */

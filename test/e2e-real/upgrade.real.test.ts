@@ -20,7 +20,7 @@ import {
   DEPLOY_SUCCEEDED,
   DeployRun,
   deployVerdict,
-  destroy,
+  destroyUnlessKept,
   kubectl,
 } from './support/cli';
 import { adminClientPod } from './support/admin-client-pod';
@@ -52,12 +52,7 @@ beforeAll(() => {
 }, 45 * 60_000);
 
 afterAll(() => {
-  if (process.env.STACKWRIGHT_E2E_KEEP_CLUSTER === '1') {
-    say(`keeping namespace ${namespace} (STACKWRIGHT_E2E_KEEP_CLUSTER=1)`);
-    return;
-  }
-  const res = destroy(outNew);
-  if (res.status !== 0) say(`destroy failed: ${res.stderr}`);
+  if (!destroyUnlessKept(outNew, namespace, say)) return;
   rmSync(outOld, { recursive: true, force: true });
   rmSync(outNew, { recursive: true, force: true });
 }, 25 * 60_000);

@@ -111,6 +111,20 @@ export function destroy(dir: string): Run {
   );
 }
 
+/**
+ * A suite's clean-up: `stackwright destroy DIR` (failures logged, not thrown: the cluster goes down
+ * anyway), unless STACKWRIGHT_E2E_KEEP_CLUSTER=1 keeps the cloud for a look. True when destroyed.
+ */
+export function destroyUnlessKept(dir: string, namespace: string, log: (line: string) => void): boolean {
+  if (process.env.STACKWRIGHT_E2E_KEEP_CLUSTER === '1') {
+    log(`keeping namespace ${namespace} (STACKWRIGHT_E2E_KEEP_CLUSTER=1)`);
+    return false;
+  }
+  const res = destroy(dir);
+  if (res.status !== 0) log(`destroy failed: ${res.stderr}`);
+  return true;
+}
+
 function runKubectl(args: readonly string[], input?: string | Buffer): string {
   const bin = process.env.STACKWRIGHT_CLUSTER_BIN;
   if (!bin) throw new Error('STACKWRIGHT_CLUSTER_BIN is not set: run through jest.real.config.js');
