@@ -24,6 +24,7 @@ import {
 import { DatabaseEndpoint } from '../openstack-kit/endpoints';
 import { containerResources } from '../kube/pod-template';
 import { GeneratedSecret } from '../kube/generated-secret';
+import { GaleraBackupCronJob } from './galera-backup-cron-job';
 import { envFromSecret, SecretRef } from '../kube/secret-ref';
 
 export interface MariaDBProps {
@@ -38,6 +39,11 @@ export interface MariaDBProps {
   readonly storageClassName?: string;
   /** @default the cloud's registry `mariadb:11.4` */
   readonly image?: string;
+  /**
+   * Size of the volume the verified backups go to (`<name>-backups`; docs/upgrades.md).
+   * @default '10Gi'
+   */
+  readonly backupStorageSize?: string;
 }
 
 const PORT = 3306;
@@ -47,6 +53,7 @@ const MARIADB_PROPS: PropsSpec<MariaDBProps> = {
   storageSize: Rules.quantity(),
   storageClassName: Rules.dnsSubdomain(),
   image: Rules.image(),
+  backupStorageSize: Rules.quantity(),
 };
 
 /**
@@ -63,6 +70,8 @@ export class MariaDB extends ClusteredServer implements DatabaseEndpoint {
   readonly credentials: GeneratedSecret;
   /** The password of the account mariadb-backup uses on a donor during a state transfer. */
   readonly sstCredentials: GeneratedSecret;
+  /** The verified backup: a suspended CronJob a release upgrade runs before its first schema step. */
+  readonly backup: GaleraBackupCronJob;
   readonly host: string;
   readonly clientImage: string;
   readonly port = PORT;
@@ -150,6 +159,15 @@ export class MariaDB extends ClusteredServer implements DatabaseEndpoint {
         ],
       },
     });
+    this.backup = new GaleraBackupCronJob(this, 'backup', {
+      image: this.clientImage,
+      host: this.host,
+      port: PORT,
+      adminPassword: this.adminPassword,
+      storageSize: props.backupStorageSize ?? '10Gi',
+      storageClassName: props.storageClassName,
+    });
+    this.backup.dependsOn(this.server, 'ready').dependsOn(this.credentials, 'completed');
   }
 
   get adminPassword(): SecretRef {

@@ -18,7 +18,7 @@ import { jobIdentity } from './job-identity';
 import { resourcesWithMemoryLimit } from './memory-limit';
 import { podTemplate } from './pod-template';
 import { SecretRef, envFromSecret } from './secret-ref';
-import { jobName, shown } from '../../lib/graph';
+import { Annotations, jobName, shown, UPGRADE_TEMPLATE_ROLES, UpgradeTemplateRole } from '../../lib/graph';
 
 export interface JobComponentProps extends Omit<ComponentProps, 'placement'> {
   /** The operator key of the service running the Job, e.g. `SchedulingKey.OPERATOR_KEYSTONE`. */
@@ -61,6 +61,14 @@ export interface JobComponentProps extends Omit<ComponentProps, 'placement'> {
    * @default 86400 (one day)
    */
   readonly ttlSecondsAfterFinished?: number;
+  /**
+   * What a release upgrade derives from this Job (docs/upgrades.md, "Running the plan"):
+   * `schema-sync` marks a service's schema migration, whose pod — image, configuration,
+   * credentials — runs the upgrade's checks and schema steps. Part of the manifest contract
+   * (`stackwright.io/upgrade-template`); it does not change the Job's name.
+   * @default - none: the upgrade derives nothing from it
+   */
+  readonly upgradeTemplate?: UpgradeTemplateRole;
 }
 
 const JOB_COMPONENT_PROPS: PropsSpec<JobComponentProps> = {
@@ -86,6 +94,7 @@ const JOB_COMPONENT_PROPS: PropsSpec<JobComponentProps> = {
   backoffLimit: Rules.count({ min: 0, max: 100 }),
   deadlineSeconds: Rules.count({ min: 60, max: 86400 }),
   ttlSecondsAfterFinished: Rules.count({ min: 0, max: 2592000 }),
+  upgradeTemplate: Rules.oneOf(...UPGRADE_TEMPLATE_ROLES),
 };
 
 /**
@@ -133,7 +142,12 @@ export class JobComponent extends Component {
       }),
     };
     this.job = new JsonApiObject(this, 'job', k8s.KubeJob, {
-      metadata: { name: jobName(this.componentName, release, spec) },
+      metadata: {
+        name: jobName(this.componentName, release, spec),
+        ...(props.upgradeTemplate
+          ? { annotations: { [Annotations.UPGRADE_TEMPLATE]: props.upgradeTemplate } }
+          : {}),
+      },
       spec,
     });
   }

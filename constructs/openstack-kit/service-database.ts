@@ -86,6 +86,7 @@ export class ServiceDatabase extends Construct {
       volumes: props.volumes,
       volumeMounts: props.volumeMounts,
       extraEnv: this.connectionEnv(),
+      upgradeTemplate: 'schema-sync',
     });
     this.sync.dependsOn(this.init, 'completed');
   }

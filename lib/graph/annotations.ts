@@ -23,6 +23,12 @@ export const Annotations = {
    * `backup` on the database backup CronJob (its Job template runs before the first schema step).
    */
   UPGRADE_TEMPLATE: `${ANNOTATION_PREFIX}/upgrade-template`,
+  /**
+   * `exists`: the runtime waits for the object to exist, not for its kind's readiness — for an
+   * object that becomes ready only when something later uses it (a PersistentVolumeClaim of a
+   * StorageClass that binds on first consumer, mounted only by a CronJob's pods). The only value.
+   */
+  WAIT: `${ANNOTATION_PREFIX}/wait`,
 } as const;
 
 /** The values of {@link Annotations.UPGRADE_TEMPLATE}. */

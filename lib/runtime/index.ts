@@ -5,7 +5,7 @@
 
 // Operations, with their options and results
 export { deploy, PreflightError } from './operations/deploy';
-export type { DeployOptions, DeployResult } from './operations/deploy';
+export type { DeployOptions, DeployResult, ReleaseUpgrade } from './operations/deploy';
 export { rollout, verify } from './operations/rollout';
 export type { RolloutOptions, VerifyOptions } from './operations/rollout-options';
 export { destroy, destroyUnits, planDestroy, runDestroy } from './operations/destroy';

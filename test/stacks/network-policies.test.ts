@@ -39,13 +39,14 @@ describe('NetworkPolicies of the reference cloud', () => {
     expect(policies.filter((p) => p.metadata.namespace === 'openstack-agents')).toEqual([denies[1]]);
   });
 
-  test('the database: its members, and on 3306 the services wired to it', () => {
+  test('the database: its members, and on 3306 the services wired to it and its own backup', () => {
     expect(ingressOf('db')).toEqual([
       members('db', 'server'),
       {
         from: from(
           'barbican',
           'cinder',
+          'db',
           'glance',
           'gnocchi',
           'heat',

@@ -1,4 +1,4 @@
-import { GroupKind, groupKindOf, KubeObject } from '../../graph';
+import { Annotations, GroupKind, groupKindOf, KubeObject } from '../../graph';
 import { ApplyOutcome, ReadinessResult, ReadinessRule } from '../ports';
 import { apiServiceReadiness } from './api-service';
 import { customResourceDefinitionReadiness } from './custom-resource-definition';
@@ -73,7 +73,9 @@ export function readinessRuleFor(kind: KindKey, options: ReadinessOptions = {}):
     key === 'Service' && options.waitForLoadBalancer
       ? serviceReadinessWaitingForLoadBalancer
       : (KIND_RULES[key] ?? unknownKindReadiness);
-  return (live: KubeObject) => genericReadiness(live) ?? kindRule(live);
+  return (live: KubeObject) =>
+    genericReadiness(live) ??
+    (live.metadata.annotations?.[Annotations.WAIT] === 'exists' ? existsReadiness(live) : kindRule(live));
 }
 
 /** True when `kind` has a rule of its own (not the unknown-kind fallback). */

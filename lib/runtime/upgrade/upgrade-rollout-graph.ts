@@ -3,6 +3,7 @@ import {
   ComponentGraph,
   Edge,
   GraphComponent,
+  isGating,
   KubeObject,
   UpgradeTemplateRole,
 } from '../../graph';
@@ -20,10 +21,11 @@ import { BACKUP_UNIT, UpgradePlan, UpgradePlanError, UpgradeUnit } from './upgra
  *   by their exit codes ({@link judgedScript}); the backup unit's Job comes from the backup CronJob.
  * - A roll unit is a component without objects that needs its workloads `ready`; each workload of
  *   the roll needs the units before the roll `completed`, so it is re-applied (new image) only then.
- * - A rolled workload of a service with a recipe no longer waits for its own service's Jobs: those
- *   (the schema sync among them, which would run the whole migration at once) run again after the
- *   service's last step. The Jobs of a service without a recipe run, as on install, before its
- *   pods, and after the backup.
+ * - A service's schema-sync Job (which would run the whole migration at once) and the Jobs that
+ *   need it run again only after the service's last step (`jobsAfterSchemaSync`); its rolled
+ *   workloads no longer wait for them, nor for a workload of theirs the recipe rolls later (the old
+ *   pods serve meanwhile). Every other Job of an upgraded service waits for the backup;
+ *   those of a service without a recipe run, as on install, before its pods.
  *
  * Pure. Throws {@link UpgradePlanError} naming the cloud and the fix when a template is missing or a
  * unit's name is taken by a component.
@@ -42,9 +44,9 @@ export function upgradeRolloutGraph(graph: ComponentGraph, plan: UpgradePlan): C
   const unitComponents = plan.units.map((u) => unitComponent(u, plan, templates));
   templates.assertFound();
 
-  const rolled = new Map(
-    plan.units.filter((u) => u.phase === 'roll').flatMap((u) => u.components.map((c) => [c, u] as const)),
-  );
+  const rollUnits = plan.units.filter((u) => u.phase === 'roll');
+  const rolled = new Map(rollUnits.flatMap((u) => u.components.map((c) => [c, u] as const)));
+  const rollOrder = new Map(rollUnits.flatMap((u, index) => u.components.map((c) => [c, index] as const)));
   const lastUnitOf = lastScheduleUnits(plan);
   const withRecipe = new Set(plan.units.filter((u) => u.phase === 'expand').map((u) => u.service));
   const upgraded = new Set(plan.serviceOrder);
@@ -52,23 +54,30 @@ export function upgradeRolloutGraph(graph: ComponentGraph, plan: UpgradePlan): C
   for (const u of plan.units) {
     if (u.phase === 'roll' && !firstRollNeeds.has(u.service)) firstRollNeeds.set(u.service, u.needs);
   }
-  const isJob = (name: string) => jobComponents.has(name);
-  const jobComponents = new Set(
-    graph.components.filter((c) => c.objects.some((o) => o.kind === 'Job')).map((c) => c.name),
-  );
-  const serviceOf = new Map(graph.components.map((c) => [c.name, c.service]));
+  const afterSchemaSync = jobsAfterSchemaSync(graph, withRecipe);
 
   const components = graph.components.map((component): GraphComponent => {
     const roll = rolled.get(component.name);
+    const synced = afterSchemaSync.get(component.name);
     let edges: Edge[] = [...component.edges];
     if (roll) {
-      if (withRecipe.has(component.service)) {
-        edges = edges.filter((e) => !(isJob(e.to) && serviceOf.get(e.to) === component.service));
-      }
+      // Not its service's schema Jobs (they come after the service's last step), nor a workload the
+      // recipe rolls later (Cinder's API after its backup service): its old pods serve meanwhile.
+      const order = rollOrder.get(component.name) as number;
+      edges = edges.filter(
+        (e) => !afterSchemaSync.get(e.to)?.has(component.service) && !((rollOrder.get(e.to) ?? -1) > order),
+      );
       edges.push(...completedEdges(component.name, roll.needs));
-    } else if (isJob(component.name) && upgraded.has(component.service)) {
+    } else if (synced) {
+      edges.push(
+        ...completedEdges(
+          component.name,
+          [...synced].map((s) => lastUnitOf.get(s) as string),
+        ),
+      );
+    } else if (upgraded.has(component.service) && component.objects.some((o) => o.kind === 'Job')) {
       const after = withRecipe.has(component.service)
-        ? [lastUnitOf.get(component.service) as string]
+        ? [BACKUP_UNIT]
         : (firstRollNeeds.get(component.service) ?? []);
       edges.push(...completedEdges(component.name, after));
     }
@@ -80,6 +89,45 @@ export function upgradeRolloutGraph(graph: ComponentGraph, plan: UpgradePlan): C
 
 function completedEdges(from: string, to: readonly string[]): Edge[] {
   return to.map((t) => ({ from, to: t, kind: 'completed' as const }));
+}
+
+/**
+ * The Jobs that must not run before a service's last upgrade step, with the services they wait
+ * for: each schema-sync Job of a service with a recipe (it would run the whole migration at once),
+ * and every Job that needs such a Job through a chain of Jobs (Nova's cell mapping needs its API
+ * database synced). Other Jobs — credential generators, copies, registrations — are idempotent and
+ * keep their place.
+ */
+function jobsAfterSchemaSync(
+  graph: ComponentGraph,
+  withRecipe: ReadonlySet<string>,
+): Map<string, Set<string>> {
+  const jobs = new Map(
+    graph.components.filter((c) => c.objects.some((o) => o.kind === 'Job')).map((c) => [c.name, c] as const),
+  );
+  const after = new Map<string, Set<string>>();
+  for (const job of jobs.values()) {
+    const syncsSchema = job.objects.some(
+      (o) => o.metadata.annotations?.[Annotations.UPGRADE_TEMPLATE] === 'schema-sync',
+    );
+    if (syncsSchema && withRecipe.has(job.service)) after.set(job.name, new Set([job.service]));
+  }
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const job of jobs.values()) {
+      for (const edge of job.edges) {
+        const services = isGating(edge.kind) ? after.get(edge.to) : undefined;
+        const own = after.get(job.name) ?? new Set<string>();
+        const before = own.size;
+        for (const service of services ?? []) own.add(service);
+        if (own.size > before) {
+          after.set(job.name, own);
+          changed = true;
+        }
+      }
+    }
+  }
+  return after;
 }
 
 /** The unit as a component: a Job for a command or backup unit, nothing but edges for a roll. */

@@ -185,3 +185,66 @@ describe('MariaDB image', () => {
     expect(imageOf('Job', 'keystone-db-init')).toBe('stackwright.local/mariadb:10.11');
   });
 });
+
+describe('MariaDB backup', () => {
+  interface CronJobSpec {
+    suspend: boolean;
+    concurrencyPolicy: string;
+    jobTemplate: {
+      spec: {
+        backoffLimit: number;
+        template: {
+          spec: {
+            containers: { image: string; command: string[]; env: { name: string }[] }[];
+            volumes: { name: string; persistentVolumeClaim?: { claimName: string } }[];
+          };
+        };
+      };
+    };
+  }
+
+  test('a suspended CronJob the upgrade runs: the verified backup script, onto a claim of its own', () => {
+    // GIVEN a MariaDB with a 50Gi backup volume
+    const objects = synthMariaDB({ backupStorageSize: '50Gi', storageClassName: 'fast' });
+
+    // WHEN its backup component is read
+    const cronJob = findObject(objects, 'CronJob', 'db-backup');
+    const claim = findObject(objects, 'PersistentVolumeClaim', 'db-backups');
+    const spec = cronJob.spec as CronJobSpec;
+    const pod = spec.jobTemplate.spec.template.spec;
+
+    // THEN nothing runs on its own, the upgrade finds it, and it runs the dump-restore-compare script
+    expect(spec.suspend).toBe(true);
+    expect(spec.concurrencyPolicy).toBe('Forbid');
+    expect(spec.jobTemplate.spec.backoffLimit).toBe(0);
+    expect(cronJob.metadata.annotations?.['stackwright.io/upgrade-template']).toBe('backup');
+    expect(pod.containers[0].command[0]).toBe('/bin/bash');
+    expect(pod.containers[0].command[2]).toContain(
+      'mariadb-dump --defaults-file="$cnf" --single-transaction',
+    );
+    expect(pod.containers[0].command[2]).toContain('rows_equal checksums_equal');
+    // the password reaches a client option file from the environment, never the command line
+    expect(pod.containers[0].env.map((e) => e.name)).toEqual(['DB_HOST', 'DB_PORT', 'MYSQL_PWD']);
+    expect(pod.containers[0].command[2]).not.toMatch(/-p\s*\$|--password/);
+    expect(pod.volumes).toContainEqual({
+      name: 'backups',
+      persistentVolumeClaim: { claimName: 'db-backups' },
+    });
+    expect(claim.spec).toMatchObject({
+      resources: { requests: { storage: '50Gi' } },
+      storageClassName: 'fast',
+    });
+    // a claim that binds on first consumer is not waited for at deploy
+    expect(claim.metadata.annotations?.['stackwright.io/wait']).toBe('exists');
+    // after the server and its root password
+    expect(edgesOf(cronJob)).toEqual([
+      { from: 'db-backup', to: 'db-credentials', kind: 'completed' },
+      { from: 'db-backup', to: 'db', kind: 'ready' },
+    ]);
+  });
+
+  test('a backup volume size that is not a quantity is refused naming the construct and the fix', () => {
+    // WHEN / THEN
+    expect(() => synthMariaDB({ backupStorageSize: 'ten gigs' })).toThrow(/prod\/db.*backupStorageSize/s);
+  });
+});

@@ -103,7 +103,11 @@ describe('Glance', () => {
     // WHEN
     const synthesised = synthObjects(fileCloud);
     // THEN
-    expect(synthesised.filter((o) => o.kind === 'PersistentVolumeClaim')).toEqual([]);
+    const glanceClaims = synthesised.filter(
+      (o) =>
+        o.kind === 'PersistentVolumeClaim' && o.metadata.annotations?.['stackwright.io/service'] === 'glance',
+    );
+    expect(glanceClaims).toEqual([]);
     expect(podSpecOf(findObject(synthesised, 'Deployment', 'glance-api')).volumes).toContainEqual({
       name: 'images',
       nfs: { server: 'nfs.example.com', path: '/glance' },

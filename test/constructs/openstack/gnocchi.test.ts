@@ -104,7 +104,13 @@ describe('Gnocchi', () => {
       '[storage]\nceph_conffile = /etc/gnocchi/ceph.conf\nceph_keyring = /etc/ceph/ceph.client.gnocchi.keyring\nceph_pool = metrics\nceph_username = gnocchi\ndriver = ceph\n',
     );
     expect(fileOf(onCeph, 'gnocchi-storage-init-ceph', 'ceph.conf')).toContain('mon_host = 10.0.0.1\n');
-    expect(onCeph.some((o) => o.kind === 'PersistentVolumeClaim')).toBe(false);
+    expect(
+      onCeph.some(
+        (o) =>
+          o.kind === 'PersistentVolumeClaim' &&
+          o.metadata.annotations?.['stackwright.io/service'] === 'gnocchi',
+      ),
+    ).toBe(false);
     expect(podSpecOf(findObject(onCeph, 'Deployment', 'gnocchi-metricd')).volumes).toContainEqual({
       name: 'ceph-keyring',
       secret: {

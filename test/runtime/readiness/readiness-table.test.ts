@@ -138,6 +138,33 @@ describe('readinessRuleFor options', () => {
   });
 });
 
+describe('the stackwright.io/wait annotation', () => {
+  test('`exists` makes an object Current once it exists, whatever its kind would wait for', () => {
+    // GIVEN a claim of a StorageClass that binds on first consumer, Pending, with and without the annotation
+    const claim = (annotations: Record<string, string>): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'db-backups', namespace: 'openstack', annotations },
+      status: { phase: 'Pending' },
+    });
+
+    // WHEN / THEN
+    expect(objectReadiness(claim({ 'stackwright.io/wait': 'exists' })).status).toBe('Current');
+    expect(objectReadiness(claim({})).status).toBe('InProgress');
+    // (a deletion in progress still says so)
+    expect(
+      objectReadiness({
+        ...claim({ 'stackwright.io/wait': 'exists' }),
+        metadata: {
+          name: 'db-backups',
+          annotations: { 'stackwright.io/wait': 'exists' },
+          deletionTimestamp: 'now',
+        },
+      }).status,
+    ).not.toBe('Current');
+  });
+});
+
 describe('objectReadiness', () => {
   test('absent objects are NotFound', () => {
     expect(objectReadiness(undefined)).toEqual({ status: 'NotFound', message: 'not found' });
