@@ -1,8 +1,9 @@
 """Recipes (images/*.toml): one layer each, optionally tagged as an image, and their cache keys.
 
 A recipe with `releases` (OpenStack releases) is one layer per release: `${RELEASE}` in its
-strings (the lock path, the tags, ...) is replaced by the release, and `from` a recipe with
-releases takes that release's parent. Such a layer is named `<recipe>@<release>`.
+strings (the lock path, the tags, ...) is replaced by the release, a `[release."<release>"]` table
+adds to that release's fields (Debian packages one lock needs and the other does not), and `from`
+a recipe with releases takes that release's parent. Such a layer is named `<recipe>@<release>`.
 
 A layer's key hashes everything it is made from: its own fields as resolved for its release (so
 `releases` itself is not part of it), the content of every file it copies in, the lock file it
@@ -24,7 +25,9 @@ from pathlib import Path
 BUILDER_VERSION = 1
 
 REGISTRY = 'stackwright.local'
-LAYER_KEYS = {'from', 'bootstrap', 'releases', 'debian', 'pip', 'files', 'run', 'image'}
+LAYER_KEYS = {'from', 'bootstrap', 'releases', 'release', 'debian', 'pip', 'files', 'run', 'image'}
+# What a [release."<release>"] table may add to that release's layer (appended to the recipe's list).
+RELEASE_ADDITIONS = {'debian'}
 IMAGE_KEYS = {'name', 'tags', 'user', 'env', 'workdir'}
 PIP_KEYS = {'lock', 'requirements'}
 FILE_KEYS = {'src', 'mode'}
@@ -153,15 +156,26 @@ def _load(path: Path, repo: Path, env: dict[str, str]) -> list['Recipe']:
     if unknown:
         raise _fail(path, f'unknown keys {sorted(unknown)}; allowed: {sorted(LAYER_KEYS)}')
     if 'releases' not in raw:
-        if _uses_release(raw):
-            raise _fail(path, f'uses {RELEASE_REF} but has no `releases`; add releases = ["2025.1", ...]')
+        if _uses_release(raw) or 'release' in raw:
+            raise _fail(path, f'uses {RELEASE_REF} or [release."..."] but has no `releases`; add releases = ["2025.1", ...]')
         return [_parse(path, path.stem, None, raw, repo, env)]
     releases = _strings(path, raw['releases'], 'releases')
     if not releases or not all(_RELEASE.match(r) for r in releases) or len(set(releases)) != len(releases):
         raise _fail(path, f'releases must be distinct OpenStack release numbers like "2025.1", got {list(releases)!r}')
-    fields = {k: v for k, v in raw.items() if k != 'releases'}
-    return [_parse(path, f'{path.stem}@{r}', r, _resolve(fields, r), repo, env)
-            for r in sorted(releases, key=release_order)]
+    additions = raw.get('release', {})
+    if not isinstance(additions, dict) or set(additions) - set(releases):
+        raise _fail(path, f'[release."..."] tables must be named by one of the releases {list(releases)!r}, got {sorted(additions)!r}')
+    for release, extra in additions.items():
+        if not isinstance(extra, dict) or set(extra) - RELEASE_ADDITIONS:
+            raise _fail(path, f'[release."{release}"] may only add {sorted(RELEASE_ADDITIONS)}, got {sorted(extra)!r}')
+    layers = []
+    for release in sorted(releases, key=release_order):
+        # Without `releases` and `release`: a release's fields are what its layer is made of.
+        fields = {k: v for k, v in raw.items() if k not in ('releases', 'release')}
+        for key, extra in additions.get(release, {}).items():
+            fields[key] = list(fields.get(key, [])) + list(_strings(path, extra, f'release."{release}".{key}'))
+        layers.append(_parse(path, f'{path.stem}@{release}', release, _resolve(fields, release), repo, env))
+    return layers
 
 
 def _parse(path: Path, name: str, release: str | None, raw: dict, repo: Path, env: dict[str, str]) -> Recipe:

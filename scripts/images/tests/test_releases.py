@@ -107,12 +107,33 @@ class ReleasesTest(unittest.TestCase):
         self.write(svc=SERVICE.replace('"2024.2", "2025.1"', '"2024.1", "2025.1"'))
         self.assertRecipeError('[svc.toml] is built for 2024.1, but stack.toml is not; add "2024.1" to its releases')
         self.write(svc=SERVICE.replace('releases = ["2024.2", "2025.1"]\n', ''))
-        self.assertRecipeError('[svc.toml] uses ${RELEASE} but has no `releases`; add releases = ["2025.1", ...]')
+        self.assertRecipeError('[svc.toml] uses ${RELEASE} or [release."..."] but has no `releases`; add releases = ["2025.1", ...]')
         self.write(svc=SERVICE.replace('"2024.2", "2025.1"', '"epoxy"'))
         self.assertRecipeError('[svc.toml] releases must be distinct OpenStack release numbers like "2025.1", got [\'epoxy\']')
+        self.write(svc=SERVICE + '[release."2023.1"]\ndebian = ["x"]\n')
+        self.assertRecipeError('[svc.toml] [release."..."] tables must be named by one of the releases '
+                               "['2024.2', '2025.1'], got ['2023.1']")
+        self.write(svc=SERVICE + '[release."2024.2"]\nrun = ["x"]\n')
+        self.assertRecipeError('[svc.toml] [release."2024.2"] may only add [\'debian\'], got [\'run\']')
         self.write(svc=SERVICE.replace('tags = ["${RELEASE}"]', 'tags = ["latest"]'))
         self.assertRecipeError('[svc.toml] stackwright.local/svc:latest is also produced by svc.toml (2024.2); '
                                'give one of them another tag (tags = ["${RELEASE}"])')
+
+    def test_a_release_table_adds_packages_to_that_release_only(self):
+        # GIVEN the keys without additions
+        before = self.keys()
+        # WHEN 2024.2 needs a Debian package 2025.1 does not (as 2024.2's netifaces)
+        self.write(stack=STACK.replace('from = "base"\n', 'from = "base"\ndebian = ["python3"]\n'))
+        plain = self.keys()
+        self.write(stack=STACK.replace('from = "base"\n', 'from = "base"\ndebian = ["python3"]\n')
+                   + '[release."2024.2"]\ndebian = ["python3-netifaces"]\n')
+        recipes = self.load()
+        # THEN that release's layer installs it after the recipe's own, and only its keys change
+        self.assertEqual(recipes['stack@2024.2'].debian, ('python3', 'python3-netifaces'))
+        self.assertEqual(recipes['stack@2025.1'].debian, ('python3',))
+        after = {n: r.key for n, r in recipes.items()}
+        self.assertEqual({n for n in plain if plain[n] != after[n]}, {'stack@2024.2', 'svc@2024.2'})
+        self.assertEqual(before['base'], after['base'])
 
     def test_a_bare_recipe_name_means_every_release_newest_last(self):
         recipes = self.load()
