@@ -3,6 +3,8 @@
 # each recipe's content, the lock file and the layers below it) and writes one docker-archive with
 # all of them for scripts/images/import.sh. Needs root (mmdebstrap, overlayfs, chroot), Debian's
 # mmdebstrap (installed with apt-get when missing) and Python >= 3.11. See docs/images.md.
+# Recipes with `releases` are built for each OpenStack release they list (keystone:2024.2 and
+# keystone:2025.1, each on its release's OpenStack layer); the archive holds every tag.
 #
 #   build.sh               build what is missing (foreground), idempotent and resumable
 #   build.sh --background  start the build detached; log, pid and exit code in the cache dir
@@ -52,6 +54,6 @@ case "${1:-}" in
   --background) bg_start bash "$IMAGES_SCRIPTS_DIR/build.sh" ;;
   --wait) bg_wait && imagelib archive >/dev/null ;;
   --archive) imagelib archive ;;
-  -h | --help) sed -n '2,13p' "$0" ;;
+  -h | --help) sed -n '2,15p' "$0" ;;
   *) bg_die "unknown option $1 (try --help)" ;;
 esac

@@ -5,14 +5,15 @@
 # host port, nothing outlives the check). Needs root and a finished scripts/images/build.sh.
 #
 #   check.sh            check every image
-#   check.sh NAME...    check the named images (recipe names: keystone, mariadb, ...)
+#   check.sh NAME...    check the named images (recipe names: keystone, mariadb, ...; keystone is
+#                       every release of it, keystone@2024.2 one)
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=scripts/images/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 case "${1:-}" in
-  -h | --help) sed -n '2,8p' "$0" && exit 0 ;;
+  -h | --help) sed -n '2,9p' "$0" && exit 0 ;;
 esac
 if [[ "${1:-}" != --inside ]]; then
   ((EUID == 0)) || { echo "[images] check.sh needs root (overlay mounts, chroot)" >&2; exit 1; }
@@ -148,6 +149,24 @@ check_memcached() {
   [[ "$(tcp_request 11211 'version\r\n')" == "VERSION 1.6."* ]]
 }
 
+# The OpenStack release of the image being checked (the part after `@` of keystone@2024.2), and
+# what its lock pins: the version an OpenStack image must carry.
+RELEASE=
+locked_version() {
+  sed -n "s/^$1==//p" "$IMAGES_REPO_ROOT/python/openstack-$RELEASE.lock"
+}
+
+# as_service ROOT DIST...: each distribution is installed at the version the release's lock pins.
+check_locked() {
+  local root="$1" dist expected actual
+  for dist in "${@:2}"; do
+    expected="$(locked_version "$dist")"
+    actual="$(as_service "$root" "python3 -c 'import importlib.metadata as m; print(m.version(\"$dist\"))'")"
+    [[ -n "$expected" && "$actual" == "$expected" ]] || { echo "$dist $actual, the $RELEASE lock pins ${expected:-nothing}"; return 1; }
+    echo "$dist $actual ($RELEASE)"
+  done
+}
+
 # A WSGI app served by the image's uwsgi, the way the manifests' uwsgi command line runs the
 # services: it answers with the versions of the service packages it can import.
 WSGI_APP='import importlib.metadata as m
@@ -161,13 +180,15 @@ check_openstackclient() {
   printf '%s\n' "$WSGI_APP" >"$root/tmp/app.py"
   as_service "$root" 'exec uwsgi --http-socket 127.0.0.1:8080 --wsgi-file /tmp/app.py --master --processes 1 --die-on-term --need-app >/tmp/uwsgi.log 2>&1' &
   retry 30 tcp_request 8080 'GET / HTTP/1.0\r\n\r\n' || { cat "$root/tmp/uwsgi.log"; return 1; }
-  local body
+  local body expected=() dist
+  for dist in keystone glance openstack-placement nova; do expected+=("$dist=$(locked_version "$dist")"); done
   body="$(http_body 8080)"
-  [[ "$body" == "keystone=27.0.2 glance=30.2.0 openstack-placement=13.0.0 nova=31.3.1" ]] ||
-    { echo "uwsgi answered: $body"; return 1; }
+  [[ "$body" == "${expected[*]}" ]] || { echo "uwsgi answered: $body, the $RELEASE lock pins: ${expected[*]}"; return 1; }
+  check_locked "$root" python-openstackclient openstacksdk
 }
 
 check_keystone() {
+  check_locked "$1" keystone
   as_service "$1" '
     keystone-manage --help >/dev/null; command -v keystone-wsgi-public keystone-wsgi-admin uwsgi
     test -f /etc/keystone/sso_callback_template.html
@@ -175,6 +196,7 @@ check_keystone() {
 }
 
 check_glance() {
+  check_locked "$1" glance
   as_service "$1" '
     glance-manage --help >/dev/null; command -v glance-api
     test -f /etc/glance/glance-api-paste.ini -a -d /etc/glance/metadefs -a -d /etc/glance/glance-api.conf.d
@@ -182,6 +204,7 @@ check_glance() {
 }
 
 check_placement() {
+  check_locked "$1" openstack-placement
   as_service "$1" '
     placement-manage --help >/dev/null; command -v placement-api uwsgi
     test -d /etc/placement/placement.conf.d
@@ -189,6 +212,7 @@ check_placement() {
 }
 
 check_nova() {
+  check_locked "$1" nova
   as_service "$1" '
     nova-manage --help >/dev/null
     command -v nova-api-wsgi nova-metadata-wsgi nova-scheduler nova-conductor nova-novncproxy uwsgi
@@ -223,6 +247,7 @@ check_libvirt() {
 }
 
 check_nova_compute() {
+  check_locked "$1" nova
   as_root "$1" '
     nova-compute --version
     python3 -c "import libvirt, nova.virt.libvirt.driver; print(\"libvirt binding\", libvirt.getVersion())"
@@ -230,6 +255,7 @@ check_nova_compute() {
 }
 
 check_neutron() {
+  check_locked "$1" neutron
   as_service "$1" '
     neutron-db-manage --help >/dev/null
     for c in neutron-server neutron-ovn-metadata-agent neutron-rootwrap privsep-helper; do command -v $c; done
@@ -260,25 +286,25 @@ check_tempest() {
     echo \"smoke tests listed: \$(tempest run --smoke --list-tests | grep -c '^tempest\.')\""
 }
 
-mapfile -t known < <(imagelib images)
-names=("$@")
-((${#names[@]})) || names=("${known[@]}")
-for name in "${names[@]}"; do
-  [[ " ${known[*]} " == *" $name "* ]] || { echo "[images] no image $name; images: ${known[*]}" >&2; exit 2; }
-done
+# Every image, or those named (keystone: each release of it); imagelib names a missing one.
+listing="$(imagelib images "$@")" || exit 2
+mapfile -t names <<<"$listing"
 for name in "${names[@]}"; do
   start=$SECONDS
   root="$(mount_image "$name")"
   mapfile -t IMAGE_ENV < <(imagelib env "$name")
+  RELEASE=
+  [[ "$name" != *@* ]] || RELEASE="${name#*@}"
+  recipe="${name%@*}"
   # A subshell outside any `if`, so `set -e` stops a check at its first failing command.
   set +e
-  (set -e && "check_${name//-/_}" "$root") >"$CHECK_ROOT/$name.log" 2>&1
+  (set -e && "check_${recipe//-/_}" "$root") >"$CHECK_ROOT/$name.log" 2>&1
   rc=$?
   set -e
   if ((rc == 0)); then
-    printf '[images] ok   %-16s %3ss\n' "$name" "$((SECONDS - start))" >&2
+    printf '[images] ok   %-22s %3ss\n' "$name" "$((SECONDS - start))" >&2
   else
-    printf '[images] FAIL %-16s (output below)\n' "$name" >&2
+    printf '[images] FAIL %-22s (output below)\n' "$name" >&2
     sed 's/^/    /' "$CHECK_ROOT/$name.log" >&2
     FAILED+=("$name")
   fi

@@ -62,7 +62,8 @@ class Cache:
         self.root = root
 
     def layer_dir(self, recipe: Recipe) -> Path:
-        return self.root / 'layers' / f'{recipe.name}-{recipe.short_key}'
+        """Named by the recipe file and the key: a release's layers differ in their keys."""
+        return self.root / 'layers' / f'{recipe.stem}-{recipe.short_key}'
 
     def tree(self, recipe: Recipe) -> Path:
         return self.layer_dir(recipe) / 'tree'
@@ -278,7 +279,7 @@ def write_archive(recipes: dict[str, Recipe], cache: Cache) -> Path:
         layers = [(cache.diff_id(r), cache.layer_dir(r) / 'layer.tar') for r in recipe.chain]
         config = config_json([d for d, _ in layers],
                              ImageConfig(user=recipe.image.user, env=recipe.image.env, workdir=recipe.image.workdir),
-                             [f'stackwright images/{r.name}.toml {r.short_key}' for r in recipe.chain])
+                             [f'stackwright images/{r.stem}.toml {r.short_key}' for r in recipe.chain])
         entries.append(ArchiveImage(refs=recipe.image.refs, config=config, layers=layers))
         for ref in recipe.image.refs:
             manifest[ref] = config_digest(config)

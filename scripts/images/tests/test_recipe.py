@@ -79,7 +79,7 @@ class RecipeTest(unittest.TestCase):
     def test_mistakes_name_the_recipe_and_the_fix(self):
         self.write(other='from = "base"\npackages = ["memcached"]\n')
         self.assertRecipeError(
-            "[other.toml] unknown keys ['packages']; allowed: ['bootstrap', 'debian', 'files', 'from', 'image', 'pip', 'run']")
+            "[other.toml] unknown keys ['packages']; allowed: ['bootstrap', 'debian', 'files', 'from', 'image', 'pip', 'release', 'releases', 'run']")
         self.write(other='from = "nothing"\n')
         self.assertRecipeError('[other.toml] from = "nothing" names no recipe; add images/nothing.toml')
         self.write(other='debian = ["memcached"]\n')
