@@ -1,4 +1,4 @@
-import { ComponentGraph, KubeObject, objectRef } from '../../graph';
+import { ComponentGraph, GraphComponent, KubeObject, objectRef } from '../../graph';
 import { hashObject } from '../kube/object-diff';
 import { ClusterPort } from '../ports';
 import { RolloutResult } from '../result';
@@ -37,6 +37,8 @@ export class DeployRecord {
     private recorded: Inventory | undefined,
     /** `Kind/namespace/name` -> the hash recorded by the last deploy (what skip-unchanged compares). */
     readonly previousHash: ReadonlyMap<string, string>,
+    /** The graph whose hash is recorded: the manifests' (without a run's added units). */
+    private readonly manifests: ComponentGraph = graph,
   ) {}
 
   /** Reads the cloud's inventory from `cluster` (absent before the first deploy). */
@@ -52,12 +54,15 @@ export class DeployRecord {
   }
 
   /**
-   * The same record for another graph of the same cloud, before anything is written: deploy opens
-   * it with the manifests' graph, reads the recorded release, and rolls out an upgrade's graph
-   * (the manifests plus the upgrade's Jobs), which the pending inventory must cover.
+   * The same record, before anything is written, also covering `units`: components a run adds to
+   * the manifests' graph (a release upgrade's phases, docs/upgrades.md). Their objects are recorded
+   * like the manifests' (so prune finds them once they are gone from a later run); the graph hash
+   * and the components' dependencies stay the manifests', so the deploy after the upgrade finds the
+   * record unchanged and writes nothing.
    */
-  forGraph(graph: ComponentGraph): DeployRecord {
-    if (this.writes > 0) throw new Error('internal error: DeployRecord.forGraph after a write');
+  withUnits(units: readonly GraphComponent[]): DeployRecord {
+    if (this.writes > 0) throw new Error('internal error: DeployRecord.withUnits after a write');
+    const graph = { ...this.graph, components: [...this.graph.components, ...units] };
     return new DeployRecord(
       this.cluster,
       graph,
@@ -65,6 +70,7 @@ export class DeployRecord {
       this.fieldManager,
       this.recorded,
       this.previousHash,
+      this.graph,
     );
   }
 
@@ -80,7 +86,13 @@ export class DeployRecord {
   async recordPending(port: ClusterPort): Promise<void> {
     const pending = mergeInventories(
       this.recorded,
-      inventoryFromGraph(this.graph, this.location, 'pending', (_o, ref) => this.previousHash.get(ref) ?? ''),
+      inventoryFromGraph(
+        this.graph,
+        this.location,
+        'pending',
+        (_o, ref) => this.previousHash.get(ref) ?? '',
+        this.manifests,
+      ),
     );
     if (this.recorded && pending.objects.length === this.recorded.objects.length) return;
     await this.ensureNamespace(port);
@@ -99,8 +111,12 @@ export class DeployRecord {
         .map((o) => o.ref),
     );
     const desired = new Map(this.desiredObjects().map((o) => [objectRef(o), hashObject(o)]));
-    const complete = inventoryFromGraph(this.graph, this.location, 'complete', (_o, ref) =>
-      applied.has(ref) ? (desired.get(ref) ?? '') : (this.previousHash.get(ref) ?? ''),
+    const complete = inventoryFromGraph(
+      this.graph,
+      this.location,
+      'complete',
+      (_o, ref) => (applied.has(ref) ? (desired.get(ref) ?? '') : (this.previousHash.get(ref) ?? '')),
+      this.manifests,
     );
     await this.write(
       mergeInventories(this.recorded, result.ok && release ? { ...complete, release } : complete),

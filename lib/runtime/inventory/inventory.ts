@@ -119,6 +119,8 @@ export function inventoryFromGraph(
   location: InventoryLocation,
   state: Inventory['state'],
   hashes?: (object: KubeObject, ref: string) => string,
+  /** The graph whose hash is recorded. @default graph */
+  hashed: ComponentGraph = graph,
 ): Inventory {
   const objects: InventoryObject[] = [];
   const add = (object: KubeObject, component?: string) => {
@@ -138,7 +140,7 @@ export function inventoryFromGraph(
   return {
     cloud: location.cloud,
     namespace: location.namespace,
-    graphHash: graphHash(graph),
+    graphHash: graphHash(hashed),
     state,
     objects: sortObjects(objects),
     components: graph.components.map((c) => ({

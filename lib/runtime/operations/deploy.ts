@@ -125,8 +125,13 @@ async function deployGraph(
   const opened = await DeployRecord.open(cluster, manifests, location, fieldManager);
   // The release recorded on the cluster against the manifests', before any write; an upgrade rolls
   // out the graph that runs its plan (docs/upgrades.md).
-  const { graph, release, upgrade: plan } = deployTarget(manifests, location.cloud, opened.current?.release);
-  const record = graph === manifests ? opened : opened.forGraph(graph);
+  const {
+    graph,
+    release,
+    upgrade: plan,
+    units,
+  } = deployTarget(manifests, location.cloud, opened.current?.release);
+  const record = units.length > 0 ? opened.withUnits(units) : opened;
   const upgrade = plan && { from: plan.from, to: plan.to, phases: renderUpgradePlan(plan) };
   if (upgrade) options.onUpgrade?.(upgrade);
   const inventory = () => ({

@@ -100,7 +100,7 @@ export async function planGraph(
   // an upgrade is planned with the Jobs that run its phases (what deploy would write).
   const target = inventory
     ? deployTarget(manifests, inventory.cloud, inventory.release)
-    : { graph: manifests, upgrade: undefined };
+    : { graph: manifests, upgrade: undefined, units: [] };
   const { graph } = target;
   const entries: { object: KubeObject; component?: string }[] = [
     ...bootstrapOrder(graph.bootstrap).map((object) => ({ object })),

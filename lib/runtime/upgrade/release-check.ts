@@ -1,4 +1,4 @@
-import { ComponentGraph } from '../../graph';
+import { ComponentGraph, GraphComponent } from '../../graph';
 import { manifestRelease } from './manifest-release';
 import { planUpgrade, UpgradePlan } from './upgrade-plan';
 import { upgradeRolloutGraph } from './upgrade-rollout-graph';
@@ -40,6 +40,8 @@ export interface DeployTarget {
   readonly release?: string;
   /** The plan being run, for an upgrade. */
   readonly upgrade?: UpgradePlan;
+  /** For an upgrade: the components `graph` adds to the manifests' (one per unit of the plan). */
+  readonly units: readonly GraphComponent[];
 }
 
 /**
@@ -52,8 +54,15 @@ export function deployTarget(
   recorded: string | undefined,
 ): DeployTarget {
   const decision = decideRelease(graph, cloudPath, recorded);
-  if (decision.kind === 'untracked') return { graph };
-  if (decision.kind !== 'upgrade') return { graph, release: decision.to };
+  if (decision.kind === 'untracked') return { graph, units: [] };
+  if (decision.kind !== 'upgrade') return { graph, release: decision.to, units: [] };
   const { plan } = decision;
-  return { graph: upgradeRolloutGraph(graph, plan), release: plan.to, upgrade: plan };
+  const upgrade = upgradeRolloutGraph(graph, plan);
+  const unitNames = new Set(plan.units.map((u) => u.name));
+  return {
+    graph: upgrade,
+    release: plan.to,
+    upgrade: plan,
+    units: upgrade.components.filter((c) => unitNames.has(c.name)),
+  };
 }
