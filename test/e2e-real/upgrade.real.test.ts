@@ -1,6 +1,6 @@
 /**
  * Day 2 for real (issue 24): the real node's cloud (MariaDB/Galera ×3, RabbitMQ ×3, Memcached,
- * Keystone, Glance and Placement at two replicas each) deployed at 2024.2 with the locally built
+ * Keystone and Placement at two replicas, Glance at one: its image store is a ReadWriteOnce claim) deployed at 2024.2 with the locally built
  * 2024.2 images, then upgraded to 2025.1 by `stackwright deploy` of the 2025.1 manifests while a
  * pod sends a steady API load (support/api-load.py: new TCP connection per request, 10 s timeout,
  * no retries). The upgrade must drop no request; the calibration at the end shows the counter sees

@@ -29,7 +29,7 @@ export interface RealCloudOptions {
   readonly clusterReplicas?: number;
   /** The OpenStack release (the upgrade suite deploys 2024.2, then 2025.1). @default the package's default */
   readonly release?: OpenStackRelease;
-  /** Replicas of each API (the upgrade suite rolls two). @default 1 */
+  /** Replicas of Keystone's and Placement's APIs (the upgrade suite rolls two; Glance has one). @default 1 */
   readonly apiReplicas?: number;
 }
 
@@ -69,7 +69,10 @@ export function realCloud(outdir: string, namespace: string, options: RealCloudO
     keystone,
     database,
     cache,
-    replicas: apiReplicas,
+    // One pod: its image store is a ReadWriteOnce claim (local-path has no ReadWriteMany), which
+    // the construct refuses to share between replicas. It still rolls without a gap: the new pod
+    // starts (same node, same claim) before the old one stops.
+    replicas: 1,
     storage: { type: 'pvc', size: '2Gi', storageClassName: REAL_STORAGE_CLASS, accessMode: 'ReadWriteOnce' },
   });
   const placement = new Placement(cloud, 'placement', { keystone, database, cache, replicas: apiReplicas });
