@@ -24,6 +24,7 @@ import {
   kubectl,
 } from './support/cli';
 import { adminClientPod } from './support/admin-client-pod';
+import { scaleCpuRequests } from './support/compute-cloud';
 import { realCloud, RealCloud } from './support/real-cloud';
 import { RequestLine, summariseLoad, unitWindows } from './support/load-report';
 
@@ -45,6 +46,8 @@ beforeAll(() => {
   oldStack = realCloud(outOld, namespace, { release: FROM, apiReplicas: 2 });
   oldStack.app.synth();
   realCloud(outNew, namespace, { release: TO, apiReplicas: 2 }).app.synth();
+  // Two cores, shared with the control plane, and a roll briefly runs one pod more per API.
+  for (const dir of [outOld, outNew]) scaleCpuRequests(dir, 3);
   buildCli();
   const start = Date.now();
   first = deploy(outOld, '30m');
