@@ -1,10 +1,12 @@
 /**
  * End-to-end tests on the test cluster's real node (containerd + kubelet on this machine, next to
  * the kwok nodes; see docs/test-cluster.md "The real node"): containers really run, probes really
- * probe, Galera and RabbitMQ really form clusters, and servers boot (compute.real.test.ts).
+ * probe, Galera and RabbitMQ really form clusters, servers boot (compute.real.test.ts), and a cloud
+ * at 2024.2 upgrades to 2025.1 under load without a failed request (upgrade.real.test.ts).
  *
  *   npm run test:e2e:real
  *   npm run test:e2e:compute     the server boot alone
+ *   npm run test:e2e:upgrade     the release upgrade alone
  *
  * Global setup starts the cluster with `up.sh --real` (root) unless STACKWRIGHT_E2E_KUBECONFIG
  * points at a cluster; teardown stops it only if setup started it (STACKWRIGHT_E2E_KEEP_CLUSTER=1
