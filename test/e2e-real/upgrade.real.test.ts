@@ -39,8 +39,8 @@ let first: DeployRun;
 
 const say = (line: string) => process.stderr.write(`[e2e-upgrade] ${line}\n`);
 const sleepSeconds = (s: number) => execFileSync('sleep', [String(s)]);
-/** Five loops in parallel: above 10 requests/s on two shared cores while Jobs run beside them. */
-const LOAD = { LOAD_WORKERS: '5' };
+/** Four loops in parallel: above 10 requests/s on two shared cores while Jobs run beside them. */
+const LOAD = { LOAD_WORKERS: '4' };
 
 beforeAll(() => {
   outOld = mkdtempSync(path.join(tmpdir(), 'stackwright-upgrade-old-'));
