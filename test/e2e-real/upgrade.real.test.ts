@@ -205,10 +205,7 @@ test('the backup before the first schema step restored every service database in
   for (const line of log.split('\n').filter((l) => l.startsWith('backup:'))) say(line);
   for (const db of ['keystone', 'glance', 'placement']) {
     expect(log).toMatch(
-      new RegExp(
-        `^backup: ${db} bytes=\\d+ restore_ms=\\d+ tables=\\d+ rows=\\d+ rows_equal checksums_equal$`,
-        'm',
-      ),
+      new RegExp(`^backup: ${db} bytes=\\d+ restore_ms=\\d+ tables=\\d+ rows=\\d+ restore_identical$`, 'm'),
     );
   }
 });

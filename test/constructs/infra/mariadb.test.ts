@@ -222,7 +222,7 @@ describe('MariaDB backup', () => {
     expect(pod.containers[0].command[2]).toContain(
       'mariadb-dump --defaults-file="$cnf" --single-transaction',
     );
-    expect(pod.containers[0].command[2]).toContain('rows_equal checksums_equal');
+    expect(pod.containers[0].command[2]).toContain('restore_identical');
     // the password reaches a client option file from the environment, never the command line
     expect(pod.containers[0].env.map((e) => e.name)).toEqual(['DB_HOST', 'DB_PORT', 'MYSQL_PWD']);
     expect(pod.containers[0].command[2]).not.toMatch(/-p\s*\$|--password/);
