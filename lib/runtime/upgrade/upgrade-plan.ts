@@ -109,7 +109,7 @@ export function planUpgrade(graph: ComponentGraph, input: UpgradePlanInput): Upg
     commands: [],
     components: [],
     needs: preChecks.map((u) => u.name),
-    gate: "every service database dumped, the dump restored into a scratch database and its row counts equal the source's",
+    gate: 'every service database dumped, restored into a scratch database, and the restored copy dumping identically',
   });
 
   /** The last unit of each service's roll (or contract): what later services wait for. */
