@@ -13,11 +13,18 @@ Each loop validates a token (new and old) and reads the image and the resource p
 LOAD_TOKEN_EVERY-th loop (4) issues a new token, every tenth creates and deletes a project and an
 image. A request fails on a connection error, a timeout, a 5xx, a 401 (the token issued before the
 upgrade must stay valid) or any status the operation does not expect.
+
+Names are resolved once, before the load starts (`pin_addresses`), and every request connects to
+that address with the name in its Host header. The upgrade replaces pods, never Services, so a
+Service's address holds for the whole run; what the load measures is then the cloud's APIs and
+not the cluster's DNS (a CI run once lost four requests to a 10 s DNS stall mid-upgrade, the two
+5 s resolver timeouts of glibc, while every API pod answered).
 """
 import hashlib
 import http.client
 import json
 import os
+import socket
 import sys
 import threading
 import time
@@ -27,15 +34,32 @@ TIMEOUT_S = 10
 STOP_FILE = '/tmp/stop'
 IMAGE_BYTES = 1024 * 1024
 TOKEN_EVERY = int(os.environ.get('LOAD_TOKEN_EVERY', '4'))
+RESOLVE_ATTEMPTS = 10
+PINNED = {}  # host name -> address, filled by pin_addresses
+
+
+def pin_addresses(urls):
+    """Resolves each URL's host once (retrying a slow resolver) so that requests skip DNS."""
+    for url in urls:
+        host = urllib.parse.urlsplit(url).hostname
+        for attempt in range(1, RESOLVE_ATTEMPTS + 1):
+            try:
+                PINNED[host] = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)[0][4][0]
+                break
+            except socket.gaierror:
+                if attempt == RESOLVE_ATTEMPTS:
+                    raise
+                time.sleep(1)
 
 
 def request(method, url, headers=None, body=None):
     """One request on a new connection: (status, headers, body bytes); raises on network errors."""
     parts = urllib.parse.urlsplit(url)
-    conn = http.client.HTTPConnection(parts.hostname, parts.port or 80, timeout=TIMEOUT_S)
+    conn = http.client.HTTPConnection(PINNED.get(parts.hostname, parts.hostname), parts.port or 80,
+                                      timeout=TIMEOUT_S)
     try:
         path = parts.path + (f'?{parts.query}' if parts.query else '')
-        conn.request(method, path, body=body, headers=headers or {})
+        conn.request(method, path, body=body, headers={'Host': parts.netloc, **(headers or {})})
         response = conn.getresponse()
         return response.status, dict(response.getheaders()), response.read()
     finally:
@@ -172,6 +196,7 @@ def load_loop(fx, recorder, deadline, worker):
 
 
 def load(fx):
+    pin_addresses([os.environ['OS_AUTH_URL'], fx['glance'], fx['placement']])
     deadline = time.time() + float(os.environ.get('LOAD_MAX_SECONDS', '3600'))
     recorder = Recorder()
     workers = [threading.Thread(target=load_loop, args=(fx, recorder, deadline, i))
