@@ -254,7 +254,7 @@ describe('MariaDB backup', () => {
       resources: { requests: { storage: '10Gi' } },
     });
     const cronJob = findObject(objects, 'CronJob', 'db-backup');
-    expect(cronJob.spec).toMatchObject({ schedule: '17 3 * * *', suspend: true });
+    expect(cronJob.spec).toMatchObject({ schedule: '17 3 * * *', timeZone: 'Etc/UTC', suspend: true });
   });
 
   test('a backup volume size that is not a quantity is refused naming the construct and the fix', () => {
