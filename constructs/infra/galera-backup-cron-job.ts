@@ -68,6 +68,8 @@ export class GaleraBackupCronJob extends Component {
       metadata: { name: this.componentName, annotations: { [Annotations.UPGRADE_TEMPLATE]: 'backup' } },
       spec: {
         schedule: SCHEDULE,
+        // The schedule is UTC whatever the controller manager's local time zone.
+        timeZone: 'Etc/UTC',
         suspend: true,
         concurrencyPolicy: 'Forbid',
         jobTemplate: {

@@ -22,11 +22,15 @@ export function edgesOf(object: KubeObject): Edge[] {
   return decodeDependsOn(name, object.metadata.annotations?.[Annotations.DEPENDS_ON]);
 }
 
-/** The pod spec of a workload (Deployment, StatefulSet, DaemonSet, Job) or a Pod. */
+/** The pod spec of a workload (Deployment, StatefulSet, DaemonSet, Job, CronJob's Job template) or a Pod. */
 export function podSpecOf(object: KubeObject): Record<string, unknown> {
-  const spec = object.spec as { template?: { spec?: Record<string, unknown> } } & Record<string, unknown>;
+  type WithTemplate = { template?: { spec?: Record<string, unknown> } };
+  const spec = object.spec as WithTemplate & { jobTemplate?: { spec?: WithTemplate } } & Record<
+      string,
+      unknown
+    >;
   if (object.kind === 'Pod') return spec;
-  const podSpec = spec?.template?.spec;
+  const podSpec = (object.kind === 'CronJob' ? spec?.jobTemplate?.spec : spec)?.template?.spec;
   if (!podSpec) throw new Error(`${object.kind}/${object.metadata.name} has no pod template`);
   return podSpec;
 }

@@ -9,7 +9,7 @@ import { referenceCloud } from '../../stacks/reference-cloud';
 import { TinyService } from '../support/tiny-service';
 
 const objects = synthObjects(referenceCloud(new App()));
-const WORKLOADS = ['Deployment', 'StatefulSet', 'DaemonSet', 'Job'];
+const WORKLOADS = ['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'];
 const workloads = objects.filter((o) => WORKLOADS.includes(o.kind));
 const inNamespace = (namespace: string) => objects.filter((o) => o.metadata.namespace === namespace);
 const refs = (list: readonly KubeObject[]) => list.map((o) => `${o.kind}/${o.metadata.name}`).sort();

@@ -212,8 +212,8 @@ describe('reference cloud', () => {
     expect(names.filter((name) => sources.includes(`SchedulingKey.${name}`))).toEqual([]);
   });
 
-  test("every Job runs on its service's operator key or the OPERATOR_ANY group", () => {
-    const jobs = objects.filter((o) => o.kind === 'Job');
+  test("every Job (and CronJob) runs on its service's operator key or the OPERATOR_ANY group", () => {
+    const jobs = objects.filter((o) => o.kind === 'Job' || o.kind === 'CronJob');
     expect(jobs.length).toBeGreaterThan(50);
     for (const job of jobs) {
       const service = job.metadata.annotations?.[Annotations.SERVICE] ?? '';

@@ -39,7 +39,7 @@ const roleIn = (namespace: string, name: string) =>
 
 /** The Jobs whose pods carry a Kubernetes API token: every workload with a ServiceAccount. */
 const withToken = objects.filter((o) => {
-  if (!['Deployment', 'StatefulSet', 'DaemonSet', 'Job'].includes(o.kind)) return false;
+  if (!['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'].includes(o.kind)) return false;
   return podSpecOf(o).automountServiceAccountToken === true;
 });
 
@@ -153,7 +153,7 @@ describe('Secret access per Job', () => {
   test('pods that consume credentials mount no token: the kubelet gives them only what they reference', () => {
     const consumers = objects.filter(
       (o) =>
-        ['Deployment', 'StatefulSet', 'DaemonSet', 'Job'].includes(o.kind) &&
+        ['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'].includes(o.kind) &&
         JSON.stringify(podSpecOf(o)).includes('secretKeyRef'),
     );
     expect(consumers.length).toBeGreaterThan(30);

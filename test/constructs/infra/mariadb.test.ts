@@ -243,8 +243,24 @@ describe('MariaDB backup', () => {
     ]);
   });
 
+  test('by default a 10Gi claim of the default StorageClass, a daily schedule left suspended', () => {
+    // GIVEN a MariaDB without backup props
+    const objects = synthMariaDB();
+
+    // WHEN / THEN
+    const claim = findObject(objects, 'PersistentVolumeClaim', 'db-backups');
+    expect(claim.spec).toEqual({
+      accessModes: ['ReadWriteOnce'],
+      resources: { requests: { storage: '10Gi' } },
+    });
+    const cronJob = findObject(objects, 'CronJob', 'db-backup');
+    expect(cronJob.spec).toMatchObject({ schedule: '17 3 * * *', timeZone: 'Etc/UTC', suspend: true });
+  });
+
   test('a backup volume size that is not a quantity is refused naming the construct and the fix', () => {
     // WHEN / THEN
-    expect(() => synthMariaDB({ backupStorageSize: 'ten gigs' })).toThrow(/prod\/db.*backupStorageSize/s);
+    expect(() => synthMariaDB({ backupStorageSize: 'ten gigs' })).toThrow(
+      `[prod/db] backupStorageSize "ten gigs" is not a Kubernetes quantity; write a number with an optional suffix and no space, e.g. '10Gi'`,
+    );
   });
 });
