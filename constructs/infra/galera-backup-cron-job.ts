@@ -4,7 +4,7 @@ import { Annotations } from '../../lib/graph';
 import { Component, JsonApiObject } from '../../lib/model';
 import { operatorJobPlacement, SchedulingKey } from '../../lib/scheduling';
 import { resourcesWithMemoryLimit } from '../kube/memory-limit';
-import { podTemplate } from '../kube/pod-template';
+import { utcCronJob } from '../kube/utc-cron-job';
 import { envFromSecret, SecretRef } from '../kube/secret-ref';
 import { galeraBackupScript } from './galera-backup';
 
@@ -64,47 +64,37 @@ export class GaleraBackupCronJob extends Component {
       'echo "backup: writing to $BACKUP_DIR"',
       galeraBackupScript(),
     ].join('\n');
-    this.cronJob = new JsonApiObject(this, 'cron-job', k8s.KubeCronJob, {
-      metadata: { name: this.componentName, annotations: { [Annotations.UPGRADE_TEMPLATE]: 'backup' } },
-      spec: {
-        schedule: SCHEDULE,
-        // The schedule is UTC whatever the controller manager's local time zone.
-        timeZone: 'Etc/UTC',
-        suspend: true,
-        concurrencyPolicy: 'Forbid',
-        jobTemplate: {
-          spec: {
-            // A backup that does not restore equal is not retried into the same directory: it is
-            // a finding, for the operator to read in the log.
-            backoffLimit: 0,
-            activeDeadlineSeconds: 3600,
-            ttlSecondsAfterFinished: 86400,
-            template: podTemplate(this, {
-              restartPolicy: 'Never',
-              volumes: [
-                { name: 'backups', persistentVolumeClaim: { claimName } },
-                { name: 'tmp', emptyDir: {} },
-              ],
-              containers: [
-                {
-                  name: 'main',
-                  image: props.image,
-                  command: ['/bin/bash', '-c', run],
-                  env: [
-                    { name: 'DB_HOST', value: props.host },
-                    { name: 'DB_PORT', value: String(props.port) },
-                    envFromSecret('MYSQL_PWD', props.adminPassword),
-                  ],
-                  volumeMounts: [
-                    { name: 'backups', mountPath: BACKUP_MOUNT },
-                    { name: 'tmp', mountPath: '/tmp' },
-                  ],
-                  resources: resourcesWithMemoryLimit({ cpu: '100m', memory: '128Mi' }, '512Mi'),
-                },
-              ],
-            }),
+    this.cronJob = utcCronJob(this, {
+      name: this.componentName,
+      schedule: SCHEDULE,
+      suspend: true,
+      annotations: { [Annotations.UPGRADE_TEMPLATE]: 'backup' },
+      // A backup that does not restore equal is not retried into the same directory: it is a
+      // finding, for the operator to read in the log.
+      backoffLimit: 0,
+      deadlineSeconds: 3600,
+      pod: {
+        volumes: [
+          { name: 'backups', persistentVolumeClaim: { claimName } },
+          { name: 'tmp', emptyDir: {} },
+        ],
+        containers: [
+          {
+            name: 'main',
+            image: props.image,
+            command: ['/bin/bash', '-c', run],
+            env: [
+              { name: 'DB_HOST', value: props.host },
+              { name: 'DB_PORT', value: String(props.port) },
+              envFromSecret('MYSQL_PWD', props.adminPassword),
+            ],
+            volumeMounts: [
+              { name: 'backups', mountPath: BACKUP_MOUNT },
+              { name: 'tmp', mountPath: '/tmp' },
+            ],
+            resources: resourcesWithMemoryLimit({ cpu: '100m', memory: '128Mi' }, '512Mi'),
           },
-        },
+        ],
       },
     });
   }

@@ -17,6 +17,16 @@ import { uwsgiCommand } from '../openstack-kit/uwsgi';
 import { OpenStackServiceDescriptor, OpenStackServiceOptions } from '../openstack-kit/openstack-service';
 import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
 import { shown } from '../../lib/graph';
+import {
+  FERNET_ROTATION_HOURS,
+  FernetKeyRotation,
+  fernetMaxActiveKeys,
+  FernetRotationHours,
+} from './fernet-key-rotation';
+
+/** Keystone's own defaults of the options the Fernet key count is sized from (`[token]`). */
+const TOKEN_EXPIRATION_SECONDS = 3600;
+const ALLOW_EXPIRED_WINDOW_SECONDS = 172800;
 
 /** Keystone takes the inputs of every other service but itself. */
 export interface KeystoneProps extends OpenStackServiceOptions {
@@ -34,6 +44,14 @@ export interface KeystoneProps extends OpenStackServiceOptions {
   readonly replicas?: number;
   /** Region of the endpoints registered by bootstrap. @default 'RegionOne' */
   readonly region?: string;
+  /**
+   * How often the Fernet keys rotate, in hours (1, 2, 3, 4, 6, 8, 12 or 24): a CronJob promotes the
+   * staged key and stages a new one ({@link FernetKeyRotation}). `[fernet_tokens] max_active_keys`
+   * defaults to the fewest keys that keep tokens valid through `[token] expiration` plus
+   * `allow_expired_window` of rotations; a smaller value in `config` is refused.
+   * @default 24
+   */
+  readonly fernetRotationHours?: FernetRotationHours;
 }
 
 const PORT = 5000;
@@ -47,6 +65,7 @@ const KEYSTONE: OpenStackServiceDescriptor<KeystoneProps> = {
   props: {
     ...commonInputRules('database', 'cache', 'messaging'),
     replicas: Rules.count({ min: 1, max: 50 }),
+    fernetRotationHours: Rules.oneOf(...FERNET_ROTATION_HOURS),
     // Rendered into other services' configuration and the bootstrap command line.
     region: Rules.given((value, name) =>
       typeof value === 'string' && /^[A-Za-z0-9_.-]{1,255}$/.test(value)
@@ -96,6 +115,13 @@ export class Keystone extends OpenStackApiService implements IdentityEndpoint {
       format: 'fernet',
       secretName: `${id}-fernet-keys`,
     });
+    const maxActiveKeys = this.fernetMaxActiveKeys(props.fernetRotationHours ?? 24);
+    new FernetKeyRotation(this, 'fernet-rotation', {
+      operatorKey,
+      secretName: fernetKeys.secretName,
+      maxActiveKeys,
+      rotationHours: props.fernetRotationHours ?? 24,
+    }).dependsOn(fernetKeys, 'completed');
     const credentialKeys = new GeneratedSecret(this, 'credential-setup', {
       operatorKey,
       keys: ['0', '1'],
@@ -119,8 +145,8 @@ export class Keystone extends OpenStackApiService implements IdentityEndpoint {
     const conf = this.renderConfig({
       DEFAULT: { debug: false, use_stderr: true },
       ...osloCacheConfig(props.cache),
-      token: { provider: 'fernet', expiration: 3600 },
-      fernet_tokens: { key_repository: `${this.configDir}/fernet-keys`, max_active_keys: 3 },
+      token: { provider: 'fernet', expiration: TOKEN_EXPIRATION_SECONDS },
+      fernet_tokens: { key_repository: `${this.configDir}/fernet-keys`, max_active_keys: maxActiveKeys },
       credential: { key_repository: `${this.configDir}/credential-keys`, provider: 'fernet' },
       oslo_messaging_notifications: props.messaging
         ? { driver: ['messagingv2'], topics: [KEYSTONE_NOTIFICATION_TOPIC] }
@@ -182,6 +208,30 @@ export class Keystone extends OpenStackApiService implements IdentityEndpoint {
       volumeMounts: [...keyMounts, ...config.mounts],
     });
     this.bootstrap.dependsOn(this.api, 'ready').dependsOn(this.adminCredentials, 'completed');
+  }
+
+  /**
+   * The `max_active_keys` Keystone and the rotation use: the user's, or else the fewest rotations
+   * every `rotationHours` need (see {@link fernetMaxActiveKeys}) with the token lifetimes in the
+   * user's `config`. A user's value below that is refused: tokens would stop validating before they
+   * expire.
+   */
+  private fernetMaxActiveKeys(rotationHours: number): number {
+    const token = this.userConfig?.token ?? {};
+    const expiration = Number(token.expiration ?? TOKEN_EXPIRATION_SECONDS);
+    const window = Number(token.allow_expired_window ?? ALLOW_EXPIRED_WINDOW_SECONDS);
+    const needed = fernetMaxActiveKeys(expiration, window, rotationHours);
+    const configured = this.userConfig?.fernet_tokens?.max_active_keys;
+    addCheck(this, () =>
+      configured !== undefined && Number(configured) < needed
+        ? [
+            `config.fernet_tokens.max_active_keys ${shown(configured)} drops keys while tokens signed with them are still accepted ` +
+              `(rotation every ${rotationHours} h, [token] expiration ${expiration} s + allow_expired_window ${window} s need ${needed}); ` +
+              `set it to at least ${needed}, or remove it to get that default, or rotate less often (fernetRotationHours)`,
+          ]
+        : [],
+    );
+    return configured === undefined ? needed : Number(configured);
   }
 
   /**

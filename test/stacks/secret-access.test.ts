@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { App } from 'cdk8s';
 import { Annotations, KubeObject } from '../../lib/graph';
 import { podSpecOf, synthObjects } from '../../lib/testing';
@@ -24,6 +25,8 @@ const COPIED = [
   'nova-cell1-mq',
   'nova-keystone-user',
 ];
+/** The key rotation Job (a CronJob's) and the one Secret it reads and patches. */
+const ROTATION = { name: 'keystone-fernet-rotation', secret: 'keystone-fernet-keys' };
 /** The names of the Roles bound to ServiceAccount `name` of the control plane, by namespace. */
 function rolesBoundTo(name: string): string[] {
   return named('RoleBinding')
@@ -52,7 +55,7 @@ function generatedSecretOf(job: KubeObject): string {
 }
 
 describe('Secret access per Job', () => {
-  test('no Role grants anything on Secrets but get by name and create', () => {
+  test('no Role grants anything on Secrets but get by name and create (and the key rotation patch by name)', () => {
     // WHEN every rule on Secrets is checked
     const broader = named('Role').flatMap((role) =>
       rulesOf(role)
@@ -60,7 +63,18 @@ describe('Secret access per Job', () => {
         .filter((rule) => {
           const getByName = rule.verbs.every((v) => v === 'get') && (rule.resourceNames?.length ?? 0) > 0;
           const createOnly = rule.verbs.length === 1 && rule.verbs[0] === 'create';
-          return !getByName && !createOnly;
+          const rotation =
+            role.metadata.name === ROTATION.name &&
+            isDeepStrictEqual(
+              { ...rule },
+              {
+                apiGroups: [''],
+                resources: ['secrets'],
+                resourceNames: [ROTATION.secret],
+                verbs: ['get', 'patch'],
+              },
+            );
+          return !getByName && !createOnly && !rotation;
         })
         .map(
           (rule) =>
@@ -76,7 +90,9 @@ describe('Secret access per Job', () => {
   test('each token-carrying pod is a generator Job that may read only the Secret it creates', () => {
     // THEN every pod with a token runs as its own ServiceAccount, bound to one Role of its own name
     // in the control plane's namespace, where it may read only its Secret and create Secrets
-    const generators = withToken.filter((job) => !job.metadata.name.startsWith('agent-secrets-'));
+    const generators = withToken.filter(
+      (job) => !job.metadata.name.startsWith('agent-secrets-') && job.metadata.name !== ROTATION.name,
+    );
     expect(generators.length).toBeGreaterThan(30);
     for (const job of generators) {
       const name = job.metadata.annotations?.[Annotations.COMPONENT] as string;
@@ -95,6 +111,17 @@ describe('Secret access per Job', () => {
         { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
       ]);
     }
+  });
+
+  test('the Fernet key rotation may read and patch the Fernet keys, nothing else', () => {
+    const rotation = withToken.filter((o) => o.metadata.name === ROTATION.name);
+    expect(rotation.map((o) => [o.kind, podSpecOf(o).serviceAccountName])).toEqual([
+      ['CronJob', ROTATION.name],
+    ]);
+    expect(rolesBoundTo(ROTATION.name)).toEqual([`${CONTROL_PLANE}/${ROTATION.name}`]);
+    expect(rulesOf(roleIn(CONTROL_PLANE, ROTATION.name))).toEqual([
+      { apiGroups: [''], resources: ['secrets'], resourceNames: [ROTATION.secret], verbs: ['get', 'patch'] },
+    ]);
   });
 
   test("each copy Job reads its one original and creates its copy in the agents' namespace, nothing else", () => {
@@ -131,8 +158,15 @@ describe('Secret access per Job', () => {
     }
     // THEN each one by its generator alone, among them the cloud's most sensitive …
     const copied = new Set(COPIED.map((s) => `${CONTROL_PLANE}/${s}`));
-    const single = [...readers.entries()].filter(([key]) => !copied.has(key));
+    const single = [...readers.entries()].filter(
+      ([key]) => !copied.has(key) && key !== `${CONTROL_PLANE}/${ROTATION.secret}`,
+    );
     expect(single.filter(([, names]) => names.length !== 1)).toEqual([]);
+    // … the Fernet keys by their generator and their rotation …
+    expect(readers.get(`${CONTROL_PLANE}/${ROTATION.secret}`)).toEqual([
+      'keystone-fernet-setup',
+      ROTATION.name,
+    ]);
     expect(readers.get(`${CONTROL_PLANE}/keystone-admin-credentials`)).toEqual([
       'keystone-admin-credentials',
     ]);
@@ -147,7 +181,8 @@ describe('Secret access per Job', () => {
       expect(readers.get(`${CONTROL_PLANE}/${secret}`)?.length).toBe(2);
       expect(readers.get(`${AGENTS}/${secret}`)).toEqual([`agent-secrets-${secret}`]);
     }
-    expect(readers.size).toBe(withToken.length);
+    // (one Secret per token-carrying pod, but for the rotation's, which its generator also reads)
+    expect(readers.size).toBe(withToken.length - 1);
   });
 
   test('pods that consume credentials mount no token: the kubelet gives them only what they reference', () => {

@@ -119,6 +119,54 @@ describe('Keystone', () => {
     expect(conf).toContain('expiration = 7200');
   });
 
+  describe('Fernet key rotation', () => {
+    const rotationOf = (objs: typeof objects) => findObject(objs, 'CronJob', 'keystone-fernet-rotation');
+    const maxActiveKeys = (objs: typeof objects) =>
+      /\[fernet_tokens\]\n(?:.*\n)*?max_active_keys = (\d+)/.exec(
+        fileOf(objs, 'keystone-api-config', 'keystone.conf'),
+      )?.[1];
+
+    test('a daily CronJob rotates the keys, after their generator, as a Yaook operator Job', () => {
+      const rotation = rotationOf(objects);
+      expect((rotation.spec as { schedule: string; timeZone: string }).schedule).toBe('41 0 * * *');
+      expect(edgesOf(rotation)).toEqual([
+        { from: 'keystone-fernet-rotation', to: 'keystone-fernet-setup', kind: 'completed' },
+      ]);
+      expect(termsOf(rotation)).toEqual(keyTerms(operatorKeys('keystone')));
+    });
+
+    test('max_active_keys keeps every token valid through expiration plus allow_expired_window', () => {
+      // (3600 s + 172800 s) / 24 h, rounded up, + the staged and the primary key
+      expect(maxActiveKeys(objects)).toBe('5');
+      const hourly = synthObjects(baseCloud({ fernetRotationHours: 1 }).cloud);
+      expect((rotationOf(hourly).spec as { schedule: string }).schedule).toBe('41 */1 * * *');
+      expect(maxActiveKeys(hourly)).toBe('51');
+      const short = synthObjects(
+        baseCloud({
+          fernetRotationHours: 6,
+          config: { token: { expiration: 7200, allow_expired_window: 0 } },
+        }).cloud,
+      );
+      expect(maxActiveKeys(short)).toBe('3'); // 7200 s / 6 h, rounded up, + 2
+      expect(JSON.stringify(rotationOf(short))).toContain('max=3');
+    });
+
+    test('a max_active_keys that would drop keys of valid tokens is refused with the fix', () => {
+      expect(() => synthObjects(keystoneCloud({ fernet_tokens: { max_active_keys: 3 } }))).toThrow(
+        '[prod/keystone] config.fernet_tokens.max_active_keys 3 drops keys while tokens signed with them are still accepted ' +
+          '(rotation every 24 h, [token] expiration 3600 s + allow_expired_window 172800 s need 5); set it to at least 5, ' +
+          'or remove it to get that default, or rotate less often (fernetRotationHours)',
+      );
+      const larger = synthObjects(keystoneCloud({ fernet_tokens: { max_active_keys: 7 } }));
+      expect(maxActiveKeys(larger)).toBe('7');
+      expect(JSON.stringify(rotationOf(larger))).toContain('max=7');
+    });
+
+    test('an interval that does not divide a day is refused', () => {
+      expect(() => baseCloud({ fernetRotationHours: 5 as 4 })).toThrow(/fernetRotationHours/);
+    });
+  });
+
   test('an unknown oslo option fails with the construct path and the closest known options', () => {
     expect(() => synthObjects(keystoneCloud({ token: { expiraton: 7200 } }))).toThrow(
       '[prod/keystone] keystone.conf: unknown option "expiraton" in [token] (not defined by the service, or removed); [token] has expiration, allow_expired_window, allow_rescope_scoped_token, cache_on_issue, cache_time',
