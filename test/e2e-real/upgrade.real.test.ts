@@ -3,8 +3,9 @@
  * Keystone and Placement at two replicas, Glance at one: its image store is a ReadWriteOnce claim) deployed at 2024.2 with the locally built
  * 2024.2 images, then upgraded to 2025.1 by `stackwright deploy` of the 2025.1 manifests while a
  * pod sends a steady API load (support/api-load.py: new TCP connection per request, 10 s timeout,
- * no retries). The upgrade must drop no request; the calibration at the end shows the counter sees
- * an outage when a roll is naive.
+ * no retries), and Keystone's Fernet keys rotate by its CronJob's Job while it runs. The upgrade and
+ * the rotation must drop no request; the calibration at the end shows the counter sees an outage
+ * when a roll is naive.
  *
  * The tests run in order on one cloud. Numbers go to stderr (`[e2e-upgrade]`) for the closing note.
  */
@@ -41,6 +42,8 @@ const say = (line: string) => process.stderr.write(`[e2e-upgrade] ${line}\n`);
 const sleepSeconds = (s: number) => execFileSync('sleep', [String(s)]);
 /** Four loops in parallel: above 10 requests/s on two shared cores while Jobs run beside them. */
 const LOAD = { LOAD_WORKERS: '4' };
+/** A Fernet key rotation run by hand from the Keystone construct's CronJob, during the load. */
+const ROTATION_JOB = `fernet-rotation-${uniqueSuffix()}`;
 
 beforeAll(() => {
   outOld = mkdtempSync(path.join(tmpdir(), 'stackwright-upgrade-old-'));
@@ -146,9 +149,10 @@ test(`the cloud deploys at ${FROM}`, () => {
 });
 
 test(`deploying the ${TO} manifests upgrades the cloud under load and drops no request`, () => {
-  // GIVEN fixtures made at 2024.2 and a load running for 60 s
+  // GIVEN fixtures made at 2024.2 and a load running for 60 s, during which the Fernet keys rotate
   fixtures = runOnce<Fixtures>(['fixtures']);
   const load = startClient(['load', JSON.stringify(fixtures)], LOAD);
+  kubectl('-n', namespace, 'create', 'job', ROTATION_JOB, '--from=cronjob/keystone-fernet-rotation');
   sleepSeconds(60);
 
   // WHEN the 2025.1 manifests are deployed, and the load goes on for 60 s after
@@ -172,6 +176,37 @@ test(`deploying the ${TO} manifests upgrades the cloud under load and drops no r
   expect(report.total.perSecond).toBeGreaterThanOrEqual(10);
   // … and requests were served while old and new Keystone pods both ran
   expect(report.servedWhileMixed).toBeGreaterThan(0);
+});
+
+test('the Fernet keys rotated under the load: the staged key is the primary on every Keystone pod, no token refused', () => {
+  kubectl('-n', namespace, 'wait', `job/${ROTATION_JOB}`, '--for=condition=Complete', '--timeout=120s');
+  const log = kubectl('-n', namespace, 'logs', `job/${ROTATION_JOB}`).trim();
+  say(log);
+  expect(log).toBe(
+    'fernet rotation: key 2 is the primary (the staged key before), a new staged key 0, dropped: none (max_active_keys 5)',
+  );
+  const pods = kubectl(
+    '-n',
+    namespace,
+    'get',
+    'pods',
+    '-l',
+    'app.kubernetes.io/instance=keystone,app.kubernetes.io/component=api',
+    '--field-selector=status.phase=Running',
+    '-o',
+    'jsonpath={.items[*].metadata.name}',
+  )
+    .trim()
+    .split(' ');
+  for (const pod of pods) {
+    const keys = kubectl('-n', namespace, 'exec', pod, '--', 'ls', '/etc/keystone/fernet-keys')
+      .trim()
+      .split('\n');
+    expect({ pod, keys: keys.sort() }).toEqual({ pod, keys: ['0', '1', '2'] });
+  }
+  // the token issued before the rotation (signed by key 1) and every one after validated throughout
+  expect(requests.filter((r) => r.status === 401)).toEqual([]);
+  expect(requests.filter((r) => r.op === 'token-validate-old' && r.ok).length).toBeGreaterThan(100);
 });
 
 test(`every pod of the OpenStack services runs the ${TO} image`, () => {
