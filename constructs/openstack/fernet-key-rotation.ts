@@ -24,6 +24,7 @@ export function fernetMaxActiveKeys(
   return Math.ceil((expirationSeconds + allowExpiredWindowSeconds) / (rotationHours * 3600)) + 2;
 }
 
+/** What {@link FernetKeyRotation} rotates, how often, and how many keys it keeps. */
 export interface FernetKeyRotationProps {
   /** The operator key of the owning service (the Job is scheduled with it). */
   readonly operatorKey: SchedulingKey;
@@ -31,6 +32,7 @@ export interface FernetKeyRotationProps {
   readonly secretName: string;
   /** Keystone's `[fernet_tokens] max_active_keys`: how many keys a rotation leaves. */
   readonly maxActiveKeys: number;
+  /** Hours between rotations (the CronJob runs at minute 41 of every such hour, UTC). */
   readonly rotationHours: FernetRotationHours;
 }
 

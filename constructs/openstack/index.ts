@@ -1,4 +1,5 @@
 export * from './keystone';
+export * from './fernet-key-rotation';
 export * from './cinder';
 export * from './barbican';
 export * from './heat';

@@ -54,7 +54,9 @@ function rotate(data: Record<string, string>, maxActiveKeys: number): Run {
     const patch = existsSync(patchFile) ? JSON.parse(readFileSync(patchFile, 'utf8')) : undefined;
     const keys = patch
       ? Object.fromEntries(
-          Object.entries({ ...data, ...patch.data }).filter((entry): entry is [string, string] => entry[1] !== null),
+          Object.entries({ ...data, ...patch.data }).filter(
+            (entry): entry is [string, string] => entry[1] !== null,
+          ),
         )
       : undefined;
     return {
