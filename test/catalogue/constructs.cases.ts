@@ -1114,6 +1114,20 @@ export const CONSTRUCT_CASES: readonly ConstructCase[] = [
     fix: 'the known keys are replicas, storageSize, storageClassName, image',
   },
   {
+    class: 2,
+    name: 'Keystone fernetRotationHours 5 (does not divide a day)',
+    build: keystone({ fernetRotationHours: 5 }),
+    path: '[prod/keystone] fernetRotationHours',
+    fix: /one of 1, 2, 3, 4, 6, 8, 12, 24/,
+  },
+  {
+    class: 2,
+    name: 'Keystone max_active_keys below what the rotation needs',
+    build: keystone({ config: { fernet_tokens: { max_active_keys: 3 } } }),
+    path: '[prod/keystone] config.fernet_tokens.max_active_keys 3',
+    fix: 'set it to at least 5, or remove it to get that default, or rotate less often (fernetRotationHours)',
+  },
+  {
     class: 3,
     name: 'a typo in Keystone props',
     build: keystone({ replicaz: 2 }),
