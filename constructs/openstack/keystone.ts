@@ -115,7 +115,7 @@ export class Keystone extends OpenStackApiService implements IdentityEndpoint {
       format: 'fernet',
       secretName: `${id}-fernet-keys`,
     });
-    const maxActiveKeys = this.fernetMaxActiveKeys(props.fernetRotationHours ?? 24);
+    const maxActiveKeys = this.activeFernetKeys(props.fernetRotationHours ?? 24);
     new FernetKeyRotation(this, 'fernet-rotation', {
       operatorKey,
       secretName: fernetKeys.secretName,
@@ -216,7 +216,7 @@ export class Keystone extends OpenStackApiService implements IdentityEndpoint {
    * user's `config`. A user's value below that is refused: tokens would stop validating before they
    * expire.
    */
-  private fernetMaxActiveKeys(rotationHours: number): number {
+  private activeFernetKeys(rotationHours: number): number {
     const token = this.userConfig?.token ?? {};
     const expiration = Number(token.expiration ?? TOKEN_EXPIRATION_SECONDS);
     const window = Number(token.allow_expired_window ?? ALLOW_EXPIRED_WINDOW_SECONDS);
