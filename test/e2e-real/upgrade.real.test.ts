@@ -4,8 +4,10 @@
  * 2024.2 images, then upgraded to 2025.1 by `stackwright deploy` of the 2025.1 manifests while a
  * pod sends a steady API load (support/api-load.py: new TCP connection per request, 10 s timeout,
  * no retries), and Keystone's Fernet keys rotate by its CronJob's Job while it runs. The upgrade and
- * the rotation must drop no request; the calibration at the end shows the counter sees an outage
- * when a roll is naive.
+ * the rotation must drop no request. Then the upgraded cloud shows what only running software can:
+ * Galera and RabbitMQ clusters of three, an OpenStack client's token, catalog and image round trip,
+ * a deleted Galera member rejoining without losing data, and a second deploy writing nothing. The
+ * calibration at the end shows the counter sees an outage when a roll is naive.
  *
  * The tests run in order on one cloud. Numbers go to stderr (`[e2e-upgrade]`) for the closing note.
  */
@@ -25,6 +27,7 @@ import {
   kubectl,
 } from './support/cli';
 import { adminClientPod } from './support/admin-client-pod';
+import { clientReport, galeraPods, galeraStatus, rabbitRunningNodes, sql } from './support/cloud-checks';
 import { scaleCpuRequests } from './support/compute-cloud';
 import { realCloud, RealCloud } from './support/real-cloud';
 import { RequestLine, summariseLoad, unitWindows } from './support/load-report';
@@ -261,7 +264,48 @@ test('the backup before the first schema step restored every service database in
   }
 });
 
-test('deploying the upgraded cloud again writes nothing', () => {
+const SYNCED_PRIMARY_OF_3 = {
+  wsrep_cluster_size: '3',
+  wsrep_cluster_status: 'Primary',
+  wsrep_local_state_comment: 'Synced',
+};
+
+test('Galera on the upgraded cloud: every member sees a primary cluster of 3 and is Synced', () => {
+  const pods = galeraPods(oldStack);
+  expect(pods.map((pod) => galeraStatus(namespace, pod))).toEqual(pods.map(() => SYNCED_PRIMARY_OF_3));
+});
+
+test('RabbitMQ on the upgraded cloud: the cluster lists 3 running nodes', () => {
+  expect(rabbitRunningNodes(namespace, oldStack)).toHaveLength(3);
+});
+
+test('an OpenStack client in a pod: token, catalog, an image round trip through Glance, Placement', () => {
+  const report = clientReport(namespace, oldStack);
+  expect(report.token).toBe(true);
+  expect(report.catalog).toEqual(['identity', 'image', 'placement']);
+  expect(report.downloaded).toBe(report.uploaded);
+  expect(report.placementStatus).toBe(200);
+});
+
+test('a deleted Galera member rejoins the cluster and no data is lost', () => {
+  // GIVEN a row written before
+  const [db0, db1] = galeraPods(oldStack);
+  sql(namespace, db1, 'CREATE DATABASE IF NOT EXISTS e2e');
+  sql(namespace, db1, 'CREATE TABLE IF NOT EXISTS e2e.marks (id INT PRIMARY KEY, note VARCHAR(64))');
+  sql(namespace, db1, "REPLACE INTO e2e.marks VALUES (1, 'written before the restart')");
+  const before = kubectl('-n', namespace, 'get', 'pod', db0, '-o', 'jsonpath={.metadata.uid}');
+  // WHEN
+  kubectl('-n', namespace, 'delete', 'pod', db0, '--wait=true');
+  kubectl('-n', namespace, 'wait', `pod/${db0}`, '--for=condition=Ready', '--timeout=600s');
+  // THEN a new pod, back in a primary cluster of 3, with the row
+  expect(kubectl('-n', namespace, 'get', 'pod', db0, '-o', 'jsonpath={.metadata.uid}')).not.toBe(before);
+  expect(galeraStatus(namespace, db0)).toEqual(SYNCED_PRIMARY_OF_3);
+  expect(sql(namespace, db0, 'SELECT note FROM e2e.marks WHERE id = 1').trim()).toBe(
+    'written before the restart',
+  );
+});
+
+test('deploying the upgraded cloud again writes nothing (a member replaced since included)', () => {
   const again = deploy(outNew, '10m');
   expect({ status: again.status, ok: again.summary.ok, writes: again.summary.requests?.writes }).toEqual({
     status: 0,

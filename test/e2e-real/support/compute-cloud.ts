@@ -15,7 +15,7 @@ export interface ComputeCloud extends RealCloud {
 }
 
 /**
- * The real-node services (one Galera and one RabbitMQ member: clustering is openstack.real.test.ts's
+ * The real-node services (one Galera and one RabbitMQ member: clustering is upgrade.real.test.ts's
  * point) plus Neutron with OVN and Nova with one cell, every control-plane component once, on the
  * real node. What this machine kind needs differently from production is only what the constructs
  * offer as props (docs/images.md, "A server boot rehearsed without Kubernetes"):

@@ -23,7 +23,7 @@ export interface RealCloud {
 export interface RealCloudOptions {
   /**
    * Members of Galera and of RabbitMQ. The point of three is cluster formation, which
-   * openstack.real.test.ts proves; a suite about something else saves the CPU with one.
+   * upgrade.real.test.ts proves; a suite about something else saves the CPU with one.
    * @default 3
    */
   readonly clusterReplicas?: number;
