@@ -4,7 +4,7 @@
  * fsGroup, cluster DNS and the `kubernetes` Service from a pod, and `kubectl logs` through the kubelet.
  */
 import { uniqueSuffix } from '../e2e/support/kube';
-import { applyObject, kubectl, realNodeName } from './support/cli';
+import { applyObject, kubectl, realNodeName, succeededPodLog } from './support/cli';
 import { LOCAL_IMAGES } from './support/images';
 
 const namespace = `sw-node-${uniqueSuffix()}`;
@@ -72,20 +72,9 @@ test('an unprivileged pod writes its fsGroup-owned volume, resolves Services and
     },
   });
   // WHEN
-  kubectl(
-    '-n',
-    namespace,
-    'wait',
-    'pod/writer',
-    '--for=jsonpath={.status.phase}=Succeeded',
-    '--timeout=180s',
-  );
+  const log = succeededPodLog(namespace, 'writer', '180s');
   // THEN
-  expect(kubectl('-n', namespace, 'logs', 'writer').trim().split('\n')).toEqual([
-    'written',
-    '42424',
-    '10.96.0.1',
-  ]);
+  expect(log).toEqual(['written', '42424', '10.96.0.1']);
   const volume = kubectl(
     'get',
     'pv',

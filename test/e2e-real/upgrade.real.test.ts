@@ -25,6 +25,7 @@ import {
   deployVerdict,
   destroyUnlessKept,
   kubectl,
+  succeededPodLog,
 } from './support/cli';
 import { adminClientPod } from './support/admin-client-pod';
 import { clientReport, galeraPods, galeraStatus, rabbitRunningNodes, sql } from './support/cloud-checks';
@@ -91,15 +92,7 @@ function startClient(args: string[], env: Record<string, string> = {}): string {
 
 /** Waits for a client pod to end; returns its log lines and deletes it. */
 function finishClient(name: string, timeout = '300s'): string[] {
-  kubectl(
-    '-n',
-    namespace,
-    'wait',
-    `pod/${name}`,
-    '--for=jsonpath={.status.phase}=Succeeded',
-    `--timeout=${timeout}`,
-  );
-  const lines = kubectl('-n', namespace, 'logs', name).trim().split('\n');
+  const lines = succeededPodLog(namespace, name, timeout);
   kubectl('-n', namespace, 'delete', 'pod', name, '--wait=false');
   return lines;
 }

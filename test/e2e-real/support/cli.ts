@@ -149,6 +149,19 @@ export function applyObject(object: object): string {
   return runKubectl(['apply', '-f', '-'], JSON.stringify(object));
 }
 
+/** Waits (up to `timeout`) for a pod to end in Succeeded; returns its log's lines. */
+export function succeededPodLog(namespace: string, pod: string, timeout = '300s'): string[] {
+  kubectl(
+    '-n',
+    namespace,
+    'wait',
+    `pod/${pod}`,
+    '--for=jsonpath={.status.phase}=Succeeded',
+    `--timeout=${timeout}`,
+  );
+  return kubectl('-n', namespace, 'logs', pod).trim().split('\n');
+}
+
 /** Runs `script` with `sh -c` in a container; extra args become $1, $2, ... of the script. */
 export function execIn(
   namespace: string,

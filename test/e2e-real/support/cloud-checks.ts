@@ -3,7 +3,7 @@
  * and RabbitMQ's view of their clusters, SQL on one member, and an OpenStack client's report.
  */
 import { uniqueSuffix } from '../../e2e/support/kube';
-import { applyObject, execIn, kubectl } from './cli';
+import { applyObject, execIn, kubectl, succeededPodLog } from './cli';
 import { adminClientPod } from './admin-client-pod';
 import { RealCloud } from './real-cloud';
 
@@ -84,15 +84,7 @@ print(json.dumps({
 export function clientReport(namespace: string, stack: RealCloud): ClientReport {
   const name = `os-client-${uniqueSuffix()}`;
   applyObject(adminClientPod(stack.keystone, name, namespace, ['python3', '-c', CLIENT_SCRIPT]));
-  kubectl(
-    '-n',
-    namespace,
-    'wait',
-    `pod/${name}`,
-    '--for=jsonpath={.status.phase}=Succeeded',
-    '--timeout=300s',
-  );
-  const lines = kubectl('-n', namespace, 'logs', name).trim().split('\n');
+  const lines = succeededPodLog(namespace, name);
   kubectl('-n', namespace, 'delete', 'pod', name, '--wait=false');
   return JSON.parse(lines[lines.length - 1]) as ClientReport;
 }
