@@ -7,9 +7,13 @@ import { resourcesWithMemoryLimit } from '../kube/memory-limit';
 import { utcCronJob } from '../kube/utc-cron-job';
 import { envFromSecret, SecretRef } from '../kube/secret-ref';
 import { galeraBackupScript } from './galera-backup';
+import { galeraBackupRetentionScript } from './galera-backup-retention';
 
 /** Where the backup volume is mounted; each run writes a directory of its own under it. */
 export const BACKUP_MOUNT = '/backups';
+
+/** Verified backups kept on the volume unless told otherwise: a week of daily runs. */
+const DEFAULT_BACKUPS_KEPT = 7;
 
 /** When the CronJob would run if it were not suspended (03:17 UTC, off the full hour). */
 const SCHEDULE = '17 3 * * *';
@@ -26,6 +30,11 @@ export interface GaleraBackupCronJobProps {
   readonly storageSize: string;
   /** @default - the cluster's default StorageClass */
   readonly storageClassName?: string;
+  /**
+   * How many verified backups stay on the volume; older runs are removed after a verified one.
+   * @default 7
+   */
+  readonly backupsKept?: number;
 }
 
 /**
@@ -54,15 +63,18 @@ export class GaleraBackupCronJob extends Component {
         storageClassName: props.storageClassName,
       },
     });
-    // The credentials go to a client option file, never to argv; one directory per run.
+    // The credentials go to a client option file, never to argv; one directory per run; after a
+    // verified run (a failed one exits first), the oldest runs beyond `backupsKept` go.
     const run = [
       'umask 077',
       'cnf=/tmp/client.cnf',
       `printf '[client]\\nhost = %s\\nport = %s\\nuser = root\\npassword = %s\\n' "$DB_HOST" "$DB_PORT" "$MYSQL_PWD" >"$cnf"`,
       'export BACKUP_CLIENT_CNF="$cnf"',
-      `export BACKUP_DIR="${BACKUP_MOUNT}/$(date -u +%Y%m%dT%H%M%SZ)"`,
+      `export BACKUP_ROOT="${BACKUP_MOUNT}"`,
+      'export BACKUP_DIR="$BACKUP_ROOT/$(date -u +%Y%m%dT%H%M%SZ)"',
       'echo "backup: writing to $BACKUP_DIR"',
       galeraBackupScript(),
+      galeraBackupRetentionScript(props.backupsKept ?? DEFAULT_BACKUPS_KEPT),
     ].join('\n');
     this.cronJob = utcCronJob(this, {
       name: this.componentName,

@@ -1,3 +1,4 @@
+import { BACKUP_VERIFIED_MARKER } from './galera-backup-retention';
 import { MARIADB_CLIENT_CNF } from './galera-scripts';
 
 /** Suffix of the scratch database a backup is restored into to be checked (dropped afterwards). */
@@ -17,7 +18,9 @@ const RESTORE_CHECK_SUFFIX = '_restorecheck';
  * source goes on taking writes (a comparison with the live source would see those writes). The
  * restored copy's tables and rows are counted for the report; the scratch database is dropped.
  * Prints one line per database (`backup: <db> bytes=… restore_ms=… tables=… rows=…
- * restore_identical`) and exits non-zero naming the database whose copy differs.
+ * restore_identical`) and exits non-zero naming the database whose copy differs. Once every
+ * database restored identically, it writes the marker file {@link BACKUP_VERIFIED_MARKER} into
+ * `BACKUP_DIR`: what retention counts (galera-backup-retention.ts).
  */
 export function galeraBackupScript(): string {
   return [
@@ -54,6 +57,7 @@ export function galeraBackupScript(): string {
     '  q "DROP DATABASE \\`$scratch\\`"',
     '  echo "backup: $db bytes=$(wc -c <"$dump") restore_ms=$restore_ms tables=$tables rows=$rows restore_identical"',
     'done',
+    `touch "$dir/${BACKUP_VERIFIED_MARKER}"`,
     '',
   ].join('\n');
 }

@@ -44,6 +44,13 @@ export interface MariaDBProps {
    * @default '10Gi'
    */
   readonly backupStorageSize?: string;
+  /**
+   * How many verified backups stay on the backup volume: after each verified run, the runs older
+   * than the `backupsKept`-th newest verified one are removed (a failed run newer than that stays,
+   * for its log's sake). Size `backupStorageSize` for this many dumps of every database.
+   * @default 7
+   */
+  readonly backupsKept?: number;
 }
 
 const PORT = 3306;
@@ -54,6 +61,7 @@ const MARIADB_PROPS: PropsSpec<MariaDBProps> = {
   storageClassName: Rules.dnsSubdomain(),
   image: Rules.image(),
   backupStorageSize: Rules.quantity(),
+  backupsKept: Rules.count({ min: 1, max: 366 }),
 };
 
 /**
@@ -166,6 +174,7 @@ export class MariaDB extends ClusteredServer implements DatabaseEndpoint {
       adminPassword: this.adminPassword,
       storageSize: props.backupStorageSize ?? '10Gi',
       storageClassName: props.storageClassName,
+      backupsKept: props.backupsKept,
     });
     this.backup.dependsOn(this.server, 'ready').dependsOn(this.credentials, 'completed');
   }

@@ -257,6 +257,20 @@ describe('MariaDB backup', () => {
     expect(cronJob.spec).toMatchObject({ schedule: '17 3 * * *', timeZone: 'Etc/UTC', suspend: true });
   });
 
+  test('the backup keeps 7 verified runs by default, backupsKept of them when given', () => {
+    const commandOf = (objects: ReturnType<typeof synthMariaDB>) =>
+      (findObject(objects, 'CronJob', 'db-backup').spec as CronJobSpec).jobTemplate.spec.template.spec
+        .containers[0].command[2];
+    expect(commandOf(synthMariaDB())).toContain('kept=7\n');
+    expect(commandOf(synthMariaDB({ backupsKept: 30 }))).toContain('kept=30\n');
+  });
+
+  test('a backupsKept that is not a whole number from 1 is refused naming the construct', () => {
+    expect(() => synthMariaDB({ backupsKept: 0 })).toThrow(
+      '[prod/db] backupsKept must be between 1 and 366, got 0',
+    );
+  });
+
   test('a backup volume size that is not a quantity is refused naming the construct and the fix', () => {
     // WHEN / THEN
     expect(() => synthMariaDB({ backupStorageSize: 'ten gigs' })).toThrow(
