@@ -15,6 +15,7 @@ import { rollout } from './rollout';
 import { RolloutOptions } from './rollout-options';
 import { FIELD_MANAGER } from '../defaults';
 import { deployTarget } from '../upgrade/release-check';
+import { recordedRelease } from '../upgrade/recorded-release';
 import { renderUpgradePlan } from '../upgrade/render-upgrade-plan';
 
 export interface DeployOptions
@@ -130,7 +131,7 @@ async function deployGraph(
     release,
     upgrade: plan,
     units,
-  } = deployTarget(manifests, location.cloud, opened.current?.release);
+  } = deployTarget(manifests, location.cloud, await recordedRelease(cluster, opened.current));
   const record = units.length > 0 ? opened.withUnits(units) : opened;
   const upgrade = plan && { from: plan.from, to: plan.to, phases: renderUpgradePlan(plan) };
   if (upgrade) options.onUpgrade?.(upgrade);

@@ -10,6 +10,7 @@ import {
   readInventory,
 } from '../inventory/inventory';
 import { deployTarget } from '../upgrade/release-check';
+import { recordedRelease } from '../upgrade/recorded-release';
 import { renderUpgradePlan } from '../upgrade/render-upgrade-plan';
 import { toApplyConflict } from '../kube/apply-conflict';
 import { KubeApiError, NoMatchError } from '../kube/errors';
@@ -99,7 +100,7 @@ export async function planGraph(
   // The recorded release against the manifests': a refused move throws naming the cloud and the fix;
   // an upgrade is planned with the Jobs that run its phases (what deploy would write).
   const target = inventory
-    ? deployTarget(manifests, inventory.cloud, inventory.release)
+    ? deployTarget(manifests, inventory.cloud, await recordedRelease(cluster, inventory))
     : { graph: manifests, upgrade: undefined, units: [] };
   const { graph } = target;
   const entries: { object: KubeObject; component?: string }[] = [

@@ -7,3 +7,4 @@ export * from './release-check';
 export * from './upgrade-rollout-graph';
 export * from './upgrade-job';
 export * from './judged-script';
+export * from './recorded-release';

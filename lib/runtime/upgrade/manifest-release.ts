@@ -1,5 +1,11 @@
-import { ComponentGraph, isSupportedRelease } from '../../graph';
+import { ComponentGraph, isSupportedRelease, OpenStackRelease } from '../../graph';
 import { imagesOf } from './upgrade-plan';
+
+/** The supported release an image is tagged with (`<registry>/<service>:<release>`), if any. */
+export function imageRelease(image: string): OpenStackRelease | undefined {
+  const tag = image.slice(image.lastIndexOf(':') + 1);
+  return isSupportedRelease(tag) ? tag : undefined;
+}
 
 /**
  * The OpenStack release of a graph's manifests: the supported release its OpenStack images are
@@ -12,8 +18,8 @@ export function manifestRelease(graph: ComponentGraph, cloudPath: string): strin
   for (const component of graph.components) {
     for (const object of component.objects) {
       for (const image of imagesOf(object)) {
-        const tag = image.slice(image.lastIndexOf(':') + 1);
-        if (!isSupportedRelease(tag)) continue;
+        const tag = imageRelease(image);
+        if (tag === undefined) continue;
         const names = byRelease.get(tag) ?? [];
         if (!names.includes(component.name)) names.push(component.name);
         byRelease.set(tag, names);

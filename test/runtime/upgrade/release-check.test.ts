@@ -3,7 +3,7 @@ import { inventoryFromConfigMap } from '../../../lib/runtime/inventory/inventory
 import { deploy } from '../../../lib/runtime/operations/deploy';
 import { planGraph } from '../../../lib/runtime/operations/plan';
 import { readInventory } from '../../../lib/runtime/inventory/inventory';
-import { decideRelease, manifestRelease } from '../../../lib/runtime/upgrade';
+import { decideRelease, manifestRelease, oldestWorkloadRelease } from '../../../lib/runtime/upgrade';
 import { ApplyConflictError } from '../../../lib/runtime/ports';
 import { InMemoryCluster } from '../../../lib/testing/in-memory-cluster';
 import { component, deployment, testGraph, job, namespace, NS } from '../support/manifests';
@@ -137,6 +137,55 @@ describe('the release recorded on the cluster', () => {
       '[test] the cluster runs release "2023.2", which this package does not carry',
     );
     expect(writesSince(cluster, mark)).toEqual([]);
+  });
+
+  /** A cloud deployed at `release` whose inventory records no release (an older runtime's record). */
+  async function cloudWithoutRecord(release: string): Promise<InMemoryCluster> {
+    const cluster = new InMemoryCluster();
+    await deploy(cloudAt(release), { cluster });
+    const annotations = { ...cluster.peek(INVENTORY_REF)?.metadata.annotations };
+    delete annotations['stackwright.io/release'];
+    cluster.updateMetadata(INVENTORY_REF, { annotations });
+    expect(recordedRelease(cluster)).toBeUndefined();
+    return cluster;
+  }
+
+  test('an inventory without a record, the same release live: a plain deploy that records it', async () => {
+    // GIVEN a cloud running 2025.1 whose inventory records no release
+    const cluster = await cloudWithoutRecord('2025.1');
+    const mark = cluster.log.length;
+
+    // WHEN the same manifests are deployed
+    const result = await deploy(cloudAt('2025.1'), { cluster });
+
+    // THEN no upgrade, only the record is written
+    expect(result.upgrade).toBeUndefined();
+    expect(writesSince(cluster, mark).map((c) => c.ref)).toEqual([INVENTORY_REF]);
+    expect(recordedRelease(cluster)).toBe('2025.1');
+  });
+
+  test('an inventory without a record, a newer release live: the downgrade is refused before any write', async () => {
+    // GIVEN a cloud running 2025.1 whose inventory records no release
+    const cluster = await cloudWithoutRecord('2025.1');
+    const mark = cluster.log.length;
+
+    // WHEN / THEN 2024.2 manifests are refused as a downgrade, nothing written
+    await expect(deploy(cloudAt('2024.2'), { cluster })).rejects.toThrow(
+      "[test] release '2025.1' -> '2024.2' is a downgrade",
+    );
+    expect(writesSince(cluster, mark)).toEqual([]);
+  });
+
+  test('live workloads at two releases (a move stopped half-way): the oldest is the one to move from', () => {
+    // GIVEN workloads at 2025.1 and 2024.2, and one with no release tag
+    const workloads = [
+      runs('glance-api', 'registry.local/glance:2025.1'),
+      runs('keystone-api', 'registry.local/keystone:2024.2'),
+      runs('mariadb', 'registry.local/mariadb:11.4'),
+    ];
+    // WHEN / THEN
+    expect(oldestWorkloadRelease(workloads)).toBe('2024.2');
+    expect(oldestWorkloadRelease(workloads.slice(2))).toBeUndefined();
   });
 
   test('manifests without a release tag are untracked; mixed releases are refused', () => {

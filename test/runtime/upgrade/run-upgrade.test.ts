@@ -160,6 +160,27 @@ describe('deploy runs a release upgrade', () => {
     expect(expandJob.metadata.annotations?.[Annotations.UPGRADE_TEMPLATE]).toBeUndefined();
   });
 
+  test('an inventory that records no release (an older runtime): the live images give the release upgraded from', async () => {
+    // GIVEN a cloud running 2024.2 whose inventory lost its record
+    const cluster = new InMemoryCluster();
+    expect((await deploy(cloudAt('2024.2'), { cluster })).ok).toBe(true);
+    const annotations = { ...cluster.peek(INVENTORY_REF)?.metadata.annotations };
+    delete annotations['stackwright.io/release'];
+    cluster.updateMetadata(INVENTORY_REF, { annotations });
+    const inventory = await readInventory(cluster, { cloud: 'test', namespace: NS });
+    expect(inventory?.release).toBeUndefined();
+
+    // WHEN the 2025.1 manifests are planned, then deployed
+    const planned = await planGraph(cloudAt('2025.1'), cluster, inventory);
+    const result = await deploy(cloudAt('2025.1'), { cluster });
+
+    // THEN both take the move from 2024.2: the phases run (an expand before the new pods), not a plain roll
+    expect(planned.upgrade?.[0]).toBe('upgrade test: 2024.2 -> 2025.1');
+    expect(result.ok).toBe(true);
+    expect(result.upgrade).toMatchObject({ from: '2024.2', to: '2025.1' });
+    expect(recordedRelease(cluster)).toBe('2025.1');
+  });
+
   test('a second deploy writes nothing; the upgrade Jobs are orphans that --prune deletes', async () => {
     // GIVEN a cloud upgraded from 2024.2 to 2025.1
     const cluster = new InMemoryCluster();
