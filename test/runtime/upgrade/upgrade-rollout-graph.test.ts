@@ -96,6 +96,30 @@ describe.each(clouds)('upgradeRolloutGraph of %s', (_name, graphOf) => {
       }
     }
   });
+
+  test("runs each command unit on the target's options: it mounts no ConfigMap that is applied only later", () => {
+    // GIVEN the ConfigMaps of the manifests and the component that applies each
+    const owner = new Map(
+      upgrade.components.flatMap((c) =>
+        c.objects.filter((o) => o.kind === 'ConfigMap').map((o) => [o.metadata.name, c.name] as const),
+      ),
+    );
+    // THEN a unit's Job mounts only ConfigMaps applied before it starts (today: none at all, its
+    // options reach it as environment variables of its own spec, the target manifests')
+    for (const unit of plan.units.filter((u) => u.phase !== 'roll')) {
+      const job = upgrade.components.find((c) => c.name === unit.name)?.objects[0];
+      const pod = (job?.spec as { template: { spec: { volumes?: { configMap?: { name: string } }[] } } })
+        .template.spec;
+      for (const name of (pod.volumes ?? []).flatMap((v) => (v.configMap ? [v.configMap.name] : []))) {
+        const by = owner.get(name);
+        expect({ unit: unit.name, name, appliedBefore: by !== undefined && at(by) < at(unit.name) }).toEqual({
+          unit: unit.name,
+          name,
+          appliedBefore: true,
+        });
+      }
+    }
+  });
 });
 
 describe('upgradeRolloutGraph refuses', () => {
