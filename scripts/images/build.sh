@@ -12,7 +12,8 @@
 #   build.sh --archive     print the path of the built archive
 #
 # The toolbox image needs the cluster's kubectl: every other layer is built first, then the build
-# waits for scripts/cluster/build.sh (run it, or its --background, before or alongside this).
+# waits for scripts/cluster/build.sh's control plane, kubectl included (run it, or its
+# --background, before or alongside this).
 set -euo pipefail
 # shellcheck source=scripts/images/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -42,8 +43,10 @@ do_build() {
   flock -n 9 || bg_die "another build is running (see $IMAGES_CACHE/build.log); use build.sh --wait"
   if [[ ! -x "$STACKWRIGHT_KUBECTL" ]]; then
     imagelib build --only-ready
+    # kubectl is one of the control plane's binaries: no need to wait for the real node's (CoreDNS
+    # and the provisioner take minutes more); the toolbox and the archive overlap with them.
     bg_log "waiting for the cluster build to provide $STACKWRIGHT_KUBECTL"
-    bash "$IMAGES_REPO_ROOT/scripts/cluster/build.sh" --wait
+    bash "$IMAGES_REPO_ROOT/scripts/cluster/build.sh" --wait control-plane
   fi
   imagelib build >/dev/null
   bg_log "images ready in $(imagelib archive) (build.sh took $((SECONDS - start))s)"
