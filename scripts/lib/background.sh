@@ -39,6 +39,20 @@ bg_start() {
   bg_log "background build started (pid $!), log: $BG_DIR/build.log"
 }
 
+# bg_renice N: give a running background build (its whole process group: the go command, its
+# compilers and what it starts next) the niceness N. Lowering it needs root; without, it says so.
+bg_renice() {
+  local pid
+  [[ -s "$BG_DIR/build.pid" ]] || return 0
+  pid="$(cat "$BG_DIR/build.pid")"
+  bg_pid_alive "$pid" || return 0
+  if renice -n "$1" -g "$pid" >/dev/null 2>&1; then
+    bg_log "background build (pid $pid) now at niceness $1"
+  else
+    bg_log "could not renice the background build (pid $pid) to $1 (lowering needs root); it goes on as it was"
+  fi
+}
+
 # bg_wait: wait for a background build started by bg_start; exit 1 with the log's tail if it failed.
 bg_wait() {
   local pid rc

@@ -11,6 +11,7 @@
 #   build.sh --wait        wait for a background build and report its result
 #   build.sh --bin-dir     print the directory to put on PATH
 #   build.sh --force       rebuild every binary
+#   build.sh --renice N    give a running background build the niceness N (CI: 19, then 0)
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=scripts/lib/background.sh
@@ -122,6 +123,7 @@ case "${1:-}" in
   --wait) bg_wait && binary_ok pulumi && binary_ok pulumi-language-nodejs && binary_ok pulumi-resource-kubernetes ||
     bg_die "binaries incomplete in $BIN_DIR; run bash scripts/pulumi/build.sh" ;;
   --bin-dir) echo "$BIN_DIR" ;;
-  -h | --help) sed -n '2,14p' "$0" ;;
+  --renice) bg_renice "${2:?--renice needs a niceness, e.g. 0}" ;;
+  -h | --help) sed -n '2,15p' "$0" ;;
   *) bg_die "unknown option $1 (try --help)" ;;
 esac
