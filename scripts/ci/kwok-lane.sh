@@ -7,7 +7,8 @@
 # with --background earlier); stops its cluster at the end, whatever happened.
 #
 # Why a lane: these suites wait on controllers most of the time, the real node's on guests and
-# rollouts; run one after the other they were the cold CI's critical path (docs/testing.md).
+# rollouts; run one after the other they were the cold CI's critical path (docs/test-cluster.md,
+# "The whole .ci/run cold").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
