@@ -5,6 +5,7 @@ import { Component, JsonApiObject } from '../../lib/model';
 import { operatorJobPlacement, SchedulingKey } from '../../lib/scheduling';
 import { resourcesWithMemoryLimit } from '../kube/memory-limit';
 import { utcCronJob } from '../kube/utc-cron-job';
+import { volumeClaim } from '../kube/volume-claim';
 import { envFromSecret, SecretRef } from '../kube/secret-ref';
 import { galeraBackupScript } from './galera-backup';
 import { galeraBackupRetentionScript } from './galera-backup-retention';
@@ -55,13 +56,12 @@ export class GaleraBackupCronJob extends Component {
   constructor(scope: Construct, id: string, props: GaleraBackupCronJobProps) {
     super(scope, id, { placement: operatorJobPlacement(SchedulingKey.OPERATOR_ANY) });
     const claimName = `${this.componentName}s`;
-    this.claim = new JsonApiObject(this, 'claim', k8s.KubePersistentVolumeClaim, {
-      metadata: { name: claimName, annotations: { [Annotations.WAIT]: 'exists' } },
-      spec: {
-        accessModes: ['ReadWriteOnce'],
-        resources: { requests: { storage: k8s.Quantity.fromString(props.storageSize) } },
-        storageClassName: props.storageClassName,
-      },
+    this.claim = volumeClaim(this, 'claim', {
+      name: claimName,
+      annotations: { [Annotations.WAIT]: 'exists' },
+      accessMode: 'ReadWriteOnce',
+      size: props.storageSize,
+      storageClassName: props.storageClassName,
     });
     // The credentials go to a client option file, never to argv; one directory per run; after a
     // verified run (a failed one exits first), the oldest runs beyond `backupsKept` go.

@@ -11,6 +11,7 @@ import {
 import { disruptionBudget } from './disruption-budget';
 import { allowFromConsumers } from './network-policies';
 import { podTemplate, PodSpread, PodTemplateOptions } from './pod-template';
+import { volumeClaimSpec } from './volume-claim';
 
 /** How a clustered StatefulSet's members are reached: what decides its Services and member names. */
 export interface ClusterServices {
@@ -145,16 +146,7 @@ export function clusteredStatefulSet(
       selector: { matchLabels: selector },
       template: podTemplate(component, { ...props.pod, spread: props.spread }),
       volumeClaimTemplates: storage
-        ? [
-            {
-              metadata: { name: 'data' },
-              spec: {
-                accessModes: ['ReadWriteOnce'],
-                storageClassName: storage.storageClassName,
-                resources: { requests: { storage: k8s.Quantity.fromString(storage.size) } },
-              },
-            },
-          ]
+        ? [{ metadata: { name: 'data' }, spec: volumeClaimSpec({ ...storage, accessMode: 'ReadWriteOnce' }) }]
         : undefined,
     },
   });

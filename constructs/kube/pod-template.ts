@@ -10,6 +10,13 @@ export interface PodTemplateOptions {
   readonly initContainers?: k8s.Container[];
   readonly volumes?: k8s.Volume[];
   readonly serviceAccountName?: string;
+  /**
+   * With `serviceAccountName`: the containers that get its API token (a projected volume at the
+   * path the Kubernetes clients read), instead of every container of the pod. For a pod whose other
+   * containers read credentials: they then hold no token.
+   * @default - every container (`automountServiceAccountToken`)
+   */
+  readonly apiTokenFor?: readonly string[];
   /** @default 'Always' for long-running workloads; Jobs pass 'OnFailure' or 'Never'. */
   readonly restartPolicy?: string;
   /**
@@ -103,7 +110,7 @@ export function podTemplate(component: Component, options: PodTemplateOptions): 
       nodeSelector: scheduling.nodeSelector ? { ...scheduling.nodeSelector } : undefined,
       priorityClassName: priority,
       serviceAccountName: options.serviceAccountName,
-      automountServiceAccountToken: options.serviceAccountName !== undefined,
+      automountServiceAccountToken: options.serviceAccountName !== undefined && !options.apiTokenFor,
       restartPolicy: options.restartPolicy,
       terminationGracePeriodSeconds: options.terminationGracePeriodSeconds,
       securityContext: options.hostAgent ? undefined : RESTRICTED_POD_SECURITY,
@@ -111,11 +118,37 @@ export function podTemplate(component: Component, options: PodTemplateOptions): 
       // A host-network pod otherwise resolves with the node's resolver, which knows no Service names.
       dnsPolicy: options.hostAgent ? 'ClusterFirstWithHostNet' : undefined,
       hostPid: options.hostAgent ? true : undefined,
-      initContainers: options.initContainers,
-      containers: options.containers.map((c) => withContainerDefaults(c, options.hostAgent ?? false)),
-      volumes: options.volumes,
+      initContainers: options.initContainers?.map((c) =>
+        withContainerDefaults(c, options.hostAgent ?? false),
+      ),
+      containers: options.containers.map((c) =>
+        withContainerDefaults(withApiToken(c, options.apiTokenFor), options.hostAgent ?? false),
+      ),
+      volumes: options.apiTokenFor ? [...(options.volumes ?? []), API_TOKEN_VOLUME] : options.volumes,
     },
   };
+}
+
+/** What `automountServiceAccountToken` mounts, as a volume for the containers named in `apiTokenFor`. */
+const API_TOKEN_VOLUME: k8s.Volume = {
+  name: 'kube-api-access',
+  projected: {
+    sources: [
+      { serviceAccountToken: { path: 'token', expirationSeconds: 3607 } },
+      { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+      { downwardApi: { items: [{ path: 'namespace', fieldRef: { fieldPath: 'metadata.namespace' } }] } },
+    ],
+  },
+};
+
+function withApiToken(container: k8s.Container, apiTokenFor: readonly string[] | undefined): k8s.Container {
+  if (!apiTokenFor?.includes(container.name)) return container;
+  const mount = {
+    name: API_TOKEN_VOLUME.name,
+    mountPath: '/var/run/secrets/kubernetes.io/serviceaccount',
+    readOnly: true,
+  };
+  return { ...container, volumeMounts: [...(container.volumeMounts ?? []), mount] };
 }
 
 /**

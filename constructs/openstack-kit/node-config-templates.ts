@@ -101,6 +101,23 @@ export const nodeConfigTemplatesRule: Rule = Rules.list(
   { max: MAX_NODE_CONFIG_TEMPLATES },
 );
 
+/**
+ * What a node agent configured per node takes (nova-compute, Neutron's OVN, L3, DHCP and BGP
+ * agents): its options on every node, and templates of per-node options merged over them.
+ */
+export interface NodeConfiguredAgentOptions {
+  /** Options of the agent's configuration on every node, merged over Stackwright's defaults. @default - none */
+  readonly config?: OsloValues;
+  /** Per-node options, one DaemonSet per class of nodes (see {@link NodeConfiguredAgent}). @default - none */
+  readonly configTemplates?: readonly NodeConfigTemplate[];
+}
+
+/** The rules of {@link NodeConfiguredAgentOptions}, spread into the rules of an agent's options. */
+export const NODE_CONFIGURED_AGENT_OPTIONS_RULES: PropsSpec<NodeConfiguredAgentOptions> = {
+  config: osloValuesRule,
+  configTemplates: nodeConfigTemplatesRule,
+};
+
 /** Classes beyond which synthesis refuses: more DaemonSets than anyone can operate. */
 export const MAX_NODE_CONFIG_CLASSES = 64;
 

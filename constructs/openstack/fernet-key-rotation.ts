@@ -1,10 +1,9 @@
 import { Construct } from 'constructs';
 import { Cloud, Component } from '../../lib/model';
 import { operatorJobPlacement, SchedulingKey } from '../../lib/scheduling';
-import { jobIdentity } from '../kube/job-identity';
 import { resourcesWithMemoryLimit } from '../kube/memory-limit';
-import { utcCronJob } from '../kube/utc-cron-job';
 import { fernetRotationScript } from './fernet-rotation-script';
+import { keyRotationCronJob } from './key-rotation-cron-job';
 
 /** How often the keys may rotate: whole hours that divide a day, so runs fall at the same times every day. */
 export const FERNET_ROTATION_HOURS = [1, 2, 3, 4, 6, 8, 12, 24] as const;
@@ -40,7 +39,7 @@ export interface FernetKeyRotationProps {
  * Keystone's Fernet keys rotated on a schedule (a CronJob at minute 41 of every `rotationHours`-th
  * hour, UTC), in the Secret every Keystone pod mounts: see {@link fernetRotationScript} for why
  * tokens issued before a rotation stay valid. The Job's own ServiceAccount may read and patch this
- * one Secret and nothing else. Run one by hand with
+ * one Secret and nothing else ({@link keyRotationCronJob}). Run one by hand with
  * `kubectl create job --from=cronjob/<name> <job>`.
  *
  * The kubelet refreshes a mounted Secret within about a minute (its sync period plus the cache's
@@ -49,18 +48,12 @@ export interface FernetKeyRotationProps {
 export class FernetKeyRotation extends Component {
   constructor(scope: Construct, id: string, props: FernetKeyRotationProps) {
     super(scope, id, { placement: operatorJobPlacement(props.operatorKey) });
-    const serviceAccountName = jobIdentity(this, [
-      { apiGroups: [''], resources: ['secrets'], resourceNames: [props.secretName], verbs: ['get', 'patch'] },
-    ]);
     const hours = props.rotationHours === 24 ? '0' : `*/${props.rotationHours}`;
-    utcCronJob(this, {
-      name: this.componentName,
+    keyRotationCronJob(this, {
+      secretName: props.secretName,
       schedule: `41 ${hours} * * *`,
-      // A run that lost a race with another changed nothing: the next one reads the keys again.
-      backoffLimit: 2,
       deadlineSeconds: 600,
       pod: {
-        serviceAccountName,
         volumes: [{ name: 'tmp', emptyDir: {} }],
         containers: [
           {

@@ -1,10 +1,11 @@
 import { k8s } from 'cdk8s-plus-33';
 import { commonInputHints, commonInputRules } from '../openstack-kit/input-rules';
 import { Construct } from 'constructs';
-import { addCheck, JsonApiObject, required, Rules } from '../../lib/model';
+import { addCheck, required, Rules } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../kube/api-service';
 import { JobComponent } from '../kube/job-component';
+import { volumeClaim } from '../kube/volume-claim';
 import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
 import { ServiceDatabase } from '../openstack-kit/service-database';
 import {
@@ -139,13 +140,11 @@ export class Glance extends OpenStackApiService {
     });
     if (storage.type === 'pvc') {
       // Owned by storage-init, so the claim is applied with (and before) the Job that first mounts it.
-      new JsonApiObject(this.storageInit, 'images', k8s.KubePersistentVolumeClaim, {
-        metadata: { name: `${this.serviceName}-images` },
-        spec: {
-          accessModes: [storage.accessMode ?? 'ReadWriteMany'],
-          storageClassName: storage.storageClassName,
-          resources: { requests: { storage: k8s.Quantity.fromString(storage.size ?? '50Gi') } },
-        },
+      volumeClaim(this.storageInit, 'images', {
+        name: `${this.serviceName}-images`,
+        accessMode: storage.accessMode ?? 'ReadWriteMany',
+        storageClassName: storage.storageClassName,
+        size: storage.size ?? '50Gi',
       });
     }
 

@@ -12,6 +12,7 @@ import {
   renderCephConf,
 } from '../openstack-kit/ceph-client';
 import { JobComponent } from '../kube/job-component';
+import { volumeClaim } from '../kube/volume-claim';
 import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
 import { osloEnvName } from '../openstack-kit/oslo-config';
 import { uwsgiCommand } from '../openstack-kit/uwsgi';
@@ -159,13 +160,11 @@ export class Gnocchi extends OpenStackApiService {
     if (storage.type === 'file') {
       // Owned by storage-init: applied with the first pod that binds it, so a WaitForFirstConsumer
       // class never leaves it pending on its own.
-      new JsonApiObject(this.storageInit, 'claim', k8s.KubePersistentVolumeClaim, {
-        metadata: { name: claimName },
-        spec: {
-          accessModes: ['ReadWriteMany'],
-          storageClassName: storage.storageClassName,
-          resources: { requests: { storage: k8s.Quantity.fromString(storage.size ?? '10Gi') } },
-        },
+      volumeClaim(this.storageInit, 'claim', {
+        name: claimName,
+        accessMode: 'ReadWriteMany',
+        storageClassName: storage.storageClassName,
+        size: storage.size ?? '10Gi',
       });
     } else {
       new JsonApiObject(this.storageInit, 'ceph-conf', k8s.KubeConfigMap, {

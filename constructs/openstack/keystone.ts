@@ -17,6 +17,7 @@ import { uwsgiCommand } from '../openstack-kit/uwsgi';
 import { OpenStackServiceDescriptor, OpenStackServiceOptions } from '../openstack-kit/openstack-service';
 import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
 import { shown } from '../../lib/graph';
+import { CREDENTIAL_ROTATIONS, CredentialKeyRotation, CredentialRotation } from './credential-key-rotation';
 import {
   FERNET_ROTATION_HOURS,
   FernetKeyRotation,
@@ -52,6 +53,14 @@ export interface KeystoneProps extends OpenStackServiceOptions {
    * @default 24
    */
   readonly fernetRotationHours?: FernetRotationHours;
+  /**
+   * How often the credential encryption keys (`[credential] key_repository`: what encrypts EC2
+   * and TOTP secrets in the database) rotate: a CronJob re-encrypts every credential with the
+   * primary key, then promotes the staged key ({@link CredentialKeyRotation}). `never` makes no
+   * CronJob.
+   * @default 'monthly'
+   */
+  readonly credentialRotation?: CredentialRotation;
 }
 
 const PORT = 5000;
@@ -66,6 +75,7 @@ const KEYSTONE: OpenStackServiceDescriptor<KeystoneProps> = {
     ...commonInputRules('database', 'cache', 'messaging'),
     replicas: Rules.count({ min: 1, max: 50 }),
     fernetRotationHours: Rules.oneOf(...FERNET_ROTATION_HOURS),
+    credentialRotation: Rules.oneOf(...CREDENTIAL_ROTATIONS),
     // Rendered into other services' configuration and the bootstrap command line.
     region: Rules.given((value, name) =>
       typeof value === 'string' && /^[A-Za-z0-9_.-]{1,255}$/.test(value)
@@ -133,13 +143,14 @@ export class Keystone extends OpenStackApiService implements IdentityEndpoint {
       keys: ['password'],
     });
 
+    const credentialKeysPath = `${this.configDir}/credential-keys`;
     const keyVolumes = [
       { name: 'fernet-keys', secret: { secretName: fernetKeys.secretName } },
       { name: 'credential-keys', secret: { secretName: credentialKeys.secretName } },
     ];
     const keyMounts = [
       { name: 'fernet-keys', mountPath: `${this.configDir}/fernet-keys`, readOnly: true },
-      { name: 'credential-keys', mountPath: `${this.configDir}/credential-keys`, readOnly: true },
+      { name: 'credential-keys', mountPath: credentialKeysPath, readOnly: true },
     ];
 
     const conf = this.renderConfig({
@@ -147,7 +158,7 @@ export class Keystone extends OpenStackApiService implements IdentityEndpoint {
       ...osloCacheConfig(props.cache),
       token: { provider: 'fernet', expiration: TOKEN_EXPIRATION_SECONDS },
       fernet_tokens: { key_repository: `${this.configDir}/fernet-keys`, max_active_keys: maxActiveKeys },
-      credential: { key_repository: `${this.configDir}/credential-keys`, provider: 'fernet' },
+      credential: { key_repository: credentialKeysPath, provider: 'fernet' },
       oslo_messaging_notifications: props.messaging
         ? { driver: ['messagingv2'], topics: [KEYSTONE_NOTIFICATION_TOPIC] }
         : { driver: ['noop'] },
@@ -208,6 +219,21 @@ export class Keystone extends OpenStackApiService implements IdentityEndpoint {
       volumeMounts: [...keyMounts, ...config.mounts],
     });
     this.bootstrap.dependsOn(this.api, 'ready').dependsOn(this.adminCredentials, 'completed');
+
+    const credentialRotation = props.credentialRotation ?? 'monthly';
+    if (credentialRotation !== 'never') {
+      new CredentialKeyRotation(this, 'credential-rotation', {
+        operatorKey,
+        rotation: credentialRotation,
+        secretName: credentialKeys.secretName,
+        image,
+        env: database.connectionEnv(),
+        // keystone-manage loads the token provider too: it refuses to start without the Fernet keys.
+        volumes: [...keyVolumes, config.volume],
+        volumeMounts: [...keyMounts, ...config.mounts],
+        keysMountPath: credentialKeysPath,
+      }).dependsOn(database.sync, 'completed');
+    }
   }
 
   /**

@@ -1,17 +1,15 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import { PodPlacement, placement, requiringNoOvnMaintenance, SchedulingKey } from '../../lib/scheduling';
-import { NodeConfiguredAgent, NodeConfigTemplate } from '../openstack-kit/node-config-templates';
+import { NodeConfiguredAgent, NodeConfiguredAgentOptions } from '../openstack-kit/node-config-templates';
 import { mergeOslo, OsloSchema, OsloValues, osloProblems, renderOslo } from '../openstack-kit/oslo-config';
 import { WorkerService } from '../kube/worker-service';
 
-/** An optional Neutron node agent (L3, DHCP, OVN BGP). Giving the options enables the agent. */
-export interface NeutronAgentOptions {
-  /** Options of the agent's configuration file, merged over Stackwright's defaults. @default - none */
-  readonly config?: OsloValues;
-  /** Per-node options, one DaemonSet per class of nodes. @default - none */
-  readonly configTemplates?: readonly NodeConfigTemplate[];
-}
+/**
+ * An optional Neutron node agent (L3, DHCP, OVN BGP): options of its configuration file. Giving the
+ * options enables the agent.
+ */
+export type NeutronAgentOptions = NodeConfiguredAgentOptions;
 
 /** l3_agent.ini options Stackwright knows. */
 export const L3_AGENT_SCHEMA: OsloSchema = {

@@ -4,7 +4,7 @@ import { Component } from '../../lib/model';
 import { completeServiceHost } from '../kube/service-host';
 import { ovnAgentPlacement, SchedulingKey } from '../../lib/scheduling';
 import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../kube/config-files';
-import { NodeConfiguredAgent, NodeConfigTemplate } from '../openstack-kit/node-config-templates';
+import { NodeConfiguredAgent, NodeConfiguredAgentOptions } from '../openstack-kit/node-config-templates';
 import {
   mergeOslo,
   OsloSchema,
@@ -51,7 +51,12 @@ const EXTERNAL_IDS: Readonly<Record<string, string>> = {
  */
 export type OvsDatapathType = 'system' | 'netdev';
 
-export interface NeutronOvnAgentOptions {
+/**
+ * The OVN agent's options: `config` holds the `[ovn]` settings of every node (see
+ * {@link OVN_AGENT_SCHEMA}; by default `{ ovn: { encap_type: 'geneve' } }`), `configTemplates` the
+ * per-node ones, e.g. bridge mappings of gateway nodes.
+ */
+export interface NeutronOvnAgentOptions extends NodeConfiguredAgentOptions {
   /**
    * The datapath of every bridge on the agent's nodes: `br-int` (ovn-controller creates it with
    * `external_ids:ovn-bridge-datapath-type`) and the provider bridges of `[ovn] bridges`
@@ -73,10 +78,6 @@ export interface NeutronOvnAgentOptions {
    * @default [SchedulingKey.COMPUTE_HYPERVISOR]
    */
   readonly dependantKeys?: readonly SchedulingKey[];
-  /** `[ovn]` settings of every node (see {@link OVN_AGENT_SCHEMA}). @default { ovn: { encap_type: 'geneve' } } */
-  readonly config?: OsloValues;
-  /** Per-node `[ovn]` settings, e.g. bridge mappings of gateway nodes. @default - none */
-  readonly configTemplates?: readonly NodeConfigTemplate[];
   /**
    * Run neutron-ovn-metadata-agent in the agent's pods, which serves instance metadata through
    * Nova's metadata API.

@@ -1,6 +1,4 @@
 import { Construct } from 'constructs';
-import { nodeConfigTemplatesRule } from '../openstack-kit/node-config-templates';
-import { osloValuesRule } from '../openstack-kit/oslo-config';
 import { COMMON_INPUT_RULES, commonInputHints, serviceRule } from '../openstack-kit/input-rules';
 import { addCheck, Cloud, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
@@ -9,7 +7,10 @@ import { MessagingEndpoint } from '../openstack-kit/endpoints';
 import { GeneratedSecret } from '../kube/generated-secret';
 import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
 import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../openstack-kit/keystone-service-user';
-import { NodeConfiguredAgent } from '../openstack-kit/node-config-templates';
+import {
+  NODE_CONFIGURED_AGENT_OPTIONS_RULES,
+  NodeConfiguredAgent,
+} from '../openstack-kit/node-config-templates';
 import { osloProblems } from '../openstack-kit/oslo-config';
 import { ServiceDatabase } from '../openstack-kit/service-database';
 import { ServiceMessaging } from '../openstack-kit/service-messaging';
@@ -61,10 +62,7 @@ export interface NeutronProps extends OpenStackServiceProps {
 const PORT = 9696;
 
 /** The rules of the L3, DHCP and BGP agents' options (their files are checked at synthesis). */
-const NEUTRON_AGENT_OPTIONS = Rules.object<NeutronAgentOptions>({
-  config: osloValuesRule,
-  configTemplates: nodeConfigTemplatesRule,
-});
+const NEUTRON_AGENT_OPTIONS = Rules.object<NeutronAgentOptions>(NODE_CONFIGURED_AGENT_OPTIONS_RULES);
 
 const NEUTRON: OpenStackServiceDescriptor<NeutronProps> = {
   image: 'neutron',
@@ -83,8 +81,7 @@ const NEUTRON: OpenStackServiceDescriptor<NeutronProps> = {
       datapathType: Rules.oneOf('system', 'netdev'),
       userspaceTso: Rules.bool(),
       dependantKeys: Rules.list(Rules.checkedElsewhere()),
-      config: osloValuesRule,
-      configTemplates: nodeConfigTemplatesRule,
+      ...NODE_CONFIGURED_AGENT_OPTIONS_RULES,
       metadataAgent: Rules.bool(),
       novaMetadataHost: Rules.nonEmptyText(),
       image: Rules.image(),

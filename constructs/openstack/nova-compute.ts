@@ -2,7 +2,11 @@ import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import { Component } from '../../lib/model';
 import { placement, PodPlacement, requiringNoOvnMaintenance, SchedulingKey } from '../../lib/scheduling';
-import { NodeConfiguredAgent, NodeConfigTemplate, NodeScope } from '../openstack-kit/node-config-templates';
+import {
+  NodeConfiguredAgent,
+  NodeConfiguredAgentOptions,
+  NodeScope,
+} from '../openstack-kit/node-config-templates';
 import { mergeOslo, OsloSchema, OsloValues, osloEnvName, renderOslo } from '../openstack-kit/oslo-config';
 import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../kube/config-files';
 import { hostAgentDaemonSet, hostDirectory, hostKernelModules } from '../kube/host-agent-daemon-set';
@@ -15,8 +19,13 @@ import { WorkerService } from '../kube/worker-service';
  */
 export type VirtType = 'kvm' | 'qemu';
 
-/** nova-compute and libvirt on the hypervisors. */
-export interface NovaComputeOptions {
+/**
+ * nova-compute and libvirt on the hypervisors. `config` holds the nova.conf options of every
+ * nova-compute, merged over Stackwright's defaults and Nova's `config`; `configTemplates` the
+ * per-node ones (CPU allocation ratios, virt type, PCI devices), one nova-compute DaemonSet per
+ * class of nodes.
+ */
+export interface NovaComputeOptions extends NodeConfiguredAgentOptions {
   /**
    * The hypervisor type of every nova-compute (`[libvirt] virt_type`). `qemu` also sets
    * `[libvirt] cpu_mode = none` (TCG emulates a generic CPU) and does not require `/dev/kvm` on the
@@ -25,14 +34,6 @@ export interface NovaComputeOptions {
    * @default 'kvm'
    */
   readonly virtType?: VirtType;
-  /** nova.conf options of every nova-compute, merged over Stackwright's defaults and Nova's `config`. @default - none */
-  readonly config?: OsloValues;
-  /**
-   * Per-node nova.conf options (CPU allocation ratios, virt type, PCI devices): one nova-compute
-   * DaemonSet per class of nodes, see `NodeConfiguredAgent`.
-   * @default - none
-   */
-  readonly configTemplates?: readonly NodeConfigTemplate[];
   /** Remove every nova-compute and libvirt pod (cold upgrades) with the reserved downscale selector. @default false */
   readonly forcedDownscale?: boolean;
   /** @default the cloud's registry `libvirt:<release>` */

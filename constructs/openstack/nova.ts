@@ -1,5 +1,3 @@
-import { nodeConfigTemplatesRule } from '../openstack-kit/node-config-templates';
-import { osloValuesRule } from '../openstack-kit/oslo-config';
 import {
   COMMON_INPUT_RULES,
   commonInputHints,
@@ -25,7 +23,11 @@ import { DatabaseEndpoint, MessagingEndpoint } from '../openstack-kit/endpoints'
 import { JobComponent } from '../kube/job-component';
 import { keystoneAuthtokenConfig, keystoneAuthtokenEnv } from '../openstack-kit/keystone-authtoken';
 import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
-import { NodeConfiguredAgent, NodeScope } from '../openstack-kit/node-config-templates';
+import {
+  NODE_CONFIGURED_AGENT_OPTIONS_RULES,
+  NodeConfiguredAgent,
+  NodeScope,
+} from '../openstack-kit/node-config-templates';
 import { osloCacheConfig } from '../openstack-kit/oslo-cache';
 import { mergeOslo, osloEnvName, osloProblems, OsloValues } from '../openstack-kit/oslo-config';
 import { envFromSecret } from '../kube/secret-ref';
@@ -124,8 +126,7 @@ const NOVA: OpenStackServiceDescriptor<NovaProps> = {
     conductorReplicas: Rules.checkedElsewhere(),
     vncReplicas: Rules.count({ min: 1, max: 20 }),
     compute: Rules.object<NovaComputeOptions>({
-      config: osloValuesRule,
-      configTemplates: nodeConfigTemplatesRule,
+      ...NODE_CONFIGURED_AGENT_OPTIONS_RULES,
       forcedDownscale: Rules.bool(),
       libvirtImage: Rules.image(),
       image: Rules.image(),

@@ -4,7 +4,7 @@
 # pole); waits for both, then runs `npm run test:e2e:real` (or, given suite names, each of
 # `npm run test:e2e:compute` / `test:e2e:upgrade` in turn), whose global setup starts the cluster
 # with the real node (`up.sh --real`), imports the images and, at the end, stops it again
-# (down.sh restores the host) unless STACKWRIGHT_E2E_KEEP_CLUSTER=1. It uses the default run dir;
+# (down.sh restores the host) unless it found the cluster running. It uses the default run dir;
 # the kwok suites beside it run on a second cluster (scripts/ci/kwok-lane.sh).
 #
 #   bash scripts/ci/real-node.sh [compute|upgrade]...

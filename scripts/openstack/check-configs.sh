@@ -20,4 +20,5 @@ trap 'rm -rf "$out"' EXIT
 (cd "$ROOT" && npm run build --silent && node scripts/openstack/render-clouds.js "$out" "$RELEASE")
 "$venv/bin/python" "$HERE/check_configs.py" "$out"/*.k8s.yaml
 "$venv/bin/python" "$HERE/check_cell_mapping.py" "$venv" "$out"/*.k8s.yaml
+"$venv/bin/python" "$HERE/check_credential_rotation.py" "$venv" "$out"/*.k8s.yaml
 echo "configuration check passed in $((SECONDS - start))s"

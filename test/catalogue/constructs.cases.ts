@@ -1132,7 +1132,7 @@ export const CONSTRUCT_CASES: readonly ConstructCase[] = [
     name: 'a typo in Keystone props',
     build: keystone({ replicaz: 2 }),
     path: '[prod/keystone] props has an unknown key "replicaz"',
-    fix: 'the known keys are config, image, database, cache, messaging, replicas, fernetRotationHours, region',
+    fix: 'the known keys are config, image, database, cache, messaging, replicas, fernetRotationHours, credentialRotation, region',
   },
   {
     class: 3,

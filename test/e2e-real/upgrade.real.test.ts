@@ -6,12 +6,14 @@
  * no retries), and Keystone's Fernet keys rotate by its CronJob's Job while it runs. The upgrade and
  * the rotation must drop no request. Then the upgraded cloud shows what only running software can:
  * Galera and RabbitMQ clusters of three, an OpenStack client's token, catalog and image round trip,
- * a deleted Galera member rejoining without losing data, and a second deploy writing nothing. The
+ * a deleted Galera member rejoining without losing data, a second deploy writing nothing, and the
+ * credential keys rotated by their CronJob with every credential re-encrypted first. The
  * calibration at the end shows the counter sees an outage when a roll is naive.
  *
  * The tests run in order on one cloud. Numbers go to stderr (`[e2e-upgrade]`) for the closing note.
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -31,6 +33,10 @@ import { adminClientPod } from './support/admin-client-pod';
 import { clientReport, galeraPods, galeraStatus, rabbitRunningNodes, sql } from './support/cloud-checks';
 import { scaleCpuRequests } from './support/compute-cloud';
 import { realCloud, RealCloud } from './support/real-cloud';
+import {
+  KEY_PROPAGATION_SECONDS,
+  KEYS_ROTATED_AT_ANNOTATION,
+} from '../../constructs/openstack/credential-rotation-script';
 import { RequestLine, summariseLoad, unitWindows } from './support/load-report';
 
 const FROM = '2024.2';
@@ -129,10 +135,15 @@ function apiImages(service: string): string[] {
   return out.trim().split('\n').filter(Boolean);
 }
 
+interface StoredCredential {
+  readonly id: string;
+  readonly blob: string;
+}
 interface Fixtures {
   readonly token: string;
   readonly image: string;
   readonly provider: string;
+  readonly credential: StoredCredential;
 }
 let fixtures: Fixtures;
 let upgrade: DeployRun;
@@ -233,11 +244,149 @@ test(`every pod of the OpenStack services runs the ${TO} image`, () => {
 });
 
 test('the fixtures made before the upgrade are intact: the image byte for byte, the project, the provider', () => {
-  const verdict = runOnce<{ image_identical: boolean; project: number; provider: number }>([
-    'verify',
-    JSON.stringify(fixtures),
+  const verdict = runOnce<{
+    image_identical: boolean;
+    project: number;
+    provider: number;
+    credential_identical: boolean;
+  }>(['verify', JSON.stringify(fixtures)]);
+  expect(verdict).toEqual({ image_identical: true, project: 200, provider: 200, credential_identical: true });
+});
+
+/** Waits for a Job's condition; when it does not come, fails with its pods' logs (every container). */
+function waitForJob(job: string, condition: 'Complete' | 'Failed'): void {
+  try {
+    kubectl('-n', namespace, 'wait', `job/${job}`, `--for=condition=${condition}`, '--timeout=300s');
+  } catch (error) {
+    const logs = kubectl('-n', namespace, 'logs', `job/${job}`, '--all-containers', '--tail=40');
+    throw new Error(`Job ${job} is not ${condition}: ${String(error)}\n${logs}`);
+  }
+}
+
+/** Runs the credential key rotation by hand from its CronJob; its Job's name. */
+function startCredentialRotation(): string {
+  const job = `credential-rotation-${uniqueSuffix()}`;
+  kubectl('-n', namespace, 'create', 'job', job, '--from=cronjob/keystone-credential-rotation');
+  return job;
+}
+
+/** The credential keys' Secret: its keys' sha1 (as Keystone's `key_hash`) by index, and its annotations. */
+function credentialKeys(): { hashes: Record<string, string>; annotations: Record<string, string> } {
+  const secret = JSON.parse(
+    kubectl('-n', namespace, 'get', 'secret', 'keystone-credential-keys', '-o', 'json'),
+  ) as { data: Record<string, string>; metadata: { annotations?: Record<string, string> } };
+  const hashes = Object.fromEntries(
+    Object.entries(secret.data).map(([k, v]) => [
+      k,
+      createHash('sha1').update(Buffer.from(v, 'base64')).digest('hex'),
+    ]),
+  );
+  return { hashes, annotations: secret.metadata.annotations ?? {} };
+}
+
+/** The key hash of each stored credential, by id, from the database. */
+function credentialKeyHashes(): Record<string, string> {
+  const rows = sql(namespace, galeraPods(oldStack)[0], 'SELECT id, key_hash FROM keystone.credential');
+  return Object.fromEntries(
+    rows
+      .trim()
+      .split('\n')
+      .map((row) => row.split('\t')),
+  );
+}
+
+/** Waits until every Keystone API pod's mounted credential keys are `indexes`. */
+function waitForMountedCredentialKeys(indexes: string[]): void {
+  const pods = kubectl(
+    '-n',
+    namespace,
+    'get',
+    'pods',
+    '-l',
+    'app.kubernetes.io/instance=keystone,app.kubernetes.io/component=api',
+    '--field-selector=status.phase=Running',
+    '-o',
+    'jsonpath={.items[*].metadata.name}',
+  )
+    .trim()
+    .split(' ');
+  const deadline = Date.now() + 300_000;
+  for (const pod of pods) {
+    for (;;) {
+      const mounted = kubectl('-n', namespace, 'exec', pod, '--', 'ls', '/etc/keystone/credential-keys')
+        .trim()
+        .split('\n')
+        .sort();
+      if (JSON.stringify(mounted) === JSON.stringify([...indexes].sort())) break;
+      if (Date.now() > deadline) expect({ pod, mounted }).toEqual({ pod, mounted: indexes });
+      sleepSeconds(5);
+    }
+  }
+}
+
+test('the credential keys rotate by their CronJob: every credential re-encrypted first, none lost, a run too soon refused', () => {
+  const log = (job: string) => kubectl('-n', namespace, 'logs', `job/${job}`, '-c', 'publish').trim();
+  const initial = credentialKeys().hashes;
+  expect(Object.keys(initial).sort()).toEqual(['0', '1']);
+
+  // WHEN the rotation runs: the credential stored at 2024.2 (key 1) is migrated, key 0 promoted
+  const first = startCredentialRotation();
+  waitForJob(first, 'Complete');
+  say(log(first));
+  expect(log(first)).toBe(
+    'credential key rotation: key 2 is the primary (the staged key before), a new staged key 0, dropped: none; every credential was encrypted with key 1 first (credential_migrate)',
+  );
+  const rotated = credentialKeys().hashes;
+  expect(rotated['2']).toBe(initial['0']);
+  expect(rotated['1']).toBe(initial['1']);
+
+  // AND again at once: refused (pods may still hold the keys before), the Secret untouched
+  const tooSoon = startCredentialRotation();
+  waitForJob(tooSoon, 'Failed');
+  expect(log(tooSoon)).toMatch(
+    /^credential key rotation: the keys of Secret keystone-credential-keys were rotated \d+ s ago: .*run again after \d+ s$/,
+  );
+  expect(credentialKeys().hashes).toEqual(rotated);
+
+  // WHEN every pod holds the new keys, a credential stored now is encrypted with key 2
+  waitForMountedCredentialKeys(['0', '1', '2']);
+  const second = runOnce<StoredCredential>(['credential', 'after the first rotation']);
+  expect(credentialKeyHashes()).toEqual({
+    [fixtures.credential.id]: initial['1'],
+    [second.id]: rotated['2'],
+  });
+
+  // AND, the propagation time later (backdated here), the next rotation migrates the first credential to key 2 and drops key 1
+  const rotatedAt = Number(credentialKeys().annotations[KEYS_ROTATED_AT_ANNOTATION]);
+  kubectl(
+    '-n',
+    namespace,
+    'annotate',
+    'secret',
+    'keystone-credential-keys',
+    '--overwrite',
+    `${KEYS_ROTATED_AT_ANNOTATION}=${rotatedAt - KEY_PROPAGATION_SECONDS}`,
+  );
+  const third = startCredentialRotation();
+  waitForJob(third, 'Complete');
+  say(log(third));
+  expect(log(third)).toBe(
+    'credential key rotation: key 3 is the primary (the staged key before), a new staged key 0, dropped: 1; every credential was encrypted with key 2 first (credential_migrate)',
+  );
+
+  // THEN both credentials were on key 2 before key 1 went, and read back intact from every pod
+  expect(Object.keys(credentialKeys().hashes).sort()).toEqual(['0', '2', '3']);
+  expect(credentialKeyHashes()).toEqual({
+    [fixtures.credential.id]: rotated['2'],
+    [second.id]: rotated['2'],
+  });
+  waitForMountedCredentialKeys(['0', '2', '3']);
+  const reads = runOnce<{ reads: number; identical: number }>([
+    'credentials-read',
+    JSON.stringify([fixtures.credential, second]),
   ]);
-  expect(verdict).toEqual({ image_identical: true, project: 200, provider: 200 });
+  say(`credential keys rotated twice: ${JSON.stringify(reads)}`);
+  expect(reads).toEqual({ reads: 12, identical: 12 });
 });
 
 test('the backup before the first schema step restored every service database into a scratch one, equal', () => {

@@ -68,7 +68,7 @@ describe('deployerRbac of the reference cloud', () => {
     expect(roleIn('openstack')).toContainEqual({ apiGroups: [''], resources: ['configmaps'], verbs: MANAGE });
   });
 
-  test('holds what the per-Job Roles grant in each namespace, and no more on Secrets: create, get by name, and patch of the Fernet keys', () => {
+  test('holds what the per-Job Roles grant in each namespace, and no more on Secrets: create, get by name, and patch of the Fernet and credential keys', () => {
     for (const namespace of NAMESPACES) {
       // THEN every rule of every synthesised Role is covered (or the API server refuses to create it)
       const held = roleIn(namespace);
@@ -85,14 +85,16 @@ describe('deployerRbac of the reference cloud', () => {
         synthesised.flatMap((role) => rulesOf(role).flatMap((r) => r.resourceNames ?? [])),
       );
       const onSecrets = held.filter((r) => r.resources.includes('secrets'));
-      // (the Fernet key rotation patches its one Secret, in the control plane's namespace)
-      const patched = namespace === 'openstack' ? ['keystone-fernet-keys'] : [];
+      // (Keystone's two key rotations patch their one Secret each, in the control plane's namespace)
+      const patched = namespace === 'openstack' ? ['keystone-credential-keys', 'keystone-fernet-keys'] : [];
       expect(onSecrets.map((r) => ({ verbs: r.verbs, names: r.resourceNames?.length }))).toEqual([
         { verbs: ['create'], names: undefined },
         ...(patched.length > 0 ? [{ verbs: ['get', 'patch'], names: patched.length }] : []),
         { verbs: ['get'], names: named.size - patched.length },
       ]);
-      expect(onSecrets.find((r) => r.verbs.includes('patch'))?.resourceNames ?? []).toEqual(patched);
+      expect([...(onSecrets.find((r) => r.verbs.includes('patch'))?.resourceNames ?? [])].sort()).toEqual(
+        patched,
+      );
       expect(held.every((r) => !r.verbs.includes('*') && !r.resources.includes('*'))).toBe(true);
     }
     // (in the agents' namespace: only the copies of the six Secrets the node agents read)

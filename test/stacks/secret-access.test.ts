@@ -25,8 +25,16 @@ const COPIED = [
   'nova-cell1-mq',
   'nova-keystone-user',
 ];
-/** The key rotation Job (a CronJob's) and the one Secret it reads and patches. */
-const ROTATION = { name: 'keystone-fernet-rotation', secret: 'keystone-fernet-keys' };
+/** Keystone's key rotations (CronJobs), the one Secret each reads and patches, and that Secret's generator. */
+const ROTATIONS = [
+  { name: 'keystone-fernet-rotation', secret: 'keystone-fernet-keys', generator: 'keystone-fernet-setup' },
+  {
+    name: 'keystone-credential-rotation',
+    secret: 'keystone-credential-keys',
+    generator: 'keystone-credential-setup',
+  },
+];
+const isRotation = (name: string) => ROTATIONS.some((r) => r.name === name);
 /** The names of the Roles bound to ServiceAccount `name` of the control plane, by namespace. */
 function rolesBoundTo(name: string): string[] {
   return named('RoleBinding')
@@ -40,10 +48,34 @@ function rolesBoundTo(name: string): string[] {
 const roleIn = (namespace: string, name: string) =>
   named('Role').find((r) => r.metadata.namespace === namespace && r.metadata.name === name) as KubeObject;
 
+interface ContainerSpec {
+  readonly name: string;
+  readonly env?: unknown[];
+  readonly volumeMounts?: { name: string }[];
+}
+/** The names of a pod's volumes that project a ServiceAccount token (`apiTokenFor`). */
+function tokenVolumes(o: KubeObject): string[] {
+  const volumes = (podSpecOf(o).volumes ?? []) as { name: string; projected?: { sources: object[] } }[];
+  return volumes
+    .filter((v) => v.projected?.sources.some((source) => 'serviceAccountToken' in source))
+    .map((v) => v.name);
+}
+/** The containers (init containers included) that hold a Kubernetes API token. */
+function containersWithToken(o: KubeObject): ContainerSpec[] {
+  const spec = podSpecOf(o) as {
+    initContainers?: ContainerSpec[];
+    containers?: ContainerSpec[];
+    automountServiceAccountToken?: boolean;
+  };
+  const containers = [...(spec.initContainers ?? []), ...(spec.containers ?? [])];
+  if (spec.automountServiceAccountToken === true) return containers;
+  const projected = tokenVolumes(o);
+  return containers.filter((c) => (c.volumeMounts ?? []).some((m) => projected.includes(m.name)));
+}
 /** The Jobs whose pods carry a Kubernetes API token: every workload with a ServiceAccount. */
 const withToken = objects.filter((o) => {
   if (!['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'].includes(o.kind)) return false;
-  return podSpecOf(o).automountServiceAccountToken === true;
+  return containersWithToken(o).length > 0;
 });
 
 /** The Secret each generator or copy Job creates, from its `kubectl get secret [-n NS] NAME` guard. */
@@ -55,7 +87,7 @@ function generatedSecretOf(job: KubeObject): string {
 }
 
 describe('Secret access per Job', () => {
-  test('no Role grants anything on Secrets but get by name and create (and the key rotation patch by name)', () => {
+  test('no Role grants anything on Secrets but get by name and create (and the key rotations patch by name)', () => {
     // WHEN every rule on Secrets is checked
     const broader = named('Role').flatMap((role) =>
       rulesOf(role)
@@ -63,17 +95,19 @@ describe('Secret access per Job', () => {
         .filter((rule) => {
           const getByName = rule.verbs.every((v) => v === 'get') && (rule.resourceNames?.length ?? 0) > 0;
           const createOnly = rule.verbs.length === 1 && rule.verbs[0] === 'create';
-          const rotation =
-            role.metadata.name === ROTATION.name &&
-            isDeepStrictEqual(
-              { ...rule },
-              {
-                apiGroups: [''],
-                resources: ['secrets'],
-                resourceNames: [ROTATION.secret],
-                verbs: ['get', 'patch'],
-              },
-            );
+          const rotation = ROTATIONS.some(
+            (r) =>
+              role.metadata.name === r.name &&
+              isDeepStrictEqual(
+                { ...rule },
+                {
+                  apiGroups: [''],
+                  resources: ['secrets'],
+                  resourceNames: [r.secret],
+                  verbs: ['get', 'patch'],
+                },
+              ),
+          );
           return !getByName && !createOnly && !rotation;
         })
         .map(
@@ -91,7 +125,7 @@ describe('Secret access per Job', () => {
     // THEN every pod with a token runs as its own ServiceAccount, bound to one Role of its own name
     // in the control plane's namespace, where it may read only its Secret and create Secrets
     const generators = withToken.filter(
-      (job) => !job.metadata.name.startsWith('agent-secrets-') && job.metadata.name !== ROTATION.name,
+      (job) => !job.metadata.name.startsWith('agent-secrets-') && !isRotation(job.metadata.name),
     );
     expect(generators.length).toBeGreaterThan(30);
     for (const job of generators) {
@@ -113,14 +147,12 @@ describe('Secret access per Job', () => {
     }
   });
 
-  test('the Fernet key rotation may read and patch the Fernet keys, nothing else', () => {
-    const rotation = withToken.filter((o) => o.metadata.name === ROTATION.name);
-    expect(rotation.map((o) => [o.kind, podSpecOf(o).serviceAccountName])).toEqual([
-      ['CronJob', ROTATION.name],
-    ]);
-    expect(rolesBoundTo(ROTATION.name)).toEqual([`${CONTROL_PLANE}/${ROTATION.name}`]);
-    expect(rulesOf(roleIn(CONTROL_PLANE, ROTATION.name))).toEqual([
-      { apiGroups: [''], resources: ['secrets'], resourceNames: [ROTATION.secret], verbs: ['get', 'patch'] },
+  test.each(ROTATIONS)('$name may read and patch $secret, nothing else', (rotation) => {
+    const pods = withToken.filter((o) => o.metadata.name === rotation.name);
+    expect(pods.map((o) => [o.kind, podSpecOf(o).serviceAccountName])).toEqual([['CronJob', rotation.name]]);
+    expect(rolesBoundTo(rotation.name)).toEqual([`${CONTROL_PLANE}/${rotation.name}`]);
+    expect(rulesOf(roleIn(CONTROL_PLANE, rotation.name))).toEqual([
+      { apiGroups: [''], resources: ['secrets'], resourceNames: [rotation.secret], verbs: ['get', 'patch'] },
     ]);
   });
 
@@ -158,15 +190,13 @@ describe('Secret access per Job', () => {
     }
     // THEN each one by its generator alone, among them the cloud's most sensitive …
     const copied = new Set(COPIED.map((s) => `${CONTROL_PLANE}/${s}`));
-    const single = [...readers.entries()].filter(
-      ([key]) => !copied.has(key) && key !== `${CONTROL_PLANE}/${ROTATION.secret}`,
-    );
+    const rotated = new Set(ROTATIONS.map((r) => `${CONTROL_PLANE}/${r.secret}`));
+    const single = [...readers.entries()].filter(([key]) => !copied.has(key) && !rotated.has(key));
     expect(single.filter(([, names]) => names.length !== 1)).toEqual([]);
-    // … the Fernet keys by their generator and their rotation …
-    expect(readers.get(`${CONTROL_PLANE}/${ROTATION.secret}`)).toEqual([
-      'keystone-fernet-setup',
-      ROTATION.name,
-    ]);
+    // … Keystone's Fernet and credential keys by their generator and their rotation …
+    for (const rotation of ROTATIONS) {
+      expect(readers.get(`${CONTROL_PLANE}/${rotation.secret}`)).toEqual([rotation.generator, rotation.name]);
+    }
     expect(readers.get(`${CONTROL_PLANE}/keystone-admin-credentials`)).toEqual([
       'keystone-admin-credentials',
     ]);
@@ -181,11 +211,11 @@ describe('Secret access per Job', () => {
       expect(readers.get(`${CONTROL_PLANE}/${secret}`)?.length).toBe(2);
       expect(readers.get(`${AGENTS}/${secret}`)).toEqual([`agent-secrets-${secret}`]);
     }
-    // (one Secret per token-carrying pod, but for the rotation's, which its generator also reads)
-    expect(readers.size).toBe(withToken.length - 1);
+    // (one Secret per token-carrying pod, but for the rotations', which their generators also read)
+    expect(readers.size).toBe(withToken.length - ROTATIONS.length);
   });
 
-  test('pods that consume credentials mount no token: the kubelet gives them only what they reference', () => {
+  test('containers that consume credentials hold no token: the kubelet gives them only what they reference', () => {
     const consumers = objects.filter(
       (o) =>
         ['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'].includes(o.kind) &&
@@ -193,13 +223,20 @@ describe('Secret access per Job', () => {
     );
     expect(consumers.length).toBeGreaterThan(30);
     for (const consumer of consumers) {
-      expect({
+      const reading = containersWithToken(consumer)
+        .filter((c) => JSON.stringify(c.env ?? []).includes('secretKeyRef'))
+        .map((c) => c.name);
+      expect({ name: consumer.metadata.name, reading }).toEqual({
         name: consumer.metadata.name,
-        token: podSpecOf(consumer).automountServiceAccountToken,
-      }).toEqual({
-        name: consumer.metadata.name,
-        token: false,
+        reading: [],
       });
     }
+    // … and where one container of a pod calls the API while another reads credentials, the
+    // token is projected into the caller alone
+    const rotation = objects.find(
+      (o) => o.kind === 'CronJob' && o.metadata.name === 'keystone-credential-rotation',
+    ) as KubeObject;
+    expect(podSpecOf(rotation).automountServiceAccountToken).toBe(false);
+    expect(containersWithToken(rotation).map((c) => c.name)).toEqual(['publish']);
   });
 });

@@ -8,6 +8,9 @@ stdout: {"t": epoch seconds, "op": ..., "status": HTTP status or 0, "ms": ..., "
 Usage: api-load.py fixtures            create the fixtures, print them as one JSON line
        api-load.py load FIXTURES_JSON  load until /tmp/stop exists (or LOAD_MAX_SECONDS), then exit
        api-load.py verify FIXTURES_JSON  check the fixtures are intact, print one JSON line
+       api-load.py credential LABEL    store an EC2 credential, print its id and blob as one JSON line
+       api-load.py credentials-read CREDENTIALS_JSON  read each {id: blob} 6 times, print the count
+                                       of reads that gave the blob back, as one JSON line
 
 Each loop validates a token (new and old) and reads the image and the resource provider; every
 LOAD_TOKEN_EVERY-th loop (4) issues a new token, every tenth creates and deletes a project and an
@@ -125,8 +128,33 @@ def fixtures():
                              json.dumps({'name': f'upgrade-fixture-{int(time.time())}'}))
     assert status == 200, (status, out)
     provider = json.loads(out)['uuid']
+    credential = store_credential(token, body, 'before the upgrade')
     return {'token': token, 'domain': domain, 'project': project, 'image': image, 'provider': provider,
-            'sha256': hashlib.sha256(image_content()).hexdigest(), 'glance': glance, 'placement': placement}
+            'sha256': hashlib.sha256(image_content()).hexdigest(), 'glance': glance, 'placement': placement,
+            'credential': credential}
+
+
+def store_credential(token, token_body, label):
+    """An EC2 credential of the token's user (Keystone encrypts its blob with the credential keys)."""
+    blob = json.dumps({'access': hashlib.sha1(label.encode()).hexdigest(), 'secret': label})
+    status, _, out = request('POST', os.environ['OS_AUTH_URL'] + '/credentials',
+                             {'X-Auth-Token': token, 'Content-Type': 'application/json'},
+                             json.dumps({'credential': {'type': 'ec2', 'blob': blob,
+                                                        'user_id': token_body['user']['id'],
+                                                        'project_id': token_body['project']['id']}}))
+    assert status == 201, (status, out)
+    return {'id': json.loads(out)['credential']['id'], 'blob': blob}
+
+
+def read_credentials(credentials, rounds=6):
+    """Reads each credential `rounds` times (a new connection each: the Service spreads them over the pods)."""
+    token, _ = issue_token()
+    good = 0
+    for _ in range(rounds):
+        for c in credentials:
+            status, _, out = request('GET', f"{os.environ['OS_AUTH_URL']}/credentials/{c['id']}", {'X-Auth-Token': token})
+            good += status == 200 and json.loads(out)['credential']['blob'] == c['blob']
+    return {'reads': rounds * len(credentials), 'identical': good}
 
 
 class Recorder:
@@ -215,7 +243,9 @@ def verify(fx):
     status_p, _, _ = request('GET', f"{os.environ['OS_AUTH_URL']}/projects/{fx['project']}", auth)
     status_r, _, _ = request('GET', f"{fx['placement']}/resource_providers/{fx['provider']}",
                              {**auth, 'OpenStack-API-Version': 'placement 1.20'})
-    return {'image_identical': image_ok, 'project': status_p, 'provider': status_r}
+    credential = read_credentials([fx['credential']], rounds=1)
+    return {'image_identical': image_ok, 'project': status_p, 'provider': status_r,
+            'credential_identical': credential['identical'] == 1}
 
 
 if __name__ == '__main__':
@@ -226,5 +256,9 @@ if __name__ == '__main__':
         load(json.loads(sys.argv[2]))
     elif mode == 'verify':
         print(json.dumps(verify(json.loads(sys.argv[2]))))
+    elif mode == 'credential':
+        print(json.dumps(store_credential(*issue_token(), sys.argv[2])))
+    elif mode == 'credentials-read':
+        print(json.dumps(read_credentials(json.loads(sys.argv[2]))))
     else:
-        sys.exit(f'unknown mode {mode}; use fixtures, load or verify')
+        sys.exit(f'unknown mode {mode}; use fixtures, load, verify, credential or credentials-read')
