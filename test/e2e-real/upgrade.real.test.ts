@@ -119,6 +119,23 @@ function stopLoad(name: string): RequestLine[] {
     .map((l) => JSON.parse(l) as RequestLine);
 }
 
+/** The running pods of Keystone's API. */
+function keystoneApiPods(): string[] {
+  return kubectl(
+    '-n',
+    namespace,
+    'get',
+    'pods',
+    '-l',
+    'app.kubernetes.io/instance=keystone,app.kubernetes.io/component=api',
+    '--field-selector=status.phase=Running',
+    '-o',
+    'jsonpath={.items[*].metadata.name}',
+  )
+    .trim()
+    .split(' ');
+}
+
 /** The images of the running pods of a service's API, one entry per pod and container. */
 function apiImages(service: string): string[] {
   const out = kubectl(
@@ -208,19 +225,7 @@ test('the Fernet keys rotated under the load: the staged key is the primary on e
   const newest = Math.max(...expected.map(Number));
   expect(newest).toBeGreaterThanOrEqual(primary);
   expect(expected).toEqual(Array.from({ length: newest + 1 }, (_, i) => String(i)).sort());
-  const pods = kubectl(
-    '-n',
-    namespace,
-    'get',
-    'pods',
-    '-l',
-    'app.kubernetes.io/instance=keystone,app.kubernetes.io/component=api',
-    '--field-selector=status.phase=Running',
-    '-o',
-    'jsonpath={.items[*].metadata.name}',
-  )
-    .trim()
-    .split(' ');
+  const pods = keystoneApiPods();
   for (const pod of pods) {
     const keys = kubectl('-n', namespace, 'exec', pod, '--', 'ls', '/etc/keystone/fernet-keys')
       .trim()
@@ -297,19 +302,7 @@ function credentialKeyHashes(): Record<string, string> {
 
 /** Waits until every Keystone API pod's mounted credential keys are `indexes`. */
 function waitForMountedCredentialKeys(indexes: string[]): void {
-  const pods = kubectl(
-    '-n',
-    namespace,
-    'get',
-    'pods',
-    '-l',
-    'app.kubernetes.io/instance=keystone,app.kubernetes.io/component=api',
-    '--field-selector=status.phase=Running',
-    '-o',
-    'jsonpath={.items[*].metadata.name}',
-  )
-    .trim()
-    .split(' ');
+  const pods = keystoneApiPods();
   const deadline = Date.now() + 300_000;
   for (const pod of pods) {
     for (;;) {

@@ -1,5 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -9,6 +8,7 @@ import {
   KEYS_ROTATED_AT_ANNOTATION,
   ROTATION_WORK_DIR,
 } from '../../../constructs/openstack/credential-rotation-script';
+import { runWithStandInKubectl, secretDataLines } from '../support/stand-in-kubectl';
 
 /**
  * The publishing half of a credential key rotation run by /bin/sh for real (coreutils) against a
@@ -56,36 +56,10 @@ function publish(c: Case): Run {
     }
     const now = Math.floor(Date.now() / 1000);
     const annotation = c.rotatedSecondsAgo === undefined ? '' : String(now - c.rotatedSecondsAgo);
-    writeFileSync(
-      path.join(dir, 'get.out'),
-      `4711\n${annotation}\n${Object.entries(c.secret ?? c.read)
-        .sort(([a], [b]) => (a < b ? -1 : 1)) // the go-template ranges over keys in string order
-        .map(([k, v]) => `${k} ${b64(v)}\n`)
-        .join('')}`,
-    );
-    writeFileSync(
-      path.join(dir, 'kubectl'),
-      [
-        '#!/bin/sh',
-        `echo "$*" >>"${dir}/argv"`,
-        `case "$1" in get) cat "${dir}/get.out" ;;`,
-        `  patch) while [ "$1" != --patch-file ]; do shift; done; cp "$2" "${dir}/patch.json" ;; esac`,
-      ].join('\n'),
-    );
-    chmodSync(path.join(dir, 'kubectl'), 0o755);
+    const secret = Object.fromEntries(Object.entries(c.secret ?? c.read).map(([k, v]) => [k, b64(v)]));
     const script = credentialKeysPublishScript(SECRET).split(`${ROTATION_WORK_DIR}/`).join(`${work}/`);
-    const result = spawnSync('/bin/sh', ['-c', script], {
-      encoding: 'utf8',
-      env: { PATH: `${dir}:/usr/bin:/bin` },
-    });
-    const patchFile = path.join(dir, 'patch.json');
-    return {
-      status: result.status,
-      stdout: result.stdout,
-      stderr: result.stderr,
-      patch: existsSync(patchFile) ? JSON.parse(readFileSync(patchFile, 'utf8')) : undefined,
-      argv: readFileSync(path.join(dir, 'argv'), 'utf8'),
-    };
+    const run = runWithStandInKubectl(dir, `4711\n${annotation}\n${secretDataLines(secret)}`, script);
+    return { ...run, patch: run.patch as Run['patch'] };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fernetRotationScript } from '../../../constructs/openstack/fernet-rotation-script';
+import { runWithStandInKubectl, secretDataLines } from '../support/stand-in-kubectl';
 
 /**
  * The rotation script run by /bin/sh for real (openssl, coreutils) against a stand-in `kubectl`
@@ -27,31 +27,10 @@ interface Run {
 function rotate(data: Record<string, string>, maxActiveKeys: number): Run {
   const dir = mkdtempSync(path.join(tmpdir(), 'fernet-rotation-'));
   try {
-    writeFileSync(
-      path.join(dir, 'get.out'),
-      `4711\n${Object.entries(data)
-        .sort(([a], [b]) => (a < b ? -1 : 1)) // the go-template ranges over keys in string order
-        .map(([k, v]) => `${k} ${v}\n`)
-        .join('')}`,
-    );
-    writeFileSync(
-      path.join(dir, 'kubectl'),
-      [
-        '#!/bin/sh',
-        `echo "$*" >>"${dir}/argv"`,
-        `case "$1" in get) cat "${dir}/get.out" ;;`,
-        `  patch) while [ "$1" != --patch-file ]; do shift; done; cp "$2" "${dir}/patch.json" ;; esac`,
-      ].join('\n'),
-    );
-    chmodSync(path.join(dir, 'kubectl'), 0o755);
     const tmp = path.join(dir, 'tmp');
     const script = fernetRotationScript(SECRET, maxActiveKeys).replace(/\/tmp\//g, `${tmp}-`);
-    const result = spawnSync('/bin/sh', ['-c', script], {
-      encoding: 'utf8',
-      env: { PATH: `${dir}:/usr/bin:/bin` },
-    });
-    const patchFile = path.join(dir, 'patch.json');
-    const patch = existsSync(patchFile) ? JSON.parse(readFileSync(patchFile, 'utf8')) : undefined;
+    const run = runWithStandInKubectl(dir, `4711\n${secretDataLines(data)}`, script);
+    const patch = run.patch as Run['patch'];
     const keys = patch
       ? Object.fromEntries(
           Object.entries({ ...data, ...patch.data }).filter(
@@ -59,14 +38,7 @@ function rotate(data: Record<string, string>, maxActiveKeys: number): Run {
           ),
         )
       : undefined;
-    return {
-      status: result.status,
-      stdout: result.stdout,
-      stderr: result.stderr,
-      patch,
-      keys,
-      argv: readFileSync(path.join(dir, 'argv'), 'utf8'),
-    };
+    return { ...run, patch, keys };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
