@@ -17,7 +17,8 @@
  * the previous rotation's keys (within about two minutes; the publish refuses to run sooner than
  * {@link KEY_PROPAGATION_SECONDS} after it, which the Secret's annotation
  * {@link KEYS_ROTATED_AT_ANNOTATION} records). What a lagging pod encrypted meanwhile this run's
- * migrate re-encrypted.
+ * migrate re-encrypted. The migrate runs first in every run, a refused one too: moving every
+ * credential to the primary every pod already holds is safe at any time.
  *
  * The Secret is written by a compare-and-swap: the publish reads it, checks its keys are those the
  * first half migrated under, and patches it with the resourceVersion it read; a rotation in between
@@ -72,7 +73,7 @@ export function credentialKeysPublishScript(secretName: string): string {
     'rotated_at=$(sed -n 2p "$state")',
     'now=$(date +%s)',
     `if [ -n "$rotated_at" ] && [ $((now - rotated_at)) -lt ${KEY_PROPAGATION_SECONDS} ]; then ${fail(
-      `the keys of Secret $secret were rotated $((now - rotated_at)) s ago: a pod may still hold the ones before (the kubelet refreshes a Secret volume within about two minutes); nothing written, run again after $((rotated_at + ${KEY_PROPAGATION_SECONDS} - now)) s`,
+      `the keys of Secret $secret were rotated $((now - rotated_at)) s ago: a pod may still hold the ones before (the kubelet refreshes a Secret volume within about two minutes); the keys are left as they are (the credentials were re-encrypted with their primary, which is safe at any time), run again after $((rotated_at + ${KEY_PROPAGATION_SECONDS} - now)) s`,
     )}; fi`,
     `[ "$(tail -n +3 "$state" | sort -n)" = "$(${list(READ)})" ] || ${fail(
       'Secret $secret changed since this run read it (another rotation?): nothing written; the next run starts from the keys it holds now',

@@ -117,7 +117,7 @@ describe('credentialKeysPublishScript', () => {
     expect(run.stdout).toContain('encrypted with key 10 first');
   });
 
-  test('sooner than the propagation time after the last rotation: refused, nothing written, the wait named', () => {
+  test('sooner than the propagation time after the last rotation: refused, the keys left as they are, the wait named', () => {
     const run = publish({
       read: { '0': key('staged'), '1': key('primary') },
       rotated: { '0': key('new'), '1': key('primary'), '2': key('staged') },
@@ -127,7 +127,7 @@ describe('credentialKeysPublishScript', () => {
     expect(run.patch).toBeUndefined();
     // (the script reads the clock a moment after the stand-in Secret was written: a second or more later)
     const said =
-      /^credential key rotation: the keys of Secret (\S+) were rotated (\d+) s ago: .*nothing written, run again after (\d+) s$/.exec(
+      /^credential key rotation: the keys of Secret (\S+) were rotated (\d+) s ago: .*the keys are left as they are .*, run again after (\d+) s$/.exec(
         run.stderr.trim(),
       );
     expect(said?.[1]).toBe(SECRET);
