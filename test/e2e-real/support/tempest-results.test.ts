@@ -24,11 +24,23 @@ describe('serviceOf', () => {
 });
 
 describe('tempestCounts', () => {
-  test('counts passed, failed and skipped per service and in total, with the failures and skip reasons', () => {
+  test('counts passed, failed and skipped per service and in total, with the cause of each failure and the skip reasons', () => {
     // GIVEN a run as subunit reports it
     const results = [
       { id: COMPUTE, status: 'success' },
-      { id: COMPUTE.replace('test_list_servers', 'test_verify_server_details'), status: 'fail' },
+      {
+        id: COMPUTE.replace('test_list_servers', 'test_verify_server_details'),
+        status: 'fail',
+        traceback: [
+          'Traceback (most recent call last):',
+          '  File "tempest/common/waiters.py", line 136, in wait_for_server_status',
+          '    raise lib_exc.TimeoutException(message)',
+          '',
+          'tempest.lib.exceptions.TimeoutException: Request timed out',
+          'Details: (ServersTestJSON:setUpClass) Server abc failed to reach ACTIVE status',
+          '',
+        ].join('\n'),
+      },
       { id: NETWORK, status: 'skip', reason: 'Public network id is required' },
       { id: NETWORK.replace('RoutersTest', 'RoutersIpV6Test'), status: 'xfail' },
       { id: IDENTITY, status: 'inprogress' },
@@ -48,10 +60,18 @@ describe('tempestCounts', () => {
     });
     expect(counts.total).toEqual({ passed: 2, failed: 4, skipped: 1 });
     expect(counts.failures).toEqual([
-      results[1].id,
-      IDENTITY,
-      SCENARIO,
-      'setUpClass (tempest.api.image.v2.test_images.BasicOperationsImagesTest)',
+      {
+        id: results[1].id,
+        cause:
+          'raise lib_exc.TimeoutException(message) | tempest.lib.exceptions.TimeoutException: Request timed out | ' +
+          'Details: (ServersTestJSON:setUpClass) Server abc failed to reach ACTIVE status',
+      },
+      { id: IDENTITY, cause: 'status inprogress, no traceback' },
+      { id: SCENARIO, cause: 'status uxsuccess, no traceback' },
+      {
+        id: 'setUpClass (tempest.api.image.v2.test_images.BasicOperationsImagesTest)',
+        cause: 'status fail, no traceback',
+      },
     ]);
     expect(counts.skips).toEqual([{ id: NETWORK, reason: 'Public network id is required' }]);
   });

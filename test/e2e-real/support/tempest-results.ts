@@ -10,6 +10,14 @@ export interface TempestTestResult {
   readonly status: string;
   /** Why a test was skipped (the `reason` detail), when it was. */
   readonly reason?: string;
+  /** The end of a failed test's traceback (the `traceback` detail): the exception and its message. */
+  readonly traceback?: string;
+}
+
+/** A failed test and the end of its traceback, so a CI log's last lines say why it failed. */
+export interface TempestFailure {
+  readonly id: string;
+  readonly cause: string;
 }
 
 export interface TempestServiceCounts {
@@ -22,8 +30,8 @@ export interface TempestServiceCounts {
 export interface TempestCounts {
   readonly byService: Readonly<Record<string, TempestServiceCounts>>;
   readonly total: TempestServiceCounts;
-  /** The ids of failed tests (class-level failures appear as `setUpClass (tempest....)`). */
-  readonly failures: readonly string[];
+  /** The failed tests (class-level failures appear as `setUpClass (tempest....)`) and why. */
+  readonly failures: readonly TempestFailure[];
   /** Skipped tests with their reason, for the test output. */
   readonly skips: readonly { readonly id: string; readonly reason: string }[];
 }
@@ -57,7 +65,7 @@ export function tempestCounts(results: readonly TempestTestResult[]): TempestCou
   const zero = (): Record<Outcome, number> => ({ passed: 0, failed: 0, skipped: 0 });
   const byService: Record<string, Record<Outcome, number>> = {};
   const total = zero();
-  const failures: string[] = [];
+  const failures: TempestFailure[] = [];
   const skips: { id: string; reason: string }[] = [];
   for (const result of results) {
     const outcome = outcomeOf(result.status);
@@ -66,8 +74,25 @@ export function tempestCounts(results: readonly TempestTestResult[]): TempestCou
     byService[service] ??= zero();
     byService[service][outcome] += 1;
     total[outcome] += 1;
-    if (outcome === 'failed') failures.push(result.id);
+    if (outcome === 'failed') failures.push({ id: result.id, cause: causeOf(result) });
     if (outcome === 'skipped') skips.push({ id: result.id, reason: result.reason ?? '' });
   }
   return { byService, total, failures, skips };
+}
+
+/**
+ * Why a test failed, in a line: the traceback's last non-empty lines (the exception and its
+ * message; Tempest puts a server's fault there), or its status when there is no traceback (a
+ * worker that died leaves its test `inprogress`).
+ */
+function causeOf(result: TempestTestResult): string {
+  const lines = (result.traceback ?? '')
+    .trim()
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+  if (lines.length === 0) return `status ${result.status}, no traceback`;
+  return lines
+    .slice(-3)
+    .map((line) => line.trim())
+    .join(' | ');
 }

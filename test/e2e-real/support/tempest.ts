@@ -98,15 +98,16 @@ cd /tmp && rm -rf ws tempest.rc && tempest init ws >/dev/null && cp /tmp/tempest
 cd ws && setsid sh -c 'tempest run --regex "$1" --concurrency "$2" >/tmp/tempest.out 2>&1; echo $? >/tmp/tempest.rc' sh "$1" "$2" </dev/null >/dev/null 2>&1 &
 `;
 
-/** Every test of the last run from stestr's subunit stream, with skip reasons, as JSON. */
+/** Every test of the last run from stestr's subunit stream, with skip reasons and the end of each traceback, as JSON. */
 const RESULTS_SCRIPT = `
 import io, json, subprocess, subunit, testtools
 stream = subprocess.run(["stestr", "last", "--subunit"], cwd="/tmp/ws", capture_output=True).stdout
 tests = []
 def record(test):
-    reason = test["details"].get("reason")
+    reason, traceback = test["details"].get("reason"), test["details"].get("traceback")
     tests.append({"id": test["id"], "status": test["status"],
-                  **({"reason": reason.as_text()[:300]} if reason is not None else {})})
+                  **({"reason": reason.as_text()[:300]} if reason is not None else {}),
+                  **({"traceback": traceback.as_text()[-1500:]} if traceback is not None else {})})
 result = testtools.StreamToDict(record)
 result.startTestRun()
 subunit.ByteStreamToStreamResult(io.BytesIO(stream), non_subunit_name="stdout").run(result)
