@@ -3,6 +3,7 @@ import { Cloud, Component, IDependable, JsonApiObject, Service } from '../../lib
 import { SchedulingKey } from '../../lib/scheduling';
 import { GeneratedSecret } from './generated-secret';
 import { JobComponent } from './job-component';
+import { secretsReadBy } from './secret-readers';
 
 /**
  * A Secret of the control plane's namespace copied into the agents' namespace, where a node agent's
@@ -106,25 +107,6 @@ export function copySecretsForNodeAgent(component: Component, pod: k8s.PodTempla
   }
 }
 
-/** The names of the Secrets a pod reads, sorted. */
-function secretsReadBy(pod: k8s.PodTemplateSpec): string[] {
-  const names = new Set<string>();
-  const spec = pod.spec;
-  for (const container of [...(spec?.initContainers ?? []), ...(spec?.containers ?? [])]) {
-    for (const env of container.env ?? []) {
-      const name = env.valueFrom?.secretKeyRef?.name;
-      if (name) names.add(name);
-    }
-    for (const from of container.envFrom ?? []) if (from.secretRef?.name) names.add(from.secretRef.name);
-  }
-  for (const volume of spec?.volumes ?? []) {
-    if (volume.secret?.secretName) names.add(volume.secret.secretName);
-    for (const source of volume.projected?.sources ?? [])
-      if (source.secret?.name) names.add(source.secret.name);
-  }
-  return [...names].sort();
-}
-
 /**
  * The Jobs of `cloud` that generate `secretName`, read when the edges are (at synthesis), so a
  * generator declared after the agent counts. Empty for a Secret the user provides.
@@ -137,4 +119,14 @@ function generatorsOf(cloud: Cloud, secretName: string): IDependable {
       );
     },
   };
+}
+
+/**
+ * True when a node agent of `cloud` reads `secretName`, so its copy is made in the agents'
+ * namespace. Decided at synthesis, once every agent exists.
+ */
+export function isCopiedForNodeAgents(cloud: Cloud, secretName: string): boolean {
+  const secrets = cloud.node.tryFindChild('agent-secrets');
+  const copy = secrets instanceof AgentSecrets ? secrets.node.tryFindChild(secretName) : undefined;
+  return copy instanceof AgentSecretCopy && copy.enabled;
 }

@@ -26,6 +26,13 @@ export interface GeneratedSecretProps {
   readonly format?: 'hex' | 'fernet';
   /** The Secret's name. @default the component name */
   readonly secretName?: string;
+  /**
+   * Keys the Secret starts with a known value, besides the random ones: what a later change in the
+   * cluster may replace (a service user's name, which its password rotation switches). Values are
+   * DNS labels; like the random keys, they are written only when the Secret is created.
+   * @default - none
+   */
+  readonly initial?: Readonly<Record<string, string>>;
 }
 
 const GENERATORS: Readonly<Record<NonNullable<GeneratedSecretProps['format']>, string>> = {
@@ -41,6 +48,7 @@ const GENERATED_SECRET_PROPS: PropsSpec<GeneratedSecretProps> = {
   keys: required(Rules.list(dataKeyRule, { min: 1, max: 64 }), "the keys to generate, e.g. ['password']"),
   format: Rules.oneOf('hex', 'fernet'),
   secretName: Rules.dnsSubdomain(),
+  initial: Rules.record(Rules.dnsLabel(), dataKeyRule),
 };
 
 /**
@@ -61,11 +69,15 @@ export class GeneratedSecret extends JobComponent {
 
   constructor(scope: Construct, id: string, props: GeneratedSecretProps) {
     const problems = propsProblems(props, GENERATED_SECRET_PROPS);
+    for (const key of props.keys ?? [])
+      if (props.initial !== undefined && key in props.initial)
+        problems.push(`key '${key}' is in both keys and initial; a key is either random or given`);
     if (problems.length > 0) throw new ValidationError(`${scope.node.path}/${id}`, problems);
     const cloud = Cloud.of(scope);
     const secretName = props.secretName ?? `${scope.node.id}-${id}`;
     const generator = GENERATORS[props.format ?? 'hex'];
-    const fields = props.keys.map((key) => `"${key}":"%s"`).join(',');
+    const initial = Object.entries(props.initial ?? {}).map(([key, value]) => `"${key}":"${value}"`);
+    const fields = [...props.keys.map((key) => `"${key}":"%s"`), ...initial].join(',');
     const values = props.keys.map(() => `"$(${generator})"`).join(' ');
     const manifest = `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"${secretName}"},"stringData":{${fields}}}`;
     super(scope, id, {

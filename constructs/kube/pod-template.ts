@@ -119,7 +119,7 @@ export function podTemplate(component: Component, options: PodTemplateOptions): 
       dnsPolicy: options.hostAgent ? 'ClusterFirstWithHostNet' : undefined,
       hostPid: options.hostAgent ? true : undefined,
       initContainers: options.initContainers?.map((c) =>
-        withContainerDefaults(c, options.hostAgent ?? false),
+        withContainerDefaults(withApiToken(c, options.apiTokenFor), options.hostAgent ?? false),
       ),
       containers: options.containers.map((c) =>
         withContainerDefaults(withApiToken(c, options.apiTokenFor), options.hostAgent ?? false),

@@ -23,7 +23,8 @@ export function keystoneAdminClientEnv(keystone: IdentityEndpoint): Record<strin
 
 /**
  * What every program starts with: `env` (the environment), `identity` (openstacksdk's identity
- * proxy, authenticated as the admin from the `OS_*` variables) and `ensure_user`.
+ * proxy, authenticated as the admin from the `OS_*` variables), `ensure_user` and
+ * `ensure_service_user`.
  */
 const PRELUDE = `import os
 import openstack
@@ -33,12 +34,32 @@ identity = openstack.connect().identity
 
 
 def ensure_user(name, domain_id, secret):
-    """The user, created with the password or given it: the Secret stays authoritative."""
+    """The user, created with the password or given it, enabled: the Secret stays authoritative."""
     user = identity.find_user(name, domain_id=domain_id)
     if user is None:
         return identity.create_user(name=name, domain_id=domain_id, password=secret)
-    return identity.update_user(user, password=secret)
+    return identity.update_user(user, password=secret, is_enabled=True)
+
+
+def ensure_service_user(name, secret):
+    """A service's user: ensure_user in the \`service\` project, with the \`admin\` and \`service\` roles."""
+    project = identity.find_project("service", domain_id="default")
+    if project is None:
+        project = identity.create_project(name="service", domain_id="default")
+    user = ensure_user(name, "default", secret)
+    identity.assign_project_role_to_user(project, user, identity.find_role("admin", ignore_missing=False))
+    service_role = identity.find_role("service") or identity.create_role(name="service")
+    identity.assign_project_role_to_user(project, user, service_role)
+    return user
 `;
+
+/**
+ * The command that runs `program` after the prelude, in the openstackclient image, with the
+ * environment of {@link keystoneAdminClientEnv} and the admin's password as `OS_PASSWORD`.
+ */
+export function keystoneAdminProgram(program: string): string[] {
+  return ['python3', '-c', `${PRELUDE}\n${program}`];
+}
 
 export interface KeystoneAdminJobProps {
   readonly keystone: IdentityEndpoint;
@@ -62,7 +83,7 @@ export class KeystoneAdminJob extends JobComponent {
     super(scope, id, {
       operatorKey: props.operatorKey,
       image: Cloud.of(scope).image('openstackclient'),
-      command: ['python3', '-c', `${PRELUDE}\n${props.program}`],
+      command: keystoneAdminProgram(props.program),
       env: { ...keystoneAdminClientEnv(props.keystone), ...props.env },
       secretEnv: { OS_PASSWORD: props.keystone.adminCredentials.ref('password'), ...props.secretEnv },
     });

@@ -5,7 +5,7 @@ import { KeystoneRegistration } from './keystone-registration';
 import {
   SERVICE_USER_AUTH_OPTIONS,
   serviceUserAuthConfig,
-  serviceUserPasswordEnv,
+  serviceUserCredentialsEnv,
 } from './keystone-service-user';
 import { OsloSchema, OsloValues } from './oslo-config';
 
@@ -21,25 +21,21 @@ export const KEYSTONE_AUTHTOKEN_SCHEMA: OsloSchema = {
 
 /**
  * How an OpenStack API validates tokens: `[keystone_authtoken]` pointing at Keystone with the
- * service's own user, token caching in memcached. The password is not in the returned values: it
- * reaches the pod through {@link keystoneAuthtokenEnv}.
+ * service's own user, token caching in memcached. The user's name and password are not in the
+ * returned values: they reach the pod through {@link keystoneAuthtokenEnv}.
  */
-export function keystoneAuthtokenConfig(
-  keystone: IdentityEndpoint,
-  registration: KeystoneRegistration,
-  cache: CacheEndpoint,
-): OsloValues {
+export function keystoneAuthtokenConfig(keystone: IdentityEndpoint, cache: CacheEndpoint): OsloValues {
   return {
     keystone_authtoken: {
       www_authenticate_uri: keystone.authUrl,
-      ...serviceUserAuthConfig(keystone, registration),
+      ...serviceUserAuthConfig(keystone),
       memcached_servers: [...cache.servers],
       service_token_roles_required: true,
     },
   };
 }
 
-/** `[keystone_authtoken] password` from the registration's generated Secret. */
+/** `[keystone_authtoken] username` and `password` from the registration's Secret. */
 export function keystoneAuthtokenEnv(registration: KeystoneRegistration): k8s.EnvVar[] {
-  return [serviceUserPasswordEnv('keystone_authtoken', registration)];
+  return serviceUserCredentialsEnv('keystone_authtoken', registration);
 }

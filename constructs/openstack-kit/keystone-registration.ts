@@ -5,6 +5,11 @@ import { IdentityEndpoint } from './endpoints';
 import { KeystoneAdminJob } from './keystone-admin-job';
 import { SecretRef } from '../kube/secret-ref';
 import { completeServiceUrl } from '../kube/service-host';
+import {
+  ALTERNATE_USER_SUFFIX,
+  ServiceUserRotation,
+  ServiceUserRotationSchedule,
+} from './service-user-rotation';
 
 /**
  * Ensures the `service` project, the catalogue entry with its three endpoints (when
@@ -14,10 +19,7 @@ import { completeServiceUrl } from '../kube/service-host';
  * makes for a user with its service token (Nova listing the user's networks in Neutron) gets 401.
  * Keystone's bootstrap creates the role from 2023.2; it is created when missing all the same.
  */
-const REGISTRATION_PROGRAM = `project = identity.find_project("service", domain_id="default")
-if project is None:
-    project = identity.create_project(name="service", domain_id="default")
-url = env.get("ENDPOINT_URL")
+const REGISTRATION_PROGRAM = `url = env.get("ENDPOINT_URL")
 if url:
     service = identity.find_service(env["SERVICE_NAME"])
     if service is None:
@@ -26,10 +28,7 @@ if url:
         if not list(identity.endpoints(service_id=service.id, interface=interface)):
             identity.create_endpoint(service_id=service.id, interface=interface, url=url,
                                      region_id=env["OS_REGION_NAME"])
-user = ensure_user(env["USER_NAME"], "default", env["SERVICE_PASSWORD"])
-identity.assign_project_role_to_user(project, user, identity.find_role("admin", ignore_missing=False))
-service_role = identity.find_role("service") or identity.create_role(name="service")
-identity.assign_project_role_to_user(project, user, service_role)
+ensure_service_user(env["USER_NAME"], env["SERVICE_PASSWORD"])
 `;
 
 export interface KeystoneRegistrationProps {
@@ -47,17 +46,30 @@ export interface KeystoneRegistrationProps {
    * @default - no catalogue entry: only the service user, for services without an API (Ceilometer)
    */
   readonly endpointUrl?: string;
+  /**
+   * How often the service user's password is rotated (see {@link ServiceUserRotation}).
+   * @default 'on-demand'
+   */
+  readonly rotation?: ServiceUserRotationSchedule;
 }
 
 /**
  * Registers a service with Keystone: its service user (password generated in the cluster), the
  * catalogue entry and its endpoints. One Job (`<svc>-ks-register`) running an
  * idempotent openstacksdk program; it waits for Keystone's bootstrap to have completed.
+ *
+ * The user's name and password are both in the Secret `<svc>-keystone-user` (keys `username`,
+ * `password`), which the service's pods read at start: the name starts as the catalogue name, and
+ * the rotation switches it between that name and `<name>-alt` (see {@link ServiceUserRotation}).
+ * The Job ensures the user the Secret names, so a re-run after a rotation leaves the other alone.
  */
 export class KeystoneRegistration extends Construct {
   readonly credentials: GeneratedSecret;
   readonly job: KeystoneAdminJob;
+  /** The user's name until the first rotation, the catalogue name. */
   readonly userName: string;
+  /** The rotation's CronJob, unless the rotation is `never`. */
+  readonly rotation?: ServiceUserRotation;
 
   constructor(scope: Construct, id: string, props: KeystoneRegistrationProps) {
     super(scope, id);
@@ -65,6 +77,7 @@ export class KeystoneRegistration extends Construct {
     this.credentials = new GeneratedSecret(this, `${id}-credentials`, {
       operatorKey: props.operatorKey,
       keys: ['password'],
+      initial: { username: this.userName },
       secretName: `${scope.node.id}-keystone-user`,
     });
     // The catalogue is read from both of the cloud's namespaces (nova-compute finds Glance, Neutron
@@ -79,18 +92,32 @@ export class KeystoneRegistration extends Construct {
       keystone: props.keystone,
       operatorKey: props.operatorKey,
       program: REGISTRATION_PROGRAM,
-      env: {
-        USER_NAME: this.userName,
-        ...(url === undefined
+      env:
+        url === undefined
           ? {}
-          : { SERVICE_NAME: props.catalogName, SERVICE_TYPE: props.serviceType ?? '', ENDPOINT_URL: url }),
-      },
-      secretEnv: { SERVICE_PASSWORD: this.credentials.ref('password') },
+          : { SERVICE_NAME: props.catalogName, SERVICE_TYPE: props.serviceType ?? '', ENDPOINT_URL: url },
+      secretEnv: { USER_NAME: this.username, SERVICE_PASSWORD: this.password },
     });
     this.job.dependsOn(this.credentials, 'completed');
+    const rotation = props.rotation ?? 'on-demand';
+    if (rotation !== 'never') {
+      this.rotation = new ServiceUserRotation(this, 'ks-user-rotation', {
+        keystone: props.keystone,
+        operatorKey: props.operatorKey,
+        schedule: rotation,
+        secretName: this.credentials.secretName,
+        users: [this.userName, `${this.userName}${ALTERNATE_USER_SUFFIX}`],
+      });
+      this.rotation.dependsOn(this.job, 'completed');
+    }
   }
 
-  /** The service user's password, for `[keystone_authtoken] password`. */
+  /** The service user's name, for `[<section>] username`. */
+  get username(): SecretRef {
+    return this.credentials.ref('username');
+  }
+
+  /** The service user's password, for `[<section>] password`. */
   get password(): SecretRef {
     return this.credentials.ref('password');
   }

@@ -22,21 +22,18 @@ export const SERVICE_USER_AUTH_OPTIONS = {
 } as const satisfies Readonly<Record<string, OsloOptionType>>;
 
 /**
- * The values of such a section: the password plugin with the user `registration` created in the
- * `service` project. The password is not among them: it reaches the pod through
- * {@link serviceUserPasswordEnv}.
+ * The values of such a section: the password plugin with the service's user in the `service`
+ * project. The user's name and password are not among them: both come from the registration's
+ * Secret through {@link serviceUserCredentialsEnv}, because a rotation
+ * (`ServiceUserRotation`) switches the service between two users.
  *
  * @example
- * const conf = { placement: { ...serviceUserAuthConfig(keystone, registration), valid_interfaces: ['internal'] } };
+ * const conf = { placement: { ...serviceUserAuthConfig(keystone), valid_interfaces: ['internal'] } };
  */
-export function serviceUserAuthConfig(
-  keystone: IdentityEndpoint,
-  registration: KeystoneRegistration,
-): Record<string, OsloValue> {
+export function serviceUserAuthConfig(keystone: IdentityEndpoint): Record<string, OsloValue> {
   return {
     auth_type: 'password',
     auth_url: keystone.authUrl,
-    username: registration.userName,
     project_name: 'service',
     user_domain_name: 'Default',
     project_domain_name: 'Default',
@@ -44,7 +41,10 @@ export function serviceUserAuthConfig(
   };
 }
 
-/** `[<section>] password` from the service user's generated Secret. */
-export function serviceUserPasswordEnv(section: string, registration: KeystoneRegistration): k8s.EnvVar {
-  return envFromSecret(osloEnvName(section, 'password'), registration.password);
+/** `[<section>] username` and `password` from the service user's Secret, read at pod start. */
+export function serviceUserCredentialsEnv(section: string, registration: KeystoneRegistration): k8s.EnvVar[] {
+  return [
+    envFromSecret(osloEnvName(section, 'username'), registration.username),
+    envFromSecret(osloEnvName(section, 'password'), registration.password),
+  ];
 }

@@ -128,7 +128,7 @@ export function openstackServiceDependencies(
     database,
     messaging,
     registration,
-    authtokenConfig: keystoneAuthtokenConfig(keystone, registration, inputs.cache),
+    authtokenConfig: keystoneAuthtokenConfig(keystone, inputs.cache),
     env: [
       ...database.connectionEnv(),
       ...(messaging ? messaging.transportUrlEnv() : []),

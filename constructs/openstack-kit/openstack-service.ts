@@ -1,5 +1,14 @@
 import { Construct } from 'constructs';
-import { addCheck, assertNoProblems, Cloud, propsProblems, PropsSpec, Rules, Service } from '../../lib/model';
+import {
+  addCheck,
+  assertNoProblems,
+  Cloud,
+  propsProblems,
+  PropsSpec,
+  Rules,
+  Service,
+  ValidationError,
+} from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
 import { openstackOptionSchema, OpenStackSchemaName } from './openstack-option-schema';
 import {
@@ -20,6 +29,7 @@ import {
 import { requireInputs } from '../kube/required-inputs';
 import { MessagingEndpoint } from './endpoints';
 import { ServiceMessaging } from './service-messaging';
+import { SERVICE_USER_ROTATIONS, ServiceUserRotationSchedule } from './service-user-rotation';
 
 /** What every OpenStack service construct takes besides its input services. */
 export interface OpenStackServiceOptions {
@@ -34,6 +44,13 @@ export interface OpenStackServiceOptions {
    * @default the cloud's registry `<service>:<release>`, e.g. `glance:2025.1`
    */
   readonly image?: string;
+  /**
+   * How often the service user's password rotates, with two valid credentials while the service's
+   * pods switch (see `ServiceUserRotation`): `weekly`, `monthly`, `on-demand` (a suspended
+   * CronJob, run by hand) or `never` (no CronJob).
+   * @default 'on-demand' (`never` for a service whose user must stay the same one: Heat)
+   */
+  readonly serviceUserRotation?: ServiceUserRotationSchedule;
 }
 
 /**
@@ -101,6 +118,12 @@ export interface OpenStackServiceDescriptor<P extends OpenStackServiceOptions = 
    * @default - the service's own props are not checked, and unknown keys are allowed
    */
   readonly props?: OpenStackServicePropsSpec<P>;
+  /**
+   * Why the service's user must stay the same one, when it must: its rotation is then `never`,
+   * and asking for another is refused with this reason.
+   * @default - the user may alternate (see `ServiceUserRotation`)
+   */
+  readonly fixedServiceUser?: string;
 }
 
 /** The rules of the props every service takes; a service's own go in its descriptor's `props`. */
@@ -108,6 +131,7 @@ const OPTIONS: PropsSpec<OpenStackServiceOptions> = {
   // Here: that every option renders as written; against the file's schema: at synthesis.
   config: osloValuesRule,
   image: Rules.image(),
+  serviceUserRotation: Rules.oneOf(...SERVICE_USER_ROTATIONS),
 };
 
 /** The spec a service's own props are declared with: every key but the shared options. */
@@ -150,6 +174,8 @@ export abstract class OpenStackService extends Service {
   protected readonly configDir: string;
   /** The user's overrides of the configuration file. */
   protected readonly userConfig?: OsloValues;
+  /** How often the service user's password rotates (the registration's `rotation`). */
+  protected readonly serviceUserRotation: ServiceUserRotationSchedule;
 
   protected constructor(
     scope: Construct,
@@ -172,6 +198,12 @@ export abstract class OpenStackService extends Service {
     const schema = descriptor.schema ?? (descriptor.image as OpenStackSchemaName);
     this.schema = typeof schema === 'string' ? openstackOptionSchema(this, schema) : schema;
     this.userConfig = props.config;
+    this.serviceUserRotation =
+      props.serviceUserRotation ?? (descriptor.fixedServiceUser ? 'never' : 'on-demand');
+    if (descriptor.fixedServiceUser !== undefined && this.serviceUserRotation !== 'never')
+      throw new ValidationError(this.node.path, [
+        `serviceUserRotation '${this.serviceUserRotation}' cannot be used: ${descriptor.fixedServiceUser}; leave it out (the default is 'never')`,
+      ]);
     this.configDir = `/etc/${descriptor.image}`;
     const configFile =
       descriptor.configFile ?? `${typeof schema === 'string' ? schema : descriptor.image}.conf`;
@@ -196,6 +228,7 @@ export abstract class OpenStackService extends Service {
   ): OpenStackServiceDependencies {
     return openstackServiceDependencies(this, inputs, {
       ...props,
+      registration: { ...props.registration, rotation: this.serviceUserRotation },
       operatorKey: this.operatorKey,
       image: this.image,
     });

@@ -6,7 +6,7 @@ import { placement, requiringNoOvnMaintenance, SchedulingKey } from '../../lib/s
 import { CacheEndpoint, MessagingEndpoint } from '../openstack-kit/endpoints';
 import { JobComponent } from '../kube/job-component';
 import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
-import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../openstack-kit/keystone-service-user';
+import { serviceUserAuthConfig, serviceUserCredentialsEnv } from '../openstack-kit/keystone-service-user';
 import { OsloValues, osloEnvName } from '../openstack-kit/oslo-config';
 import { ServiceMessaging } from '../openstack-kit/service-messaging';
 import { WorkerService } from '../kube/worker-service';
@@ -119,10 +119,11 @@ export class Ceilometer extends OpenStackService {
       keystone: props.keystone,
       operatorKey,
       catalogName: 'ceilometer',
+      rotation: this.serviceUserRotation,
     });
 
     const serviceCredentials: OsloValues[string] = {
-      ...serviceUserAuthConfig(props.keystone, this.registration),
+      ...serviceUserAuthConfig(props.keystone),
       interface: 'internalURL',
     };
     const conf = this.renderConfig({
@@ -150,7 +151,7 @@ export class Ceilometer extends OpenStackService {
         ],
       }),
     };
-    const credentialsEnv = [serviceUserPasswordEnv('service_credentials', this.registration)];
+    const credentialsEnv = serviceUserCredentialsEnv('service_credentials', this.registration);
     const env = [...messaging.transportUrlEnv(), ...credentialsEnv];
 
     this.upgrade = new JobComponent(this, 'upgrade', {

@@ -7,7 +7,7 @@ import { MessagingEndpoint } from '../openstack-kit/endpoints';
 import { GeneratedSecret } from '../kube/generated-secret';
 import { KeystoneAdminJob } from '../openstack-kit/keystone-admin-job';
 import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
-import { serviceUserPasswordEnv } from '../openstack-kit/keystone-service-user';
+import { serviceUserCredentialsEnv } from '../openstack-kit/keystone-service-user';
 import { osloCacheConfig } from '../openstack-kit/oslo-cache';
 import { osloEnvName } from '../openstack-kit/oslo-config';
 import { envFromSecret } from '../kube/secret-ref';
@@ -66,6 +66,8 @@ const HEAT: OpenStackServiceDescriptor<HeatProps> = {
         : [`${name} ${shown(value)} must be letters, digits, '_' or '-'`],
     ),
   },
+  fixedServiceUser:
+    "Heat's user is the trustee of every trust its stacks hold (deferred authentication); a stack's trust names the user by id, so switching to another user would break the stacks made before",
 };
 
 /**
@@ -126,7 +128,6 @@ export class Heat extends OpenStackApiService {
         trustee: {
           auth_type: 'password',
           auth_url: props.keystone.authUrl,
-          username: this.registration.userName,
           user_domain_name: 'Default',
         },
         clients_keystone: { auth_uri: props.keystone.authUrl.replace(/\/v3$/, '') },
@@ -136,7 +137,7 @@ export class Heat extends OpenStackApiService {
     );
     const env = [
       ...deps.env,
-      serviceUserPasswordEnv('trustee', this.registration),
+      ...serviceUserCredentialsEnv('trustee', this.registration),
       envFromSecret(osloEnvName('DEFAULT', 'stack_domain_admin_password'), domainAdmin.ref('password')),
     ];
     const gate = (c: Component) => deps.gate(c).dependsOn(this.domainSetup, 'completed');

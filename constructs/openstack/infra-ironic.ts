@@ -8,7 +8,7 @@ import { MessagingEndpoint } from '../openstack-kit/endpoints';
 import { JobComponent } from '../kube/job-component';
 import { keystoneAdminClientEnv } from '../openstack-kit/keystone-admin-job';
 import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
-import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../openstack-kit/keystone-service-user';
+import { serviceUserAuthConfig, serviceUserCredentialsEnv } from '../openstack-kit/keystone-service-user';
 import { OsloValues, osloEnvName } from '../openstack-kit/oslo-config';
 import { DependencyGateOptions } from '../openstack-kit/openstack-service-dependencies';
 import { uwsgiCommand } from '../openstack-kit/uwsgi';
@@ -163,7 +163,7 @@ export class InfraIronic extends OpenStackApiService {
     this.registration = deps.registration;
 
     const serviceAuth = (): OsloValues[string] => ({
-      ...serviceUserAuthConfig(props.keystone, this.registration),
+      ...serviceUserAuthConfig(props.keystone),
       valid_interfaces: ['internal'],
     });
     const authSections = [
@@ -212,7 +212,7 @@ export class InfraIronic extends OpenStackApiService {
     ]);
     const env = [
       ...deps.env,
-      ...authSections.map((section) => serviceUserPasswordEnv(section, this.registration)),
+      ...authSections.flatMap((section) => serviceUserCredentialsEnv(section, this.registration)),
     ];
 
     if (props.neutron) {

@@ -6,7 +6,7 @@ import { ApiService } from '../kube/api-service';
 import { MessagingEndpoint } from '../openstack-kit/endpoints';
 import { GeneratedSecret } from '../kube/generated-secret';
 import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
-import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../openstack-kit/keystone-service-user';
+import { serviceUserAuthConfig, serviceUserCredentialsEnv } from '../openstack-kit/keystone-service-user';
 import {
   NODE_CONFIGURED_AGENT_OPTIONS_RULES,
   NodeConfiguredAgent,
@@ -179,7 +179,7 @@ export class Neutron extends OpenStackApiService {
           notify_nova_on_port_data_changes: true,
         },
         // Port events go to Nova with Neutron's own service user, found through the catalogue.
-        nova: { ...serviceUserAuthConfig(props.keystone, this.registration), endpoint_type: 'internal' },
+        nova: { ...serviceUserAuthConfig(props.keystone), endpoint_type: 'internal' },
         ml2: {
           type_drivers: ['geneve', 'flat', 'vlan'],
           tenant_network_types: ['geneve'],
@@ -208,7 +208,7 @@ export class Neutron extends OpenStackApiService {
       replicas: props.apiReplicas,
       env: [
         ...deps.env,
-        serviceUserPasswordEnv('nova', this.registration),
+        ...serviceUserCredentialsEnv('nova', this.registration),
         // The files neutron's WSGI entry point (neutron.wsgi.api) loads, instead of its default
         // neutron.conf + plugins/ml2/ml2_conf.ini: Stackwright puts [ml2] and [ovn] in neutron.conf.
         { name: 'OS_NEUTRON_CONFIG_FILES', value: 'neutron.conf' },

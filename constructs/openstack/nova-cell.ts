@@ -64,8 +64,8 @@ export interface NovaCellProps {
   /** nova.conf of the cell's compute nodes before the cell's console URL and the user's `compute.config`. */
   readonly computeConfig: OsloValues;
   readonly compute: NovaComputeOptions;
-  /** The service users' passwords every Nova process reads. */
-  readonly servicePasswords: readonly k8s.EnvVar[];
+  /** The service user's name and password every Nova process reads. */
+  readonly serviceCredentials: readonly k8s.EnvVar[];
   /** What the conductor reads besides the cell's database and transport URL. @default - nothing */
   readonly conductorEnv?: readonly k8s.EnvVar[];
   readonly peers: NovaCellPeers;
@@ -124,7 +124,7 @@ export class NovaCell extends Construct {
         ...(props.conductorEnv ?? []),
         ...this.database.connectionEnv('CELL_DB_PASSWORD'),
         ...this.messaging.transportUrlEnv(),
-        ...props.servicePasswords,
+        ...props.serviceCredentials,
       ],
       config: controlFiles,
     });
@@ -174,7 +174,7 @@ export class NovaCell extends Construct {
       nodes: props.nodes,
       schema: props.schema,
       config: computeConfig,
-      env: [...this.messaging.transportUrlEnv(), ...props.servicePasswords],
+      env: [...this.messaging.transportUrlEnv(), ...props.serviceCredentials],
       messagingPort: props.messaging.port,
     });
     for (const component of this.compute.components) {

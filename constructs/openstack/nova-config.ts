@@ -1,16 +1,14 @@
 import { k8s } from 'cdk8s-plus-33';
 import { IdentityEndpoint } from '../openstack-kit/endpoints';
 import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
-import { serviceUserAuthConfig, serviceUserPasswordEnv } from '../openstack-kit/keystone-service-user';
+import { serviceUserAuthConfig, serviceUserCredentialsEnv } from '../openstack-kit/keystone-service-user';
 import { OsloValues } from '../openstack-kit/oslo-config';
 
-/** The passwords of the service users Nova authenticates as towards Placement, Neutron and the others. */
-export function novaServicePasswords(registration: KeystoneRegistration): k8s.EnvVar[] {
-  return [
-    serviceUserPasswordEnv('placement', registration),
-    serviceUserPasswordEnv('neutron', registration),
-    serviceUserPasswordEnv('service_user', registration),
-  ];
+/** The credentials of the service user Nova authenticates as towards Placement, Neutron and the others. */
+export function novaServiceCredentials(registration: KeystoneRegistration): k8s.EnvVar[] {
+  return ['placement', 'neutron', 'service_user'].flatMap((section) =>
+    serviceUserCredentialsEnv(section, registration),
+  );
 }
 
 /**
@@ -18,13 +16,13 @@ export function novaServicePasswords(registration: KeystoneRegistration): k8s.En
  * service users towards Placement, Neutron and Cinder, and no notifications. oslo.cache is the
  * control plane's alone (see Nova).
  */
-export function novaCommonConfig(keystone: IdentityEndpoint, registration: KeystoneRegistration): OsloValues {
+export function novaCommonConfig(keystone: IdentityEndpoint): OsloValues {
   const serviceUser = (section: 'placement' | 'neutron'): OsloValues => ({
-    [section]: { ...serviceUserAuthConfig(keystone, registration), valid_interfaces: ['internal'] },
+    [section]: { ...serviceUserAuthConfig(keystone), valid_interfaces: ['internal'] },
   });
   // [service_user] is a plain keystoneauth section: it has no region_name.
   const serviceUserAuth = Object.fromEntries(
-    Object.entries(serviceUserAuthConfig(keystone, registration)).filter(([o]) => o !== 'region_name'),
+    Object.entries(serviceUserAuthConfig(keystone)).filter(([o]) => o !== 'region_name'),
   );
   return {
     DEFAULT: { debug: false, use_stderr: true },

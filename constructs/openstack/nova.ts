@@ -39,7 +39,7 @@ import { Neutron } from './neutron';
 import { NovaCell, NovaCellOptions, NovaCellProps } from './nova-cell';
 import { libvirtDaemon, libvirtOptions, NovaComputeOptions, VirtType } from './nova-compute';
 import { cellMappingJob } from './nova-cell-mapping';
-import { novaCommonConfig, novaServicePasswords } from './nova-config';
+import { novaCommonConfig, novaServiceCredentials } from './nova-config';
 import { novaDatabase } from './nova-database';
 import { OpenStackServiceDescriptor, OpenStackServiceProps } from '../openstack-kit/openstack-service';
 import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
@@ -182,11 +182,12 @@ export class Nova extends OpenStackApiService {
       serviceType: 'compute',
       catalogName: 'nova',
       endpointUrl: this.apiUrl(API_PORT, '/v2.1'),
+      rotation: this.serviceUserRotation,
     });
 
     // Configuration: the control plane's nova.conf, and the hypervisors'.
-    const servicePasswords = novaServicePasswords(this.registration);
-    const common = novaCommonConfig(props.keystone, this.registration);
+    const serviceCredentials = novaServiceCredentials(this.registration);
+    const common = novaCommonConfig(props.keystone);
     const controlFiles = this.controlPlaneFiles(props, common);
     const virtType = props.compute?.virtType ?? 'kvm';
     const computeConfig = computeNovaConf(this.configWith(common), virtType);
@@ -198,7 +199,7 @@ export class Nova extends OpenStackApiService {
       forcedDownscale: props.compute?.forcedDownscale ?? false,
       virtType,
     });
-    this.cells = this.buildCells(props, cellOptions, { controlFiles, computeConfig, servicePasswords });
+    this.cells = this.buildCells(props, cellOptions, { controlFiles, computeConfig, serviceCredentials });
     this.compute = this.cells.map((c) => c.compute);
     this.cellMapping = this.mapCells();
     const first = this.cells[0];
@@ -220,7 +221,7 @@ export class Nova extends OpenStackApiService {
       port: API_PORT,
       healthPath: '/',
       replicas: props.apiReplicas,
-      env: [...apiEnv, ...keystoneAuthtokenEnv(this.registration), ...servicePasswords],
+      env: [...apiEnv, ...keystoneAuthtokenEnv(this.registration), ...serviceCredentials],
       files: controlFiles.files,
       requests: { cpu: '200m', memory: '512Mi' },
     });
@@ -240,7 +241,7 @@ export class Nova extends OpenStackApiService {
       env: [
         ...apiEnv,
         ...keystoneAuthtokenEnv(this.registration),
-        ...servicePasswords,
+        ...serviceCredentials,
         envFromSecret(
           osloEnvName('neutron', 'metadata_proxy_shared_secret'),
           neutron.metadataProxySecret.ref('secret'),
@@ -256,7 +257,7 @@ export class Nova extends OpenStackApiService {
       command: ['nova-scheduler'],
       replicas: props.schedulerReplicas ?? 2,
       connectedTo: [first.messagingEndpoint.port],
-      env: [...apiEnv, ...servicePasswords],
+      env: [...apiEnv, ...serviceCredentials],
       config: controlFiles,
     });
     apiLevel(this.scheduler).dependsOn(props.placement, 'ready');
@@ -330,7 +331,7 @@ export class Nova extends OpenStackApiService {
         neutron: { service_metadata_proxy: true },
         oslo_middleware: { enable_proxy_headers_parsing: true },
         scheduler: { discover_hosts_in_cells_interval: 300 },
-        ...keystoneAuthtokenConfig(props.keystone, this.registration, props.cache),
+        ...keystoneAuthtokenConfig(props.keystone, props.cache),
       }),
     );
     // nova-api and nova-metadata read exactly /etc/nova/nova.conf and /etc/nova/api-paste.ini.
@@ -344,7 +345,7 @@ export class Nova extends OpenStackApiService {
   private buildCells(
     props: NovaProps,
     cellOptions: readonly NovaCellOptions[],
-    config: Pick<NovaCellProps, 'controlFiles' | 'computeConfig' | 'servicePasswords'>,
+    config: Pick<NovaCellProps, 'controlFiles' | 'computeConfig' | 'serviceCredentials'>,
   ): NovaCell[] {
     const cellNodeLabel = props.cellNodeLabel ?? 'nova.stackwright.io/cell';
     const extraCellLabels = cellOptions.slice(1).map((_, i) => ({ [cellNodeLabel]: `cell${i + 2}` }));

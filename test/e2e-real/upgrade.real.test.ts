@@ -38,6 +38,10 @@ import {
   KEYS_ROTATED_AT_ANNOTATION,
 } from '../../constructs/openstack/credential-rotation-script';
 import { RequestLine, summariseLoad, unitWindows } from './support/load-report';
+import {
+  POD_USER_ANNOTATION,
+  ROTATION_STATE_ANNOTATION,
+} from '../../constructs/openstack-kit/service-user-rotation-program';
 
 const FROM = '2024.2';
 const TO = '2025.1';
@@ -259,9 +263,9 @@ test('the fixtures made before the upgrade are intact: the image byte for byte, 
 });
 
 /** Waits for a Job's condition; when it does not come, fails with its pods' logs (every container). */
-function waitForJob(job: string, condition: 'Complete' | 'Failed'): void {
+function waitForJob(job: string, condition: 'Complete' | 'Failed', timeout = '300s'): void {
   try {
-    kubectl('-n', namespace, 'wait', `job/${job}`, `--for=condition=${condition}`, '--timeout=300s');
+    kubectl('-n', namespace, 'wait', `job/${job}`, `--for=condition=${condition}`, `--timeout=${timeout}`);
   } catch (error) {
     const logs = kubectl('-n', namespace, 'logs', `job/${job}`, '--all-containers', '--tail=40');
     throw new Error(`Job ${job} is not ${condition}: ${String(error)}\n${logs}`);
@@ -442,6 +446,72 @@ test('a deleted Galera member rejoins the cluster and no data is lost', () => {
     'written before the restart',
   );
 });
+
+/** The services whose users rotate under the load: the APIs it calls, each validating tokens as its user. */
+const ROTATED_SERVICES = ['glance', 'placement'];
+
+test("the service users' passwords rotate under load: two valid credentials while the pods switch, no request dropped, the old users disabled", () => {
+  // GIVEN the load running
+  const load = startClient(['load', JSON.stringify(fixtures)], LOAD);
+  sleepSeconds(20);
+  // WHEN Glance's and Placement's rotations run from their CronJobs, side by side
+  const start = Date.now();
+  const jobs = ROTATED_SERVICES.map((service) => {
+    const job = `${service}-user-rotation-${uniqueSuffix()}`;
+    kubectl('-n', namespace, 'create', 'job', job, `--from=cronjob/${service}-ks-user-rotation`);
+    return job;
+  });
+  for (const job of jobs) waitForJob(job, 'Complete', '900s');
+  say(`service user rotations: ${((Date.now() - start) / 1000).toFixed(0)}s`);
+  sleepSeconds(20);
+  const report = summariseLoad(stopLoad(load), []);
+  for (const job of jobs)
+    for (const line of kubectl('-n', namespace, 'logs', `job/${job}`, '--all-containers').trim().split('\n'))
+      say(`${job}: ${line}`);
+  say(`load during the rotations: ${JSON.stringify(report.total)}`);
+  for (const failure of report.failures.slice(0, 20)) say(`failed: ${JSON.stringify(failure)}`);
+  // THEN not one request failed
+  expect(report.failures).toEqual([]);
+  expect(report.total.requests).toBeGreaterThan(0);
+  for (const service of ROTATED_SERVICES) {
+    // … each Secret names the other user, the switch complete …
+    const secret = JSON.parse(
+      kubectl('-n', namespace, 'get', 'secret', `${service}-keystone-user`, '-o', 'json'),
+    ) as { data: Record<string, string>; metadata: { annotations: Record<string, string> } };
+    expect(Buffer.from(secret.data.username, 'base64').toString()).toBe(`${service}-alt`);
+    expect(secret.metadata.annotations[ROTATION_STATE_ANNOTATION]).toBe('complete');
+    // … and every pod of its API started with it
+    const podUsers = apiPodUsers(service);
+    expect(podUsers.length).toBeGreaterThan(0);
+    expect(podUsers.filter((user) => user !== `${service}-alt`)).toEqual([]);
+  }
+  // … and the users switched from are disabled
+  const users = ROTATED_SERVICES.flatMap((s) => [s, `${s}-alt`]);
+  expect(runOnce<Record<string, boolean>>(['users', JSON.stringify(users)])).toEqual(
+    Object.fromEntries(
+      ROTATED_SERVICES.flatMap((s) => [
+        [s, false],
+        [`${s}-alt`, true],
+      ]),
+    ),
+  );
+});
+
+/** The user each running pod of a service's API was rolled to authenticate as (its template's annotation). */
+function apiPodUsers(service: string): string[] {
+  const out = kubectl(
+    '-n',
+    namespace,
+    'get',
+    'pods',
+    '-l',
+    `app.kubernetes.io/instance=${service},app.kubernetes.io/component=api`,
+    '--field-selector=status.phase=Running',
+    '-o',
+    `jsonpath={range .items[*]}{.metadata.annotations.${POD_USER_ANNOTATION.replace(/\./g, '\\.')}}{"\\n"}{end}`,
+  );
+  return out.trim().split('\n').filter(Boolean);
+}
 
 test('deploying the upgraded cloud again writes nothing (a member replaced since included)', () => {
   const again = deploy(outNew, '10m');

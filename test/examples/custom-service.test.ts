@@ -55,6 +55,7 @@ describe('examples/custom-service', () => {
       'reports-db-sync',
       'reports-ks-register',
       'reports-ks-register-credentials',
+      'reports-ks-user-rotation',
     ]);
   });
 
@@ -64,8 +65,8 @@ describe('examples/custom-service', () => {
       'reports.conf'
     ];
     expect(conf.startsWith('[DEFAULT]\ndebug = false\nretention_days = 90\n')).toBe(true);
-    expect(conf).toContain('username = usage-reports\n');
-    expect(conf).not.toMatch(/password =|connection =/);
+    expect(conf).toContain('[keystone_authtoken]\nauth_type = password\n');
+    expect(conf).not.toMatch(/username =|password =|connection =/);
   });
 
   test('its own validation reports the construct path and the fix', () => {

@@ -26,7 +26,7 @@ const COPIED = [
   'nova-keystone-user',
 ];
 /** Keystone's key rotations (CronJobs), the one Secret each reads and patches, and that Secret's generator. */
-const ROTATIONS = [
+const KEY_ROTATIONS = [
   { name: 'keystone-fernet-rotation', secret: 'keystone-fernet-keys', generator: 'keystone-fernet-setup' },
   {
     name: 'keystone-credential-rotation',
@@ -34,6 +34,24 @@ const ROTATIONS = [
     generator: 'keystone-credential-setup',
   },
 ];
+/** The services whose user's password rotates: every one with a Keystone user but Heat, whose user stays. */
+const SERVICE_USER_ROTATIONS = [
+  'barbican',
+  'ceilometer',
+  'cinder',
+  'glance',
+  'gnocchi',
+  'ironic',
+  'neutron',
+  'nova',
+  'placement',
+].map((service) => ({
+  name: `${service}-ks-user-rotation`,
+  secret: `${service}-keystone-user`,
+  generator: `${service}-ks-register-credentials`,
+}));
+/** Every rotation: a CronJob that reads and patches one Secret by name. */
+const ROTATIONS = [...KEY_ROTATIONS, ...SERVICE_USER_ROTATIONS];
 const isRotation = (name: string) => ROTATIONS.some((r) => r.name === name);
 /** The names of the Roles bound to ServiceAccount `name` of the control plane, by namespace. */
 function rolesBoundTo(name: string): string[] {
@@ -147,7 +165,7 @@ describe('Secret access per Job', () => {
     }
   });
 
-  test.each(ROTATIONS)('$name may read and patch $secret, nothing else', (rotation) => {
+  test.each(KEY_ROTATIONS)('$name may read and patch $secret, nothing else', (rotation) => {
     const pods = withToken.filter((o) => o.metadata.name === rotation.name);
     expect(pods.map((o) => [o.kind, podSpecOf(o).serviceAccountName])).toEqual([['CronJob', rotation.name]]);
     expect(rolesBoundTo(rotation.name)).toEqual([`${CONTROL_PLANE}/${rotation.name}`]);
@@ -155,6 +173,48 @@ describe('Secret access per Job', () => {
       { apiGroups: [''], resources: ['secrets'], resourceNames: [rotation.secret], verbs: ['get', 'patch'] },
     ]);
   });
+
+  test.each(SERVICE_USER_ROTATIONS)(
+    '$name may read and patch $secret, and patch exactly the workloads whose pods read it',
+    (rotation) => {
+      // GIVEN the workloads that read the Secret, in each namespace
+      const readers = objects.filter(
+        (o) =>
+          ['Deployment', 'StatefulSet', 'DaemonSet'].includes(o.kind) &&
+          JSON.stringify(podSpecOf(o)).includes(`"name":"${rotation.secret}"`),
+      );
+      expect(readers.length).toBeGreaterThan(0);
+      const namespaces = [...new Set(readers.map((o) => o.metadata.namespace as string))].sort();
+      // THEN the CronJob runs as its own account, bound to a Role of its name in each of them …
+      const pods = withToken.filter((o) => o.metadata.name === rotation.name);
+      expect(pods.map((o) => [o.kind, podSpecOf(o).serviceAccountName])).toEqual([
+        ['CronJob', rotation.name],
+      ]);
+      expect(rolesBoundTo(rotation.name).sort()).toEqual(
+        namespaces.map((ns) => `${ns}/${rotation.name}`).sort(),
+      );
+      // … which grants get and patch on the Secret (or its copy) and on those workloads, by name
+      for (const namespace of namespaces) {
+        const byKind = new Map<string, string[]>();
+        for (const o of readers.filter((r) => r.metadata.namespace === namespace))
+          byKind.set(o.kind, [...(byKind.get(o.kind) ?? []), o.metadata.name].sort());
+        expect(rulesOf(roleIn(namespace, rotation.name))).toEqual([
+          {
+            apiGroups: [''],
+            resources: ['secrets'],
+            resourceNames: [rotation.secret],
+            verbs: ['get', 'patch'],
+          },
+          ...[...byKind.entries()].map(([kind, names]) => ({
+            apiGroups: ['apps'],
+            resources: [`${kind.toLowerCase()}s`],
+            resourceNames: names,
+            verbs: ['get', 'patch'],
+          })),
+        ]);
+      }
+    },
+  );
 
   test("each copy Job reads its one original and creates its copy in the agents' namespace, nothing else", () => {
     const copies = withToken.filter((job) => job.metadata.name.startsWith('agent-secrets-'));
@@ -182,7 +242,8 @@ describe('Secret access per Job', () => {
     const readers = new Map<string, string[]>();
     for (const role of named('Role')) {
       for (const rule of rulesOf(role)) {
-        for (const secret of rule.verbs.includes('get') ? (rule.resourceNames ?? []) : []) {
+        const readsSecrets = rule.resources?.includes('secrets') && rule.verbs.includes('get');
+        for (const secret of readsSecrets ? (rule.resourceNames ?? []) : []) {
           const key = `${role.metadata.namespace}/${secret}`;
           readers.set(key, [...(readers.get(key) ?? []), role.metadata.name]);
         }
@@ -190,11 +251,16 @@ describe('Secret access per Job', () => {
     }
     // THEN each one by its generator alone, among them the cloud's most sensitive …
     const copied = new Set(COPIED.map((s) => `${CONTROL_PLANE}/${s}`));
-    const rotated = new Set(ROTATIONS.map((r) => `${CONTROL_PLANE}/${r.secret}`));
+    const rotated = new Set(
+      ROTATIONS.flatMap((r) => [
+        `${CONTROL_PLANE}/${r.secret}`,
+        ...(COPIED.includes(r.secret) ? [`${AGENTS}/${r.secret}`] : []),
+      ]),
+    );
     const single = [...readers.entries()].filter(([key]) => !copied.has(key) && !rotated.has(key));
     expect(single.filter(([, names]) => names.length !== 1)).toEqual([]);
-    // … Keystone's Fernet and credential keys by their generator and their rotation …
-    for (const rotation of ROTATIONS) {
+    // … Keystone's keys and the service users' credentials by their generator and their rotation …
+    for (const rotation of ROTATIONS.filter((r) => !COPIED.includes(r.secret))) {
       expect(readers.get(`${CONTROL_PLANE}/${rotation.secret}`)).toEqual([rotation.generator, rotation.name]);
     }
     expect(readers.get(`${CONTROL_PLANE}/keystone-admin-credentials`)).toEqual([
@@ -202,14 +268,19 @@ describe('Secret access per Job', () => {
     ]);
     expect(readers.get(`${CONTROL_PLANE}/db-credentials`)).toEqual(['db-credentials']);
     expect(readers.get(`${CONTROL_PLANE}/barbican-kek`)).toEqual(['barbican-kek-setup']);
-    // … and what node agents read, by its generator and its copy Job (and the copy by that Job alone)
-    expect(readers.get(`${CONTROL_PLANE}/nova-keystone-user`)).toEqual([
-      'nova-ks-register-credentials',
+    // … and what node agents read, by its generator and its copy Job (and the copy by that Job
+    // alone), and by its rotation, when it rotates, in both namespaces
+    expect(readers.get(`${CONTROL_PLANE}/nova-keystone-user`)?.sort()).toEqual([
       'agent-secrets-nova-keystone-user',
+      'nova-ks-register-credentials',
+      'nova-ks-user-rotation',
     ]);
     for (const secret of COPIED) {
-      expect(readers.get(`${CONTROL_PLANE}/${secret}`)?.length).toBe(2);
-      expect(readers.get(`${AGENTS}/${secret}`)).toEqual([`agent-secrets-${secret}`]);
+      const rotation = ROTATIONS.find((r) => r.secret === secret);
+      expect(readers.get(`${CONTROL_PLANE}/${secret}`)?.length).toBe(rotation ? 3 : 2);
+      expect(readers.get(`${AGENTS}/${secret}`)?.sort()).toEqual(
+        [`agent-secrets-${secret}`, ...(rotation ? [rotation.name] : [])].sort(),
+      );
     }
     // (one Secret per token-carrying pod, but for the rotations', which their generators also read)
     expect(readers.size).toBe(withToken.length - ROTATIONS.length);
@@ -238,5 +309,11 @@ describe('Secret access per Job', () => {
     ) as KubeObject;
     expect(podSpecOf(rotation).automountServiceAccountToken).toBe(false);
     expect(containersWithToken(rotation).map((c) => c.name)).toEqual(['publish']);
+    // … and in a service user's rotation to its Kubernetes steps, not to those holding the admin's password
+    for (const { name } of SERVICE_USER_ROTATIONS) {
+      const cronJob = objects.find((o) => o.kind === 'CronJob' && o.metadata.name === name) as KubeObject;
+      expect(podSpecOf(cronJob).automountServiceAccountToken).toBe(false);
+      expect(containersWithToken(cronJob).map((c) => c.name)).toEqual(['read', 'switch', 'complete']);
+    }
   });
 });

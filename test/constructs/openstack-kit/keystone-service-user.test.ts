@@ -7,7 +7,7 @@ import {
 import {
   SERVICE_USER_AUTH_OPTIONS,
   serviceUserAuthConfig,
-  serviceUserPasswordEnv,
+  serviceUserCredentialsEnv,
 } from '../../../constructs/openstack-kit/keystone-service-user';
 import { SchedulingKey } from '../../../lib/scheduling';
 import { baseCloud } from '../support/compute-network-fixture';
@@ -23,16 +23,15 @@ function registration() {
 }
 
 describe('service user sections', () => {
-  test('authenticate with the password plugin as the registered user in the service project', () => {
+  test('authenticate with the password plugin in the service project', () => {
     // GIVEN
-    const { keystone, ksRegister } = registration();
+    const { keystone } = registration();
     // WHEN
-    const section = serviceUserAuthConfig(keystone, ksRegister);
+    const section = serviceUserAuthConfig(keystone);
     // THEN
     expect(section).toEqual({
       auth_type: 'password',
       auth_url: 'http://keystone-api.openstack.svc:5000/v3',
-      username: 'example',
       project_name: 'service',
       user_domain_name: 'Default',
       project_domain_name: 'Default',
@@ -40,32 +39,38 @@ describe('service user sections', () => {
     });
     expect(Object.keys(section).sort()).toEqual(
       Object.keys(SERVICE_USER_AUTH_OPTIONS)
-        .filter((o) => o !== 'password')
+        .filter((o) => o !== 'password' && o !== 'username')
         .sort(),
     );
   });
 
-  test('the password comes from the registration Secret, never from the rendered section', () => {
+  test('the user and its password come from the registration Secret (a rotation switches both), never from the rendered section', () => {
     // GIVEN
     const { ksRegister } = registration();
     // WHEN
-    const env = serviceUserPasswordEnv('placement', ksRegister);
+    const env = serviceUserCredentialsEnv('placement', ksRegister);
     // THEN
     expect(SERVICE_USER_AUTH_OPTIONS.password).toBe('secret');
-    expect(env).toEqual({
-      name: 'OS_PLACEMENT__PASSWORD',
-      valueFrom: { secretKeyRef: { name: 'keystone-keystone-user', key: 'password' } },
-    });
+    expect(env).toEqual([
+      {
+        name: 'OS_PLACEMENT__USERNAME',
+        valueFrom: { secretKeyRef: { name: 'keystone-keystone-user', key: 'username' } },
+      },
+      {
+        name: 'OS_PLACEMENT__PASSWORD',
+        valueFrom: { secretKeyRef: { name: 'keystone-keystone-user', key: 'password' } },
+      },
+    ]);
   });
 
   test('[keystone_authtoken] is a service user section with token caching', () => {
     // GIVEN
-    const { keystone, cache, ksRegister } = registration();
+    const { keystone, cache } = registration();
     // WHEN
-    const config = keystoneAuthtokenConfig(keystone, ksRegister, cache);
+    const config = keystoneAuthtokenConfig(keystone, cache);
     // THEN
     expect(config.keystone_authtoken).toEqual({
-      ...serviceUserAuthConfig(keystone, ksRegister),
+      ...serviceUserAuthConfig(keystone),
       www_authenticate_uri: 'http://keystone-api.openstack.svc:5000/v3',
       memcached_servers: ['cache-0.cache.openstack.svc:11211', 'cache-1.cache.openstack.svc:11211'],
       service_token_roles_required: true,
@@ -84,7 +89,7 @@ describe('service user sections', () => {
 test('the registered user holds the role keystonemiddleware asks of service tokens', () => {
   // GIVEN a registration, and authtoken sections that require the service token's roles
   const { keystone, cache, ksRegister } = registration();
-  expect(keystoneAuthtokenConfig(keystone, ksRegister, cache).keystone_authtoken).toMatchObject({
+  expect(keystoneAuthtokenConfig(keystone, cache).keystone_authtoken).toMatchObject({
     service_token_roles_required: true,
   });
   // WHEN its Job's program is rendered
@@ -97,6 +102,7 @@ test('the registered user holds the role keystonemiddleware asks of service toke
   // (without it, Neutron answered 401 to Nova's calls for a user: NeutronAdminCredentialConfigurationInvalid)
   expect(program).toContain('identity.find_role("service") or identity.create_role(name="service")');
   expect(program).toContain('identity.assign_project_role_to_user(project, user, service_role)');
+  expect(program).toContain('ensure_service_user(env["USER_NAME"], env["SERVICE_PASSWORD"])');
 });
 
 describe('keystoneAdminClientEnv', () => {

@@ -65,10 +65,11 @@ describe('openstackServiceDependencies', () => {
     expect(service.deps.database.sync.componentName).toBe('example-db-sync');
     expect(service.deps.messaging?.init.componentName).toBe('example-mq-init');
     expect(service.deps.registration.job.componentName).toBe('example-ks-register');
-    expect(service.deps.authtokenConfig.keystone_authtoken).toMatchObject({ username: 'example' });
+    expect(service.deps.registration.credentials.secretName).toBe('example-keystone-user');
+    expect(service.deps.registration.rotation?.componentName).toBe('example-ks-user-rotation');
   });
 
-  test('env: the database connection, then the transport URL, then the authtoken password', () => {
+  test("env: the database connection, then the transport URL, then the authtoken user's name and password", () => {
     // GIVEN
     const { cloud, keystone, database, messaging, cache } = baseCloud();
     // WHEN
@@ -79,6 +80,7 @@ describe('openstackServiceDependencies', () => {
       'OS_DATABASE__CONNECTION',
       'MQ_PASSWORD',
       'OS_DEFAULT__TRANSPORT_URL',
+      'OS_KEYSTONE_AUTHTOKEN__USERNAME',
       'OS_KEYSTONE_AUTHTOKEN__PASSWORD',
     ]);
   });

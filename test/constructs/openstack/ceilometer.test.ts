@@ -118,7 +118,7 @@ describe('Ceilometer', () => {
     // THEN
     const env = envOf(findObject(objects, 'Job', 'ceilometer-ks-register'));
     expect(env).toMatchObject({
-      USER_NAME: 'ceilometer',
+      USER_NAME: { secretKeyRef: { name: 'ceilometer-keystone-user', key: 'username' } },
       SERVICE_PASSWORD: { secretKeyRef: { name: 'ceilometer-keystone-user', key: 'password' } },
     });
     expect(Object.keys(env)).not.toContain('ENDPOINT_URL');
@@ -128,7 +128,7 @@ describe('Ceilometer', () => {
     // THEN
     const conf = fileOf(objects, 'ceilometer-central-config', 'ceilometer.conf');
     expect(conf).toContain(
-      '[service_credentials]\nauth_type = password\nauth_url = http://keystone-api.openstack.svc:5000/v3\ninterface = internalURL\nproject_domain_name = Default\nproject_name = service\nregion_name = RegionOne\nuser_domain_name = Default\nusername = ceilometer\n',
+      '[service_credentials]\nauth_type = password\nauth_url = http://keystone-api.openstack.svc:5000/v3\ninterface = internalURL\nproject_domain_name = Default\nproject_name = service\nregion_name = RegionOne\nuser_domain_name = Default\n',
     );
     expect(conf).toContain('[compute]\ninstance_discovery_method = libvirt_metadata\n');
     expect(conf).not.toContain('[coordination]');

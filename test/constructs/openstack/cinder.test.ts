@@ -151,7 +151,7 @@ describe('Cinder', () => {
       SERVICE_NAME: 'cinder',
       SERVICE_TYPE: 'volumev3',
       ENDPOINT_URL: 'http://cinder-api.openstack.svc:8776/v3/%(project_id)s',
-      USER_NAME: 'cinder',
+      USER_NAME: { secretKeyRef: { name: 'cinder-keystone-user', key: 'username' } },
     });
   });
 
@@ -192,11 +192,11 @@ describe('Cinder', () => {
     expect(conf).toContain(
       '[keystone_authtoken]\nauth_type = password\nauth_url = http://keystone-api.openstack.svc:5000/v3',
     );
-    expect(conf).toContain('username = cinder\n');
     expect(conf).not.toContain('enabled_backends');
-    expect(conf).not.toMatch(/password =|connection =|transport_url =/);
+    expect(conf).not.toMatch(/username =|password =|connection =|transport_url =/);
     expect(envOf(findObject(objects, 'Deployment', 'cinder-api'))).toMatchObject({
       OS_DEFAULT__TRANSPORT_URL: 'rabbit://cinder:$(MQ_PASSWORD)@mq.openstack.svc:5672/cinder',
+      OS_KEYSTONE_AUTHTOKEN__USERNAME: { secretKeyRef: { name: 'cinder-keystone-user', key: 'username' } },
       OS_KEYSTONE_AUTHTOKEN__PASSWORD: { secretKeyRef: { name: 'cinder-keystone-user', key: 'password' } },
     });
   });

@@ -84,11 +84,12 @@ describe('Heat', () => {
       '[DEFAULT]\ndebug = false\nnum_engine_workers = 2\nregion_name_for_services = RegionOne\nstack_domain_admin = heat_domain_admin\nstack_user_domain_name = heat\n',
     );
     expect(conf).toContain(
-      '[trustee]\nauth_type = password\nauth_url = http://keystone-api.openstack.svc:5000/v3\nuser_domain_name = Default\nusername = heat\n',
+      '[trustee]\nauth_type = password\nauth_url = http://keystone-api.openstack.svc:5000/v3\nuser_domain_name = Default\n',
     );
     expect(conf).toContain('[clients_keystone]\nauth_uri = http://keystone-api.openstack.svc:5000\n');
     expect(conf).not.toMatch(/password =/);
     expect(envOf(findObject(objects, 'Deployment', 'heat-engine'))).toMatchObject({
+      OS_TRUSTEE__USERNAME: { secretKeyRef: { name: 'heat-keystone-user', key: 'username' } },
       OS_TRUSTEE__PASSWORD: { secretKeyRef: { name: 'heat-keystone-user', key: 'password' } },
       OS_DEFAULT__STACK_DOMAIN_ADMIN_PASSWORD: {
         secretKeyRef: { name: 'heat-domain-admin-credentials', key: 'password' },

@@ -548,7 +548,7 @@ describe('Nova wiring and validation', () => {
       // THEN
       expect(fileOf(objects, 'nova-api-config', 'nova.conf')).toContain(
         '[service_user]\nauth_type = password\nauth_url = http://keystone-api.openstack.svc:5000/v3\nproject_domain_name = Default\n' +
-          'project_name = service\nsend_service_user_token = true\nuser_domain_name = Default\nusername = nova\n',
+          'project_name = service\nsend_service_user_token = true\nuser_domain_name = Default\n',
       );
       const api = (
         podSpecOf(findObject(objects, 'Deployment', 'nova-api')).containers as {

@@ -73,7 +73,12 @@ describe('Placement', () => {
     ).toBeDefined();
     const conf = fileOf(objects, 'placement-api-config', 'placement.conf');
     expect(conf).toContain('[placement_database]\nsync_on_startup = false');
-    expect(conf).toContain('username = placement');
+    expect(conf).not.toContain('username =');
+    expect(envOf(findObject(objects, 'Deployment', 'placement-api')).OS_KEYSTONE_AUTHTOKEN__USERNAME).toEqual(
+      {
+        secretKeyRef: { name: 'placement-keystone-user', key: 'username' },
+      },
+    );
   });
 
   test('an option in the wrong section fails with the path and the section it belongs to', () => {

@@ -11,6 +11,7 @@ Usage: api-load.py fixtures            create the fixtures, print them as one JS
        api-load.py credential LABEL    store an EC2 credential, print its id and blob as one JSON line
        api-load.py credentials-read CREDENTIALS_JSON  read each {id: blob} 6 times, print the count
                                        of reads that gave the blob back, as one JSON line
+       api-load.py users NAMES_JSON    whether each user is enabled (null: no such user), as one JSON line
 
 Each loop validates a token (new and old) and reads the image and the resource provider; every
 LOAD_TOKEN_EVERY-th loop (4) issues a new token, every tenth creates and deletes a project and an
@@ -248,6 +249,19 @@ def verify(fx):
             'credential_identical': credential['identical'] == 1}
 
 
+def users_enabled(names):
+    token, _ = issue_token()
+    enabled = {}
+    for name in names:
+        status, _, body = request('GET', f"{os.environ['OS_AUTH_URL']}/users?name={urllib.parse.quote(name)}",
+                                  {'X-Auth-Token': token})
+        if status != 200:
+            raise RuntimeError(f'user list answered {status}: {body[:200]!r}')
+        found = json.loads(body)['users']
+        enabled[name] = found[0]['enabled'] if found else None
+    return enabled
+
+
 if __name__ == '__main__':
     mode = sys.argv[1]
     if mode == 'fixtures':
@@ -260,5 +274,7 @@ if __name__ == '__main__':
         print(json.dumps(store_credential(*issue_token(), sys.argv[2])))
     elif mode == 'credentials-read':
         print(json.dumps(read_credentials(json.loads(sys.argv[2]))))
+    elif mode == 'users':
+        print(json.dumps(users_enabled(json.loads(sys.argv[2]))))
     else:
-        sys.exit(f'unknown mode {mode}; use fixtures, load, verify, credential or credentials-read')
+        sys.exit(f'unknown mode {mode}; use fixtures, load, verify, credential, credentials-read or users')
