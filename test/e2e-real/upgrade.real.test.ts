@@ -6,8 +6,9 @@
  * no retries), and Keystone's Fernet keys rotate by its CronJob's Job while it runs. The upgrade and
  * the rotation must drop no request. Then the upgraded cloud shows what only running software can:
  * Galera and RabbitMQ clusters of three, an OpenStack client's token, catalog and image round trip,
- * a deleted Galera member rejoining without losing data, a second deploy writing nothing, and the
- * credential keys rotated by their CronJob with every credential re-encrypted first. The
+ * a deleted Galera member rejoining without losing data, the credential keys rotated by their
+ * CronJob with every credential re-encrypted first, Glance's and Placement's service users rotated
+ * under the load without a failed request, and a second deploy writing nothing. The
  * calibration at the end shows the counter sees an outage when a roll is naive.
  *
  * The tests run in order on one cloud. Numbers go to stderr (`[e2e-upgrade]`) for the closing note.
