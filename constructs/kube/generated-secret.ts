@@ -69,8 +69,9 @@ export class GeneratedSecret extends JobComponent {
 
   constructor(scope: Construct, id: string, props: GeneratedSecretProps) {
     const problems = propsProblems(props, GENERATED_SECRET_PROPS);
-    for (const key of props.keys ?? [])
-      if (props.initial !== undefined && key in props.initial)
+    // Once the props are well-formed: a key both random and given.
+    if (problems.length === 0)
+      for (const key of props.keys.filter((k) => props.initial !== undefined && k in props.initial))
         problems.push(`key '${key}' is in both keys and initial; a key is either random or given`);
     if (problems.length > 0) throw new ValidationError(`${scope.node.path}/${id}`, problems);
     const cloud = Cloud.of(scope);

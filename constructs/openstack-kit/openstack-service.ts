@@ -48,7 +48,7 @@ export interface OpenStackServiceOptions {
    * How often the service user's password rotates, with two valid credentials while the service's
    * pods switch (see `ServiceUserRotation`): `weekly`, `monthly`, `on-demand` (a suspended
    * CronJob, run by hand) or `never` (no CronJob).
-   * @default 'on-demand' (`never` for a service whose user must stay the same one: Heat)
+   * @default 'on-demand' (`never` for Heat, whose user must stay the same one, and Keystone, which has none)
    */
   readonly serviceUserRotation?: ServiceUserRotationSchedule;
 }
@@ -119,8 +119,8 @@ export interface OpenStackServiceDescriptor<P extends OpenStackServiceOptions = 
    */
   readonly props?: OpenStackServicePropsSpec<P>;
   /**
-   * Why the service's user must stay the same one, when it must: its rotation is then `never`,
-   * and asking for another is refused with this reason.
+   * Why the service's user cannot rotate, when it cannot (it must stay the same one, or there is
+   * none): its rotation is then `never`, and asking for another is refused with this reason.
    * @default - the user may alternate (see `ServiceUserRotation`)
    */
   readonly fixedServiceUser?: string;

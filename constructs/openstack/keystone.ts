@@ -85,6 +85,7 @@ const KEYSTONE: OpenStackServiceDescriptor<KeystoneProps> = {
           ],
     ),
   },
+  fixedServiceUser: 'Keystone has no service user to rotate (its admin is made by its bootstrap)',
 };
 
 /**

@@ -472,6 +472,30 @@ export const CONSTRUCT_CASES: readonly ConstructCase[] = [
   },
   {
     class: 1,
+    name: 'a generated Secret initial value with a quote (the generator Job’s JSON and shell)',
+    build: (cloud) =>
+      new GeneratedSecret(cloud, 'secret', {
+        operatorKey: SchedulingKey.OPERATOR_ANY,
+        keys: ['password'],
+        initial: { username: `a'b` },
+      }),
+    path: '[prod/secret] initial.username',
+    fix: 'is not a valid DNS-1123 label',
+  },
+  {
+    class: 1,
+    name: 'a generated Secret key both random and given',
+    build: (cloud) =>
+      new GeneratedSecret(cloud, 'secret', {
+        operatorKey: SchedulingKey.OPERATOR_ANY,
+        keys: ['password', 'username'],
+        initial: { username: 'glance' },
+      }),
+    path: '[prod/secret]',
+    fix: "key 'username' is in both keys and initial; a key is either random or given",
+  },
+  {
+    class: 1,
     name: 'an API health path with a line break (probes)',
     build: api({ healthPath: '/health\n' }),
     path: '[prod/api] healthPath',
@@ -1132,7 +1156,7 @@ export const CONSTRUCT_CASES: readonly ConstructCase[] = [
     name: 'a typo in Keystone props',
     build: keystone({ replicaz: 2 }),
     path: '[prod/keystone] props has an unknown key "replicaz"',
-    fix: 'the known keys are config, image, database, cache, messaging, replicas, fernetRotationHours, credentialRotation, region',
+    fix: 'the known keys are config, image, serviceUserRotation, database, cache, messaging, replicas, fernetRotationHours, credentialRotation, region',
   },
   {
     class: 3,
