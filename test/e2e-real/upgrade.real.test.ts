@@ -124,25 +124,8 @@ function stopLoad(name: string): RequestLine[] {
     .map((l) => JSON.parse(l) as RequestLine);
 }
 
-/** The running pods of Keystone's API. */
-function keystoneApiPods(): string[] {
-  return kubectl(
-    '-n',
-    namespace,
-    'get',
-    'pods',
-    '-l',
-    'app.kubernetes.io/instance=keystone,app.kubernetes.io/component=api',
-    '--field-selector=status.phase=Running',
-    '-o',
-    'jsonpath={.items[*].metadata.name}',
-  )
-    .trim()
-    .split(' ');
-}
-
-/** The images of the running pods of a service's API, one entry per pod and container. */
-function apiImages(service: string): string[] {
+/** The running pods of a service's API, printed by a kubectl jsonpath `template` (one line each). */
+function apiPods(service: string, template: string): string[] {
   const out = kubectl(
     '-n',
     namespace,
@@ -152,9 +135,24 @@ function apiImages(service: string): string[] {
     `app.kubernetes.io/instance=${service},app.kubernetes.io/component=api`,
     '--field-selector=status.phase=Running',
     '-o',
-    'jsonpath={range .items[*]}{range .spec.containers[*]}{.image}{"\\n"}{end}{end}',
+    `jsonpath={range .items[*]}${template}{end}`,
   );
   return out.trim().split('\n').filter(Boolean);
+}
+
+/** The running pods of Keystone's API. */
+function keystoneApiPods(): string[] {
+  return apiPods('keystone', '{.metadata.name}{"\\n"}');
+}
+
+/** The images of the running pods of a service's API, one entry per pod and container. */
+function apiImages(service: string): string[] {
+  return apiPods(service, '{range .spec.containers[*]}{.image}{"\\n"}{end}');
+}
+
+/** The user each running pod of a service's API was rolled to authenticate as (its template's annotation). */
+function apiPodUsers(service: string): string[] {
+  return apiPods(service, `{.metadata.annotations.${POD_USER_ANNOTATION.replace(/\./g, '\\.')}}{"\\n"}`);
 }
 
 interface StoredCredential {
@@ -497,22 +495,6 @@ test("the service users' passwords rotate under load: two valid credentials whil
     ),
   );
 });
-
-/** The user each running pod of a service's API was rolled to authenticate as (its template's annotation). */
-function apiPodUsers(service: string): string[] {
-  const out = kubectl(
-    '-n',
-    namespace,
-    'get',
-    'pods',
-    '-l',
-    `app.kubernetes.io/instance=${service},app.kubernetes.io/component=api`,
-    '--field-selector=status.phase=Running',
-    '-o',
-    `jsonpath={range .items[*]}{.metadata.annotations.${POD_USER_ANNOTATION.replace(/\./g, '\\.')}}{"\\n"}{end}`,
-  );
-  return out.trim().split('\n').filter(Boolean);
-}
 
 test('deploying the upgraded cloud again writes nothing (a member replaced since included)', () => {
   const again = deploy(outNew, '10m');

@@ -41,8 +41,9 @@ export function diffObjects(before: KubeObject, after: KubeObject): FieldChange[
  * True when every field of `desired` already has that value in `live` (a subset check; the
  * server adds defaults and other managers' fields). Used to skip writes on a re-run: together with
  * an unchanged manifest hash it means server-side apply would change nothing. Scalars compare by
- * value across number/string (`8080` vs `"8080"`); `{}`, `[]` and `null` in `desired` match an
- * absent field; Secret `stringData` is compared with the decoded `data`.
+ * value across number/string (`8080` vs `"8080"`); `{}`, `[]`, `null` and `''` in `desired` match
+ * an absent field (the server drops what it stores with omitempty); Secret `stringData` is compared
+ * with the decoded `data`.
  */
 export function containsDesired(desired: KubeObject, live: KubeObject): boolean {
   const { status: _ignored, ...spec } = desired as KubeObject & { status?: unknown };
@@ -153,6 +154,8 @@ function walk(before: unknown, after: unknown, path: string, out: FieldChange[])
 
 function subset(desired: unknown, live: unknown): boolean {
   if (desired === null || desired === undefined) return live === null || live === undefined || isEmpty(live);
+  // The API server drops empty strings it stores with omitempty (an env var's `value: ""`).
+  if (desired === '' && (live === null || live === undefined)) return true;
   if (isPlainObject(desired)) {
     if (live === undefined || live === null) return isEmpty(desired);
     if (!isPlainObject(live)) return false;

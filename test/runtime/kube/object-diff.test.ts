@@ -172,6 +172,23 @@ describe('containsDesired', () => {
     expect(containsDesired(desired, live)).toBe(true);
   });
 
+  test("matches an empty string with the absent field the server stores for it (an env var's value)", () => {
+    // GIVEN a CronJob with an empty env value, which the server stores without `value`
+    const cronJob = (env: Record<string, string>[]): KubeObject => ({
+      apiVersion: 'batch/v1',
+      kind: 'CronJob',
+      metadata: { name: 'c' },
+      spec: { jobTemplate: { spec: { template: { spec: { containers: [{ name: 'main', env }] } } } } },
+    });
+    // WHEN / THEN: absent matches, another value does not
+    expect(containsDesired(cronJob([{ name: 'COPIES', value: '' }]), cronJob([{ name: 'COPIES' }]))).toBe(
+      true,
+    );
+    expect(
+      containsDesired(cronJob([{ name: 'COPIES', value: '' }]), cronJob([{ name: 'COPIES', value: 'x' }])),
+    ).toBe(false);
+  });
+
   test('compares Secret stringData with the decoded data the server stores', () => {
     // GIVEN a Secret written with stringData (the server only keeps data)
     const desired: KubeObject = {
