@@ -13,13 +13,18 @@ describe('kapp export', () => {
     const graph = referenceGraph();
     const { units } = planUnits(graph);
 
-    // units made only of kinds kapp applies first anyway (the bootstrap objects) have no group to wait for
+    // units made only of kinds kapp applies first anyway (the bootstrap objects, the service user
+    // rotations' grants in the agents' namespace: a Role and its binding) have no group to wait for
     const grouped = new Set(
       units
         .filter((u) => u.objects.some((o) => !KAPP_DEFAULT_GROUP_KINDS.has(groupKindOf(o))))
         .map((u) => u.name),
     );
-    expect([...units.map((u) => u.name)].filter((n) => !grouped.has(n))).toEqual(['bootstrap']);
+    expect([...units.map((u) => u.name)].filter((n) => !grouped.has(n))).toEqual([
+      'bootstrap',
+      'ceilometer-ks-user-rotation-agents',
+      'nova-ks-user-rotation-agents',
+    ]);
 
     // WHEN
     const tree = exportKapp(graph);

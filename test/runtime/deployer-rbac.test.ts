@@ -35,6 +35,26 @@ describe('deployerRbac of the reference cloud', () => {
   const { roles, clusterRole } = deployerRbac(graph, 'deployer');
 
   const NAMESPACES = ['openstack', 'openstack-agents'];
+  /** The Secrets the rotations patch, by namespace, sorted. */
+  const ROTATED_USERS = [
+    'barbican',
+    'ceilometer',
+    'cinder',
+    'glance',
+    'gnocchi',
+    'ironic',
+    'neutron',
+    'nova',
+    'placement',
+  ];
+  const PATCHED_SECRETS: Record<string, string[]> = {
+    openstack: [
+      ...ROTATED_USERS.map((service) => `${service}-keystone-user`),
+      'keystone-credential-keys',
+      'keystone-fernet-keys',
+    ].sort(),
+    'openstack-agents': ['ceilometer-keystone-user', 'nova-keystone-user'],
+  };
   const roleIn = (namespace: string) =>
     rulesOf(roles.find((r) => r.metadata.namespace === namespace) as KubeObject);
 
@@ -68,7 +88,7 @@ describe('deployerRbac of the reference cloud', () => {
     expect(roleIn('openstack')).toContainEqual({ apiGroups: [''], resources: ['configmaps'], verbs: MANAGE });
   });
 
-  test('holds what the per-Job Roles grant in each namespace, and no more on Secrets: create, get by name, and patch of the Fernet and credential keys', () => {
+  test("holds what the per-Job Roles grant in each namespace, and no more on Secrets: create, get by name, and patch of what the rotations rotate (Keystone's keys, the service users' credentials)", () => {
     for (const namespace of NAMESPACES) {
       // THEN every rule of every synthesised Role is covered (or the API server refuses to create it)
       const held = roleIn(namespace);
@@ -81,12 +101,15 @@ describe('deployerRbac of the reference cloud', () => {
             covered: true,
           });
       }
-      const named = new Set(
-        synthesised.flatMap((role) => rulesOf(role).flatMap((r) => r.resourceNames ?? [])),
+      const secretRules = synthesised.flatMap((role) =>
+        rulesOf(role).filter((r) => r.resources.includes('secrets')),
       );
+      const named = new Set(secretRules.flatMap((r) => r.resourceNames ?? []));
       const onSecrets = held.filter((r) => r.resources.includes('secrets'));
-      // (Keystone's two key rotations patch their one Secret each, in the control plane's namespace)
-      const patched = namespace === 'openstack' ? ['keystone-credential-keys', 'keystone-fernet-keys'] : [];
+      // (the rotations patch their one Secret each: Keystone's two key rotations in the control
+      // plane's namespace, each service user's rotation there and, for the users node agents read,
+      // its copy in the agents' namespace)
+      const patched = PATCHED_SECRETS[namespace];
       expect(onSecrets.map((r) => ({ verbs: r.verbs, names: r.resourceNames?.length }))).toEqual([
         { verbs: ['create'], names: undefined },
         ...(patched.length > 0 ? [{ verbs: ['get', 'patch'], names: patched.length }] : []),
@@ -97,17 +120,30 @@ describe('deployerRbac of the reference cloud', () => {
       );
       expect(held.every((r) => !r.verbs.includes('*') && !r.resources.includes('*'))).toBe(true);
     }
-    // (in the agents' namespace: only the copies of the six Secrets the node agents read)
-    expect(
-      roleIn('openstack-agents').find((r) => r.verbs.includes('get') && r.resourceNames)?.resourceNames,
-    ).toEqual([
-      'ceilometer-keystone-user',
-      'ceilometer-mq',
-      'neutron-metadata-secret',
-      'neutron-mq',
-      'nova-cell1-mq',
-      'nova-keystone-user',
+    // (in the agents' namespace: only the copies of the six Secrets the node agents read, the two
+    // service users' among them read and patched by their rotations)
+    const agents = roleIn('openstack-agents').filter(
+      (r) => r.resources.includes('secrets') && r.resourceNames,
+    );
+    expect(agents.map((r) => [r.verbs, r.resourceNames])).toEqual([
+      [
+        ['get', 'patch'],
+        ['ceilometer-keystone-user', 'nova-keystone-user'],
+      ],
+      [['get'], ['ceilometer-mq', 'neutron-metadata-secret', 'neutron-mq', 'nova-cell1-mq']],
     ]);
+  });
+
+  test("the service user rotations' grants on workloads are covered: get and patch by name", () => {
+    for (const namespace of NAMESPACES) {
+      const held = roleIn(namespace);
+      const onWorkloads = objects
+        .filter((o) => o.kind === 'Role' && o.metadata.namespace === namespace)
+        .flatMap((role) => rulesOf(role).filter((r) => r.apiGroups.includes('apps')));
+      expect(onWorkloads.length).toBeGreaterThan(0);
+      for (const rule of onWorkloads)
+        expect({ namespace, rule, covered: covers(held, rule) }).toMatchObject({ covered: true });
+    }
   });
 
   test('cluster-wide: the Namespace and PriorityClasses it creates, and reading Nodes', () => {
