@@ -1,3 +1,4 @@
+import { ROTATED_SERVICE_USERS } from '../support/rotated-service-users';
 import { App } from 'cdk8s';
 import { KubeObject } from '../../lib/graph';
 import { deployerBindings, deployerRbac, PolicyRule, resourceOf } from '../../lib/runtime/deployer-rbac';
@@ -36,20 +37,9 @@ describe('deployerRbac of the reference cloud', () => {
 
   const NAMESPACES = ['openstack', 'openstack-agents'];
   /** The Secrets the rotations patch, by namespace, sorted. */
-  const ROTATED_USERS = [
-    'barbican',
-    'ceilometer',
-    'cinder',
-    'glance',
-    'gnocchi',
-    'ironic',
-    'neutron',
-    'nova',
-    'placement',
-  ];
   const PATCHED_SECRETS: Record<string, string[]> = {
     openstack: [
-      ...ROTATED_USERS.map((service) => `${service}-keystone-user`),
+      ...ROTATED_SERVICE_USERS.map((service) => `${service}-keystone-user`),
       'keystone-credential-keys',
       'keystone-fernet-keys',
     ].sort(),

@@ -1,3 +1,4 @@
+import { ROTATED_SERVICE_USERS } from '../support/rotated-service-users';
 import { isDeepStrictEqual } from 'node:util';
 import { App } from 'cdk8s';
 import { Annotations, KubeObject } from '../../lib/graph';
@@ -34,18 +35,8 @@ const KEY_ROTATIONS = [
     generator: 'keystone-credential-setup',
   },
 ];
-/** The services whose user's password rotates: every one with a Keystone user but Heat, whose user stays. */
-const SERVICE_USER_ROTATIONS = [
-  'barbican',
-  'ceilometer',
-  'cinder',
-  'glance',
-  'gnocchi',
-  'ironic',
-  'neutron',
-  'nova',
-  'placement',
-].map((service) => ({
+/** The service users' rotations: the Secret each reads and patches, and that Secret's generator. */
+const SERVICE_USER_ROTATIONS = ROTATED_SERVICE_USERS.map((service) => ({
   name: `${service}-ks-user-rotation`,
   secret: `${service}-keystone-user`,
   generator: `${service}-ks-register-credentials`,
