@@ -15,10 +15,11 @@ set -euo pipefail
 # shellcheck source=scripts/cluster/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-# Static binaries, no toolchain download, two parallel compile jobs (2-core CI boxes; more
-# only adds memory pressure). GOMODCACHE/GOCACHE stay at their defaults, outside the repo.
+# Static binaries, no toolchain download; the build flags are shared with the other Go builds.
+# GOMODCACHE/GOCACHE stay at their defaults, outside the repo.
 export GOTOOLCHAIN=local CGO_ENABLED=0
-GO_BUILD_FLAGS=(-p 2 -trimpath -buildvcs=false)
+# shellcheck source=scripts/lib/go-build-flags.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/go-build-flags.sh"
 
 FORCE=0
 

@@ -42,7 +42,8 @@ CRD_FILES=(
 )
 
 export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS="-buildvcs=false -mod=mod"
-GO_BUILD_FLAGS=(-p 2 -trimpath)
+# shellcheck source=scripts/lib/go-build-flags.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/go-build-flags.sh"
 FORCE=0
 
 binary_ok() {

@@ -37,7 +37,8 @@ export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS="-buildvcs=false -mod=mod"
 # machine's proxy; they are checked against the go.sum committed beside each wrapper module instead
 # (`-mod=mod` adds nothing new once go.sum is complete, and a changed module fails the build).
 export GONOSUMDB=github.com/pulumi
-GO_BUILD_FLAGS=(-p 2 -trimpath)
+# shellcheck source=scripts/lib/go-build-flags.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/go-build-flags.sh"
 FORCE=0
 
 # The provider has no version flag (its only flag is -tracing; anything else exits 2), so its
