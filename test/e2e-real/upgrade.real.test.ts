@@ -242,7 +242,12 @@ test(`deploying the ${TO} manifests upgrades the cloud under load and drops no r
   say(`load: ${JSON.stringify(report.total)}`);
   for (const [phase, counts] of Object.entries(report.phases))
     say(`phase ${phase}: ${JSON.stringify(counts)}`);
-  for (const failure of report.failures.slice(0, 20)) say(`failed: ${JSON.stringify(failure)}`);
+  for (const failure of report.failures.slice(0, 20)) {
+    const running = windows
+      .filter((w) => failure.t >= w.startedAt && failure.t <= w.doneAt)
+      .map((w) => w.unit);
+    say(`failed: ${JSON.stringify(failure)} while ${running.join(', ') || 'no unit ran'}`);
+  }
   expect(deployVerdict(upgrade)).toEqual(DEPLOY_SUCCEEDED);
   expect(report.failures).toEqual([]);
   expect(report.total.requests).toBeGreaterThanOrEqual(3000);
