@@ -1,6 +1,6 @@
 import { k8s } from 'cdk8s-plus-33';
 import { ApiObject } from 'cdk8s';
-import { Cloud, JsonApiObject } from '../../lib/model';
+import { Cloud, JsonApiObject, SynthesisPlan } from '../../lib/model';
 
 /** The names of the Secrets a pod reads (env, envFrom, volumes), sorted. */
 export function secretsReadBy(pod: k8s.PodTemplateSpec): string[] {
@@ -42,28 +42,44 @@ const DEFAULT_TERMINATION_GRACE_SECONDS = 30;
  * Secret `secretName`, in either of the cloud's namespaces (the agents' read a copy of the same
  * name, see `copySecretsForNodeAgent`), sorted by namespace, kind and name. Read from the objects as
  * they were built, so call it when the cloud is synthesised (from a `Lazy`), when every
- * component exists.
+ * component exists. Every Secret's readers are found in one pass per synthesis plan: a cloud's
+ * rotations ask for them dozens of times while it renders.
  */
 export function workloadsReading(cloud: Cloud, secretName: string): WorkloadRef[] {
-  const workloads: WorkloadRef[] = [];
-  for (const component of cloud.components) {
-    if (!component.enabled) continue;
+  const plan = cloud.plan();
+  let readers = readersByPlan.get(plan);
+  if (readers === undefined) {
+    readers = workloadsBySecret(cloud, plan);
+    readersByPlan.set(plan, readers);
+  }
+  return [...(readers.get(secretName) ?? [])];
+}
+
+/** Each synthesis plan's index of the workloads reading each Secret (dropped with the plan). */
+const readersByPlan = new WeakMap<SynthesisPlan, ReadonlyMap<string, readonly WorkloadRef[]>>();
+
+function workloadsBySecret(cloud: Cloud, plan: SynthesisPlan): Map<string, WorkloadRef[]> {
+  const readers = new Map<string, WorkloadRef[]>();
+  for (const component of plan.enabled) {
     for (const object of component.apiObjects) {
       const manifest = asBuilt(object);
       if (!RESTARTABLE_KINDS.includes(manifest.kind as RestartableKind)) continue;
       const pod = manifest.spec?.template;
-      if (pod === undefined || !secretsReadBy(pod).includes(secretName)) continue;
-      workloads.push({
+      if (pod === undefined) continue;
+      const workload: WorkloadRef = {
         kind: manifest.kind as RestartableKind,
         namespace: cloud.namespaceOf(component),
         name: manifest.metadata?.name ?? object.name,
         terminationGracePeriodSeconds:
           pod.spec?.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_SECONDS,
-      });
+      };
+      for (const secret of secretsReadBy(pod))
+        readers.set(secret, [...(readers.get(secret) ?? []), workload]);
     }
   }
   const key = (w: WorkloadRef) => `${w.namespace}/${w.kind}/${w.name}`;
-  return workloads.sort((a, b) => key(a).localeCompare(key(b)));
+  for (const workloads of readers.values()) workloads.sort((a, b) => key(a).localeCompare(key(b)));
+  return readers;
 }
 
 interface BuiltWorkload {
