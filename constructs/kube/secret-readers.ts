@@ -73,8 +73,11 @@ function workloadsBySecret(cloud: Cloud, plan: SynthesisPlan): Map<string, Workl
         terminationGracePeriodSeconds:
           pod.spec?.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_SECONDS,
       };
-      for (const secret of secretsReadBy(pod))
-        readers.set(secret, [...(readers.get(secret) ?? []), workload]);
+      for (const secret of secretsReadBy(pod)) {
+        const workloads = readers.get(secret) ?? [];
+        workloads.push(workload);
+        readers.set(secret, workloads);
+      }
     }
   }
   const key = (w: WorkloadRef) => `${w.namespace}/${w.kind}/${w.name}`;
