@@ -25,7 +25,7 @@ import {
   MariaDB,
   Memcached,
   OpenStackApiService,
-  OpenStackServiceDescriptor,
+  OpenStackApiServiceDescriptor,
   OpenStackServiceProps,
   OsloSchema,
   Rules,
@@ -48,8 +48,13 @@ const REPORTS_CONF_SCHEMA: OsloSchema = {
   ...KEYSTONE_AUTHTOKEN_SCHEMA,
 };
 
-/** What the base class needs to know: image, operator key, configuration schema, required inputs. */
-const USAGE_REPORTS: OpenStackServiceDescriptor<UsageReportsProps> = {
+const PORT = 9090;
+
+/**
+ * What the base class needs to know: image, operator key, configuration schema, required inputs,
+ * and the catalogue entry its registration creates and its API serves.
+ */
+const USAGE_REPORTS: OpenStackApiServiceDescriptor<UsageReportsProps> = {
   image: 'usage-reports',
   appName: 'usagereports',
   // Not in the cloud's registry: an in-house image.
@@ -59,6 +64,7 @@ const USAGE_REPORTS: OpenStackServiceDescriptor<UsageReportsProps> = {
   schema: REPORTS_CONF_SCHEMA,
   configFile: 'reports.conf',
   inputs: commonInputHints('keystone', 'database', 'cache'),
+  catalog: { type: 'usage-reports', name: 'usage-reports', port: PORT },
   // Every prop besides `config` and `image`, checked before anything is built; also the known keys.
   props: {
     keystone: COMMON_INPUT_RULES.keystone,
@@ -69,8 +75,6 @@ const USAGE_REPORTS: OpenStackServiceDescriptor<UsageReportsProps> = {
   },
 };
 
-const PORT = 9090;
-
 /** The in-house API: its own database, a catalogue entry (`usage-reports`) and Keystone auth. */
 export class UsageReports extends OpenStackApiService {
   readonly api: ApiService;
@@ -80,14 +84,7 @@ export class UsageReports extends OpenStackApiService {
     const retentionDays = props.retentionDays ?? 90;
 
     // Database chain, Keystone user and catalogue entry, [keystone_authtoken], and their edges.
-    const deps = this.dependencies(props, {
-      syncCommand: ['usage-reports', 'migrate'],
-      registration: {
-        serviceType: 'usage-reports',
-        catalogName: 'usage-reports',
-        endpointUrl: this.apiUrl(PORT),
-      },
-    });
+    const deps = this.dependencies(props, { syncCommand: ['usage-reports', 'migrate'] });
     const conf = this.renderConfig({
       DEFAULT: { debug: false, retention_days: retentionDays },
       ...deps.authtokenConfig,
@@ -96,7 +93,6 @@ export class UsageReports extends OpenStackApiService {
     // No schedulingKey: the seed has none for it, so the API group key alone, like every such API.
     this.api = this.serveApi({
       command: ['usage-reports', 'serve', '--port', String(PORT)],
-      port: PORT,
       healthPath: '/healthz',
       env: deps.env,
       files: { 'reports.conf': conf },

@@ -7,6 +7,7 @@
  */
 export * from './openstack-service';
 export * from './openstack-api-service';
+export type { CatalogEntry } from './catalog-entry';
 export * from './openstack-service-dependencies';
 export * from './endpoints';
 export * from './external-endpoints';

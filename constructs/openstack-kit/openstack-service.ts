@@ -20,16 +20,10 @@ import {
   osloValuesRule,
   renderOslo,
 } from './oslo-config';
-import {
-  OpenStackServiceDependencies,
-  OpenStackServiceDependenciesProps,
-  openstackServiceDependencies,
-  OpenStackServiceInputs,
-} from './openstack-service-dependencies';
+import { OpenStackServiceInputs } from './openstack-service-dependencies';
 import { requireInputs } from '../kube/required-inputs';
-import { MessagingEndpoint } from './endpoints';
-import { ServiceMessaging } from './service-messaging';
 import { SERVICE_USER_ROTATIONS, ServiceUserRotationSchedule } from './service-user-rotation';
+import { CatalogEntry } from './catalog-entry';
 
 /** What every OpenStack service construct takes besides its input services. */
 export interface OpenStackServiceOptions {
@@ -124,6 +118,12 @@ export interface OpenStackServiceDescriptor<P extends OpenStackServiceOptions = 
    * @default - the user may alternate (see `ServiceUserRotation`)
    */
   readonly fixedServiceUser?: string;
+  /**
+   * The service's entry in Keystone's catalogue and the port its API listens on; required by
+   * {@link OpenStackApiService}, whose `dependencies` register it and whose `serveApi` serves it.
+   * @default - no catalogue entry (a service without an API)
+   */
+  readonly catalog?: CatalogEntry;
 }
 
 /** The rules of the props every service takes; a service's own go in its descriptor's `props`. */
@@ -143,18 +143,17 @@ export type OpenStackServicePropsSpec<P extends OpenStackServiceOptions> = Props
  * The base of every OpenStack service construct. Its constructor runs what they all share: the
  * required-inputs check, the image from the cloud's registry, the operator key, the option schema
  * of the configuration file and the check of the user's `config` against it. A service adds its
- * own checks, builds its dependencies with {@link OpenStackService.dependencies} and renders its
- * file with {@link OpenStackService.renderConfig}.
+ * own checks and renders its file with {@link OpenStackService.renderConfig}; a service with an
+ * API extends {@link OpenStackApiService}, which also wires its database, bus and registration.
  *
  * @example
- * const BILLING: OpenStackServiceDescriptor = {
- *   image: 'billing', operatorKey: SchedulingKey.OPERATOR_ANY,
- *   inputs: commonInputHints('keystone', 'database', 'cache'),
+ * const BILLING_AGENT: OpenStackServiceDescriptor = {
+ *   image: 'billing-agent', operatorKey: SchedulingKey.OPERATOR_ANY, inputs: commonInputHints('messaging'),
  * };
- * class Billing extends OpenStackService {
- *   constructor(scope: Construct, id: string, props: BillingProps) {
- *     super(scope, id, props, BILLING);
- *     const deps = this.dependencies(props, { syncCommand: [...], registration: {...} });
+ * class BillingAgent extends OpenStackService {
+ *   constructor(scope: Construct, id: string, props: BillingAgentProps) {
+ *     super(scope, id, props, BILLING_AGENT);
+ *     const conf = this.renderConfig({ DEFAULT: { debug: false } });
  *     ...
  *   }
  * }
@@ -208,30 +207,6 @@ export abstract class OpenStackService extends Service {
     const configFile =
       descriptor.configFile ?? `${typeof schema === 'string' ? schema : descriptor.image}.conf`;
     addCheck(this, () => osloProblems(configFile, this.schema, props.config ?? {}));
-  }
-
-  /**
-   * The database chain, the vhost (with `messaging`), the Keystone registration and their edges,
-   * built with the service's image and operator key: see {@link openstackServiceDependencies}.
-   */
-  protected dependencies(
-    inputs: OpenStackServiceInputs & { readonly messaging: MessagingEndpoint },
-    props: Omit<OpenStackServiceDependenciesProps, 'operatorKey' | 'image'>,
-  ): OpenStackServiceDependencies & { readonly messaging: ServiceMessaging };
-  protected dependencies(
-    inputs: OpenStackServiceInputs,
-    props: Omit<OpenStackServiceDependenciesProps, 'operatorKey' | 'image'>,
-  ): OpenStackServiceDependencies;
-  protected dependencies(
-    inputs: OpenStackServiceInputs,
-    props: Omit<OpenStackServiceDependenciesProps, 'operatorKey' | 'image'>,
-  ): OpenStackServiceDependencies {
-    return openstackServiceDependencies(this, inputs, {
-      ...props,
-      registration: { ...props.registration, rotation: this.serviceUserRotation },
-      operatorKey: this.operatorKey,
-      image: this.image,
-    });
   }
 
   /** Stackwright's defaults with the user's `config` merged over them. */

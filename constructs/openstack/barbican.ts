@@ -11,12 +11,8 @@ import { envFromSecret } from '../kube/secret-ref';
 import { uwsgiCommand } from '../openstack-kit/uwsgi';
 import { WorkerService } from '../kube/worker-service';
 import { Keystone, KEYSTONE_NOTIFICATION_TOPIC } from './keystone';
-import {
-  apiServiceDefaults,
-  OpenStackServiceDescriptor,
-  OpenStackServiceProps,
-} from '../openstack-kit/openstack-service';
-import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
+import { apiServiceDefaults, OpenStackServiceProps } from '../openstack-kit/openstack-service';
+import { OpenStackApiService, OpenStackApiServiceDescriptor } from '../openstack-kit/openstack-api-service';
 
 export interface BarbicanProps extends OpenStackServiceProps {
   /** Keystone itself: the keystone listener consumes its notifications. */
@@ -35,9 +31,10 @@ export interface BarbicanProps extends OpenStackServiceProps {
 
 const PORT = 9311;
 
-const BARBICAN: OpenStackServiceDescriptor<BarbicanProps> = {
+const BARBICAN: OpenStackApiServiceDescriptor<BarbicanProps> = {
   image: 'barbican',
   operatorKey: SchedulingKey.OPERATOR_BARBICAN,
+  catalog: { type: 'key-manager', name: 'barbican', port: PORT },
   inputs: commonInputHints('keystone', 'database', 'messaging', 'cache'),
   props: {
     ...COMMON_INPUT_RULES,
@@ -82,16 +79,14 @@ export class Barbican extends OpenStackApiService {
       format: 'fernet',
       secretName: `${id}-kek`,
     });
-    const apiUrl = this.apiUrl(PORT);
     const deps = this.dependencies(props, {
       syncCommand: ['barbican-manage', 'db', 'upgrade'],
-      registration: { serviceType: 'key-manager', catalogName: 'barbican', endpointUrl: apiUrl },
     });
     this.registration = deps.registration;
 
     const conf = this.renderConfig(
       apiServiceDefaults({
-        DEFAULT: { host_href: apiUrl },
+        DEFAULT: { host_href: this.catalogUrl },
         secretstore: { enabled_secretstore_plugins: ['store_crypto'] },
         crypto: { enabled_crypto_plugins: ['simple_crypto'] },
         keystone_notifications: {
@@ -106,7 +101,6 @@ export class Barbican extends OpenStackApiService {
     this.api = this.serveApi({
       schedulingKey: SchedulingKey.KEY_MANAGER_API,
       command: uwsgiCommand('barbican-wsgi-api', PORT),
-      port: PORT,
       healthPath: '/',
       replicas: props.apiReplicas,
       env: [...deps.env, envFromSecret(osloEnvName('simple_crypto_plugin', 'kek'), this.kek.ref('kek'))],

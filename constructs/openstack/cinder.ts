@@ -15,12 +15,8 @@ import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
 import { mergeOslo, OsloSchema, OsloValues, osloEnvName, renderOslo } from '../openstack-kit/oslo-config';
 import { uwsgiCommand } from '../openstack-kit/uwsgi';
 import { WorkerService } from '../kube/worker-service';
-import {
-  apiServiceDefaults,
-  OpenStackServiceDescriptor,
-  OpenStackServiceProps,
-} from '../openstack-kit/openstack-service';
-import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
+import { apiServiceDefaults, OpenStackServiceProps } from '../openstack-kit/openstack-service';
+import { OpenStackApiService, OpenStackApiServiceDescriptor } from '../openstack-kit/openstack-api-service';
 
 /** A Ceph RBD pool as a volume backend: cinder-volume talks to Ceph over the network, unprivileged. */
 export interface CinderRbdBackend {
@@ -81,9 +77,10 @@ export interface CinderProps extends OpenStackServiceProps {
 const PORT = 8776;
 const BACKEND_NAME = /^[a-z][a-z0-9]{0,19}$/;
 
-const CINDER: OpenStackServiceDescriptor<CinderProps> = {
+const CINDER: OpenStackApiServiceDescriptor<CinderProps> = {
   image: 'cinder',
   operatorKey: SchedulingKey.OPERATOR_CINDER,
+  catalog: { type: 'volumev3', name: 'cinder', port: PORT, path: '/v3/%(project_id)s' },
   inputs: {
     ...commonInputHints('keystone', 'database', 'messaging', 'cache'),
     volumeBackends: "a list of volume backends, e.g. [{ type: 'rbd', name: 'ceph', pool: 'volumes', ceph }]",
@@ -154,11 +151,6 @@ export class Cinder extends OpenStackApiService {
 
     const deps = this.dependencies(props, {
       syncCommand: ['cinder-manage', 'db', 'sync'],
-      registration: {
-        serviceType: 'volumev3',
-        catalogName: 'cinder',
-        endpointUrl: this.apiUrl(PORT, '/v3/%(project_id)s'),
-      },
     });
     this.registration = deps.registration;
 
@@ -183,7 +175,6 @@ export class Cinder extends OpenStackApiService {
     this.api = this.serveApi({
       schedulingKey: SchedulingKey.BLOCK_STORAGE_API,
       command: uwsgiCommand('cinder-wsgi', PORT),
-      port: PORT,
       healthPath: '/',
       replicas: props.apiReplicas,
       env: deps.env,

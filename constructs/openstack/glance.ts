@@ -8,12 +8,8 @@ import { JobComponent } from '../kube/job-component';
 import { volumeClaim } from '../kube/volume-claim';
 import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
 import { ServiceDatabase } from '../openstack-kit/service-database';
-import {
-  apiServiceDefaults,
-  OpenStackServiceDescriptor,
-  OpenStackServiceProps,
-} from '../openstack-kit/openstack-service';
-import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
+import { apiServiceDefaults, OpenStackServiceProps } from '../openstack-kit/openstack-service';
+import { OpenStackApiService, OpenStackApiServiceDescriptor } from '../openstack-kit/openstack-api-service';
 
 /** Glance's file store on a PersistentVolumeClaim that Glance creates (`<svc>-images`). */
 export interface GlancePvcStorage {
@@ -54,9 +50,10 @@ export interface GlanceProps extends Omit<OpenStackServiceProps, 'messaging'> {
 const PORT = 9292;
 const DATA_DIR = '/var/lib/glance';
 
-const GLANCE: OpenStackServiceDescriptor<GlanceProps> = {
+const GLANCE: OpenStackApiServiceDescriptor<GlanceProps> = {
   image: 'glance',
   operatorKey: SchedulingKey.OPERATOR_GLANCE,
+  catalog: { type: 'image', name: 'glance', port: PORT },
   schema: 'glance-api',
   inputs: commonInputHints('keystone', 'database', 'cache'),
   props: {
@@ -111,11 +108,6 @@ export class Glance extends OpenStackApiService {
 
     const deps = this.dependencies(props, {
       syncCommand: ['glance-manage', 'db_sync'],
-      registration: {
-        serviceType: 'image',
-        catalogName: 'glance',
-        endpointUrl: this.apiUrl(PORT),
-      },
     });
     this.database = deps.database;
     this.registration = deps.registration;
@@ -167,7 +159,6 @@ export class Glance extends OpenStackApiService {
     this.api = this.serveApi({
       schedulingKey: SchedulingKey.IMAGE_API,
       command: ['glance-api'],
-      port: PORT,
       healthPath: '/healthcheck',
       replicas,
       env: deps.env,

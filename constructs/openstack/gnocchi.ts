@@ -17,8 +17,8 @@ import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
 import { osloEnvName } from '../openstack-kit/oslo-config';
 import { uwsgiCommand } from '../openstack-kit/uwsgi';
 import { WorkerService } from '../kube/worker-service';
-import { OpenStackServiceDescriptor, OpenStackServiceProps } from '../openstack-kit/openstack-service';
-import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
+import { OpenStackServiceProps } from '../openstack-kit/openstack-service';
+import { OpenStackApiService, OpenStackApiServiceDescriptor } from '../openstack-kit/openstack-api-service';
 
 /** Where Gnocchi keeps measures and aggregates. */
 export type GnocchiStorage =
@@ -47,9 +47,10 @@ export interface GnocchiProps extends Omit<OpenStackServiceProps, 'messaging'> {
 const PORT = 8041;
 const FILE_BASEPATH = '/var/lib/gnocchi';
 
-const GNOCCHI: OpenStackServiceDescriptor<GnocchiProps> = {
+const GNOCCHI: OpenStackApiServiceDescriptor<GnocchiProps> = {
   image: 'gnocchi',
   operatorKey: SchedulingKey.OPERATOR_GNOCCHI,
+  catalog: { type: 'metric', name: 'gnocchi', port: PORT },
   inputs: commonInputHints('keystone', 'database', 'cache'),
   props: {
     ...commonInputRules('keystone', 'database', 'cache'),
@@ -100,11 +101,6 @@ export class Gnocchi extends OpenStackApiService {
     const deps = this.dependencies(props, {
       syncCommand: ['gnocchi-upgrade', '--skip-storage', '--skip-incoming'],
       connectionOption: { section: 'indexer', option: 'url' },
-      registration: {
-        serviceType: 'metric',
-        catalogName: 'gnocchi',
-        endpointUrl: this.apiUrl(PORT),
-      },
     });
     this.registration = deps.registration;
 
@@ -189,7 +185,6 @@ export class Gnocchi extends OpenStackApiService {
     this.api = this.serveApi({
       schedulingKey: SchedulingKey.GNOCCHI_API,
       command: uwsgiCommand('gnocchi-api', PORT),
-      port: PORT,
       healthPath: '/healthcheck',
       replicas: props.apiReplicas,
       env: deps.env,

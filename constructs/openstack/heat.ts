@@ -13,12 +13,8 @@ import { osloEnvName } from '../openstack-kit/oslo-config';
 import { envFromSecret } from '../kube/secret-ref';
 import { uwsgiCommand } from '../openstack-kit/uwsgi';
 import { WorkerService } from '../kube/worker-service';
-import {
-  apiServiceDefaults,
-  OpenStackServiceDescriptor,
-  OpenStackServiceProps,
-} from '../openstack-kit/openstack-service';
-import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
+import { apiServiceDefaults, OpenStackServiceProps } from '../openstack-kit/openstack-service';
+import { OpenStackApiService, OpenStackApiServiceDescriptor } from '../openstack-kit/openstack-api-service';
 import { shown } from '../../lib/graph';
 
 export interface HeatProps extends OpenStackServiceProps {
@@ -50,9 +46,10 @@ for role in ("heat_stack_owner", "heat_stack_user"):
         identity.create_role(name=role)
 `;
 
-const HEAT: OpenStackServiceDescriptor<HeatProps> = {
+const HEAT: OpenStackApiServiceDescriptor<HeatProps> = {
   image: 'heat',
   operatorKey: SchedulingKey.OPERATOR_HEAT,
+  catalog: { type: 'orchestration', name: 'heat', port: PORT, path: '/v1/%(project_id)s' },
   inputs: commonInputHints('keystone', 'database', 'messaging', 'cache'),
   props: {
     ...COMMON_INPUT_RULES,
@@ -96,11 +93,6 @@ export class Heat extends OpenStackApiService {
 
     const deps = this.dependencies(props, {
       syncCommand: ['heat-manage', 'db_sync'],
-      registration: {
-        serviceType: 'orchestration',
-        catalogName: 'heat',
-        endpointUrl: this.apiUrl(PORT, '/v1/%(project_id)s'),
-      },
     });
     this.registration = deps.registration;
 
@@ -144,7 +136,6 @@ export class Heat extends OpenStackApiService {
 
     this.api = this.serveApi({
       command: uwsgiCommand('heat-wsgi-api', PORT),
-      port: PORT,
       healthPath: '/',
       replicas: props.apiReplicas,
       env,

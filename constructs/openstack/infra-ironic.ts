@@ -13,12 +13,8 @@ import { OsloValues, osloEnvName } from '../openstack-kit/oslo-config';
 import { DependencyGateOptions } from '../openstack-kit/openstack-service-dependencies';
 import { uwsgiCommand } from '../openstack-kit/uwsgi';
 import { WorkerService } from '../kube/worker-service';
-import {
-  apiServiceDefaults,
-  OpenStackServiceDescriptor,
-  OpenStackServiceProps,
-} from '../openstack-kit/openstack-service';
-import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
+import { apiServiceDefaults, OpenStackServiceProps } from '../openstack-kit/openstack-service';
+import { OpenStackApiService, OpenStackApiServiceDescriptor } from '../openstack-kit/openstack-api-service';
 
 /** How often the conductor's periodic tasks run, in seconds; 0 turns a task off. */
 export interface IronicPeriodicTaskSpacing {
@@ -95,11 +91,12 @@ const IRONIC_NETWORK = Rules.object<IronicNetwork>({
   cidr: Rules.nonEmptyText(),
 });
 
-const IRONIC: OpenStackServiceDescriptor<InfraIronicProps> = {
+const IRONIC: OpenStackApiServiceDescriptor<InfraIronicProps> = {
   image: 'ironic',
   // The label value Stackwright has always written for this service: deployed objects keep it.
   appName: 'infraironic',
   operatorKey: SchedulingKey.OPERATOR_INFRA_IRONIC,
+  catalog: { type: 'baremetal', name: 'ironic', port: PORT },
   inputs: commonInputHints('keystone', 'database', 'messaging', 'cache'),
   props: {
     ...COMMON_INPUT_RULES,
@@ -155,10 +152,8 @@ export class InfraIronic extends OpenStackApiService {
     const networks = props.networks ?? { provisioning: { name: 'ironic-provisioning' } };
     const cleaning = networks.cleaning ?? networks.provisioning;
 
-    const apiUrl = this.apiUrl(PORT);
     const deps = this.dependencies(props, {
       syncCommand: ['ironic-dbsync', 'upgrade'],
-      registration: { serviceType: 'baremetal', catalogName: 'ironic', endpointUrl: apiUrl },
     });
     this.registration = deps.registration;
 
@@ -245,7 +240,6 @@ export class InfraIronic extends OpenStackApiService {
     this.api = this.serveApi({
       schedulingKey: SchedulingKey.INFRA_BARE_METAL_API,
       command: uwsgiCommand('ironic-api-wsgi', PORT),
-      port: PORT,
       healthPath: '/',
       replicas: props.apiReplicas,
       env,

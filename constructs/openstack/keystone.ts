@@ -14,8 +14,8 @@ import { envFromSecret } from '../kube/secret-ref';
 import { ServiceDatabase } from '../openstack-kit/service-database';
 import { ServiceMessaging } from '../openstack-kit/service-messaging';
 import { uwsgiCommand } from '../openstack-kit/uwsgi';
-import { OpenStackServiceDescriptor, OpenStackServiceOptions } from '../openstack-kit/openstack-service';
-import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
+import { OpenStackServiceOptions } from '../openstack-kit/openstack-service';
+import { OpenStackApiService, OpenStackApiServiceDescriptor } from '../openstack-kit/openstack-api-service';
 import { shown } from '../../lib/graph';
 import { CREDENTIAL_ROTATIONS, CredentialKeyRotation, CredentialRotation } from './credential-key-rotation';
 import {
@@ -67,9 +67,10 @@ const PORT = 5000;
 /** The topic Keystone publishes on; its consumers listen on the same one. */
 export const KEYSTONE_NOTIFICATION_TOPIC = 'notifications';
 
-const KEYSTONE: OpenStackServiceDescriptor<KeystoneProps> = {
+const KEYSTONE: OpenStackApiServiceDescriptor<KeystoneProps> = {
   image: 'keystone',
   operatorKey: SchedulingKey.OPERATOR_KEYSTONE,
+  catalog: { type: 'identity', name: 'keystone', port: PORT },
   inputs: commonInputHints('database', 'cache'),
   props: {
     ...commonInputRules('database', 'cache', 'messaging'),
@@ -179,7 +180,6 @@ export class Keystone extends OpenStackApiService implements IdentityEndpoint {
     this.api = this.serveApi({
       schedulingKey: SchedulingKey.IDENTITY_API,
       command: uwsgiCommand('keystone-wsgi-public', PORT),
-      port: PORT,
       healthPath: '/v3',
       replicas: props.replicas,
       env: [...database.connectionEnv(), ...(this.messaging?.transportUrlEnv() ?? [])],

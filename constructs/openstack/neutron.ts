@@ -28,12 +28,8 @@ import {
   OVN_AGENT_SCHEMA,
   ovsDatapathProblems,
 } from './neutron-ovn-agent';
-import {
-  apiServiceDefaults,
-  OpenStackServiceDescriptor,
-  OpenStackServiceProps,
-} from '../openstack-kit/openstack-service';
-import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
+import { apiServiceDefaults, OpenStackServiceProps } from '../openstack-kit/openstack-service';
+import { OpenStackApiService, OpenStackApiServiceDescriptor } from '../openstack-kit/openstack-api-service';
 
 /** `config` holds neutron.conf's ML2 and OVN sections too: Stackwright keeps them in one file. */
 export interface NeutronProps extends OpenStackServiceProps {
@@ -64,9 +60,10 @@ const PORT = 9696;
 /** The rules of the L3, DHCP and BGP agents' options (their files are checked at synthesis). */
 const NEUTRON_AGENT_OPTIONS = Rules.object<NeutronAgentOptions>(NODE_CONFIGURED_AGENT_OPTIONS_RULES);
 
-const NEUTRON: OpenStackServiceDescriptor<NeutronProps> = {
+const NEUTRON: OpenStackApiServiceDescriptor<NeutronProps> = {
   image: 'neutron',
   operatorKey: SchedulingKey.OPERATOR_NEUTRON,
+  catalog: { type: 'network', name: 'neutron', port: PORT },
   inputs: {
     ...commonInputHints('keystone', 'database', 'messaging', 'cache'),
     ovsdb: "the OVN databases (new OvsdbCluster(cloud, 'ovsdb'))",
@@ -156,11 +153,6 @@ export class Neutron extends OpenStackApiService {
 
     const deps = this.dependencies(props, {
       syncCommand: ['neutron-db-manage', 'upgrade', 'heads'],
-      registration: {
-        serviceType: 'network',
-        catalogName: 'neutron',
-        endpointUrl: this.apiUrl(PORT),
-      },
     });
     this.database = deps.database;
     this.messaging = deps.messaging;
@@ -203,7 +195,6 @@ export class Neutron extends OpenStackApiService {
     this.api = this.serveApi({
       schedulingKey: SchedulingKey.NETWORK_API,
       command: ['neutron-server'],
-      port: PORT,
       healthPath: '/',
       replicas: props.apiReplicas,
       env: [

@@ -41,8 +41,8 @@ import { libvirtDaemon, libvirtOptions, NovaComputeOptions, VirtType } from './n
 import { cellMappingJob } from './nova-cell-mapping';
 import { novaCommonConfig, novaServiceCredentials } from './nova-config';
 import { novaDatabase } from './nova-database';
-import { OpenStackServiceDescriptor, OpenStackServiceProps } from '../openstack-kit/openstack-service';
-import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
+import { OpenStackServiceProps } from '../openstack-kit/openstack-service';
+import { OpenStackApiService, OpenStackApiServiceDescriptor } from '../openstack-kit/openstack-api-service';
 import { Placement } from './placement';
 
 /** `config` applies to every Nova component, nova-compute included (under `compute.config`). */
@@ -87,9 +87,10 @@ const API_PORT = 8774;
 const METADATA_PORT = 8775;
 const MAX_CELLS = 100;
 
-const NOVA: OpenStackServiceDescriptor<NovaProps> = {
+const NOVA: OpenStackApiServiceDescriptor<NovaProps> = {
   image: 'nova',
   operatorKey: SchedulingKey.OPERATOR_NOVA,
+  catalog: { type: 'compute', name: 'nova', port: API_PORT, path: '/v2.1' },
   inputs: {
     ...commonInputHints('keystone', 'database', 'messaging', 'cache'),
     placement: 'the Placement service (new Placement(...))',
@@ -179,10 +180,7 @@ export class Nova extends OpenStackApiService {
     this.registration = new KeystoneRegistration(this, 'ks-register', {
       keystone: props.keystone,
       operatorKey: this.operatorKey,
-      serviceType: 'compute',
-      catalogName: 'nova',
-      endpointUrl: this.apiUrl(API_PORT, '/v2.1'),
-      rotation: this.serviceUserRotation,
+      ...this.registrationProps,
     });
 
     // Configuration: the control plane's nova.conf, and the hypervisors'.
@@ -218,7 +216,6 @@ export class Nova extends OpenStackApiService {
     this.api = this.serveApi({
       schedulingKey: SchedulingKey.COMPUTE_API,
       command: uwsgiCommand('nova-api-wsgi', API_PORT),
-      port: API_PORT,
       healthPath: '/',
       replicas: props.apiReplicas,
       env: [...apiEnv, ...keystoneAuthtokenEnv(this.registration), ...serviceCredentials],

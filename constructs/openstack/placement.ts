@@ -6,8 +6,8 @@ import { ApiService } from '../kube/api-service';
 import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
 import { ServiceDatabase } from '../openstack-kit/service-database';
 import { uwsgiCommand } from '../openstack-kit/uwsgi';
-import { OpenStackServiceDescriptor, OpenStackServiceProps } from '../openstack-kit/openstack-service';
-import { OpenStackApiService } from '../openstack-kit/openstack-api-service';
+import { OpenStackServiceProps } from '../openstack-kit/openstack-service';
+import { OpenStackApiService, OpenStackApiServiceDescriptor } from '../openstack-kit/openstack-api-service';
 
 export interface PlacementProps extends Omit<OpenStackServiceProps, 'messaging'> {
   /** @default 2 */
@@ -16,12 +16,13 @@ export interface PlacementProps extends Omit<OpenStackServiceProps, 'messaging'>
 
 const PORT = 8778;
 
-const PLACEMENT: OpenStackServiceDescriptor<PlacementProps> = {
+const PLACEMENT: OpenStackApiServiceDescriptor<PlacementProps> = {
   image: 'placement',
   // The label value Stackwright has always written for this service: deployed objects keep it.
   appName: 'placementservice',
   // Yaook runs Placement as part of Nova: there is no placement operator key.
   operatorKey: SchedulingKey.OPERATOR_NOVA,
+  catalog: { type: 'placement', name: 'placement', port: PORT },
   inputs: commonInputHints('keystone', 'database', 'cache'),
   props: {
     ...commonInputRules('keystone', 'database', 'cache'),
@@ -47,11 +48,6 @@ export class Placement extends OpenStackApiService {
     const deps = this.dependencies(props, {
       syncCommand: ['placement-manage', 'db', 'sync'],
       connectionOption: { section: 'placement_database', option: 'connection' },
-      registration: {
-        serviceType: 'placement',
-        catalogName: 'placement',
-        endpointUrl: this.apiUrl(PORT),
-      },
     });
     this.database = deps.database;
     this.registration = deps.registration;
@@ -64,7 +60,6 @@ export class Placement extends OpenStackApiService {
     this.api = this.serveApi({
       schedulingKey: SchedulingKey.PLACEMENT_API,
       command: uwsgiCommand('placement-api', PORT),
-      port: PORT,
       healthPath: '/',
       replicas: props.replicas,
       env: deps.env,
