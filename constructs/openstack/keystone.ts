@@ -205,11 +205,11 @@ export class Keystone extends OpenStackApiService implements IdentityEndpoint {
         '--bootstrap-region-id',
         this.region,
         '--bootstrap-admin-url',
-        this.api.internalUrl,
+        this.catalogUrl,
         '--bootstrap-internal-url',
-        this.api.internalUrl,
+        this.catalogUrl,
         '--bootstrap-public-url',
-        this.api.internalUrl,
+        this.catalogUrl,
       ],
       extraEnv: [
         // keystone-manage reads the password from here when --bootstrap-password is not given: off argv.
