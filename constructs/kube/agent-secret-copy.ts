@@ -3,17 +3,20 @@ import { Cloud, Component, IDependable, JsonApiObject, Service } from '../../lib
 import { SchedulingKey } from '../../lib/scheduling';
 import { GeneratedSecret } from './generated-secret';
 import { JobComponent } from './job-component';
+import { addIfMissing, ifSecretExists, patchMissing } from './secret-key-fill';
 import { secretsReadBy } from './secret-readers';
 
 /**
  * A Secret of the control plane's namespace copied into the agents' namespace, where a node agent's
  * pods can mount it (a pod reads only Secrets of its own namespace). The copy is made in the
  * cluster, like the original, so no value reaches the synthesised YAML; it is created once and then
- * kept, like every generated credential (see {@link GeneratedSecret}).
+ * kept, like every generated credential (see {@link GeneratedSecret}): a later run adds only the
+ * keys the original has and the copy lacks (a key a newer version generates), never changing a
+ * value the copy holds (the service user's rotation switches both).
  *
- * The Job may read exactly the original and the copy (`resourceNames`), and create Secrets in the
- * agents' namespace only: it cannot read any other credential of either namespace. It waits for the
- * Job that generates the original, when the cloud has one.
+ * The Job may read exactly the original and the copy (`resourceNames`), patch the copy, and create
+ * Secrets in the agents' namespace only: it cannot read any other credential of either namespace.
+ * It waits for the Job that generates the original, when the cloud has one.
  */
 class AgentSecretCopy extends JobComponent {
   readonly secretName: string;
@@ -28,25 +31,15 @@ class AgentSecretCopy extends JobComponent {
       operatorKey: SchedulingKey.OPERATOR_CONFIGURED_DAEMON_SET,
       image: cloud.toolboxImage,
       kubernetesAccess: [read],
-      // The values go from kubectl's stdout to the shell's builtin printf to kubectl's stdin: never
-      // on a command line.
-      command: [
-        '/bin/sh',
-        '-ec',
-        [
-          `kubectl get secret -n ${to} ${secretName} >/dev/null 2>&1 && exit 0`,
-          `data=$(kubectl get secret -n ${from} ${secretName} -o jsonpath='{.data}')`,
-          `printf '{"apiVersion":"v1","kind":"Secret","metadata":{"name":"${secretName}","namespace":"${to}"},"data":%s}' "$data" | kubectl create -f -`,
-        ].join('\n'),
-      ],
+      command: ['/bin/sh', '-ec', copyProgram(secretName, from, to)],
     });
     this.secretName = secretName;
-    // The same identity, granted in the agents' namespace: read the copy, create it.
+    // The same identity, granted in the agents' namespace: read the copy, add keys to it, create it.
     const metadata = { name: this.componentName, namespace: to };
     new JsonApiObject(this, 'agent-role', k8s.KubeRole, {
       metadata,
       rules: [
-        read,
+        { ...read, verbs: ['get', 'patch'] },
         // RBAC cannot narrow `create` by name: see docs/security.md for what that leaves.
         { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
       ],
@@ -76,6 +69,29 @@ class AgentSecretCopy extends JobComponent {
  * read (component `agent-secrets-<secret>`), created on first use. Its Jobs run with the operator
  * key of Yaook's node-agent operator (`configured-daemon-set`).
  */
+/**
+ * The copy's shell program. The values go from kubectl's stdout to the shell's builtin printf to
+ * kubectl's stdin: never on a command line. Of the copy, only its key names are read.
+ */
+function copyProgram(secretName: string, from: string, to: string): string {
+  const copy = `-n ${to} ${secretName}`;
+  return [
+    ifSecretExists(copy),
+    "  patch=''",
+    `  lines=$(kubectl get secret -n ${from} ${secretName} -o go-template='{{range $k, $v := .data}}{{$k}} {{$v}}{{"\\n"}}{{end}}')`,
+    '  while read -r key value; do',
+    `    ${addIfMissing('$key', '\\"$key\\":\\"$value\\"')}`,
+    '  done <<EOF',
+    '$lines',
+    'EOF',
+    `  ${patchMissing(copy, 'data')}`,
+    '  exit 0',
+    'fi',
+    `data=$(kubectl get secret -n ${from} ${secretName} -o jsonpath='{.data}')`,
+    `printf '{"apiVersion":"v1","kind":"Secret","metadata":{"name":"${secretName}","namespace":"${to}"},"data":%s}' "$data" | kubectl create -f -`,
+  ].join('\n');
+}
+
 class AgentSecrets extends Service {
   /** The cloud's service, created on first use. */
   static of(cloud: Cloud): AgentSecrets {

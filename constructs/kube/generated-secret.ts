@@ -11,6 +11,7 @@ import {
 import { dataKeyRule } from './building-block-rules';
 import { SchedulingKey } from '../../lib/scheduling';
 import { JobComponent } from './job-component';
+import { addIfMissing, ifSecretExists, patchMissing } from './secret-key-fill';
 import { SecretRef } from './secret-ref';
 
 export interface GeneratedSecretProps {
@@ -29,7 +30,8 @@ export interface GeneratedSecretProps {
   /**
    * Keys the Secret starts with a known value, besides the random ones: what a later change in the
    * cluster may replace (a service user's name, which its password rotation switches). Values are
-   * DNS labels; like the random keys, they are written only when the Secret is created.
+   * DNS labels; like the random keys, they are written when the Secret is created or lacks them,
+   * never over a value it holds.
    * @default - none
    */
   readonly initial?: Readonly<Record<string, string>>;
@@ -52,16 +54,20 @@ const GENERATED_SECRET_PROPS: PropsSpec<GeneratedSecretProps> = {
 };
 
 /**
- * A Secret generated inside the cluster by a Job (random hex values), created only when it does not
+ * A Secret generated inside the cluster by a Job (random hex values), created when it does not
  * exist yet, so re-deploys keep credentials stable and the synthesised YAML never carries them.
+ * When it exists, the Job adds only the keys it lacks (a key a newer version of the construct
+ * declares, e.g. a service user's `username`) and never changes a value it holds; the Job's name
+ * hashes its spec, so a construct that declares a new key runs it again on the next deploy.
  * Dependants use a `completed` edge.
  *
- * The values never reach a process's argv: the shell's builtin `printf` writes the Secret as JSON
- * into `kubectl create -f -`'s stdin (`kubectl create secret --from-literal` would put them on
- * kubectl's command line, readable in `/proc` by anyone on the node).
+ * The values never reach a process's argv: the shell's builtin `printf` writes the Secret (or the
+ * patch) as JSON into `kubectl create -f -`'s (or `kubectl patch --patch-file /dev/stdin`'s) stdin
+ * (`kubectl create secret --from-literal` would put them on kubectl's command line, readable in
+ * `/proc` by anyone on the node); the Job reads the existing Secret's key names, not its values.
  *
- * The Job runs as its own ServiceAccount, which may read only this Secret and create Secrets; it
- * cannot read any other credential of the cloud.
+ * The Job runs as its own ServiceAccount, which may read and patch only this Secret and create
+ * Secrets; it cannot read any other credential of the cloud.
  */
 export class GeneratedSecret extends JobComponent {
   readonly secretName: string;
@@ -77,27 +83,17 @@ export class GeneratedSecret extends JobComponent {
     const cloud = Cloud.of(scope);
     const secretName = props.secretName ?? `${scope.node.id}-${id}`;
     const generator = GENERATORS[props.format ?? 'hex'];
-    const initial = Object.entries(props.initial ?? {}).map(([key, value]) => `"${key}":"${value}"`);
-    const fields = [...props.keys.map((key) => `"${key}":"%s"`), ...initial].join(',');
-    const values = props.keys.map(() => `"$(${generator})"`).join(' ');
-    const manifest = `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"${secretName}"},"stringData":{${fields}}}`;
+    const program = generatorProgram(secretName, props.keys, props.initial ?? {}, generator);
     super(scope, id, {
       operatorKey: props.operatorKey,
       image: cloud.toolboxImage,
       kubernetesAccess: [
-        { apiGroups: [''], resources: ['secrets'], resourceNames: [secretName], verbs: ['get'] },
+        { apiGroups: [''], resources: ['secrets'], resourceNames: [secretName], verbs: ['get', 'patch'] },
         // RBAC cannot narrow `create` by name (the name is not known when it is authorised):
         // see docs/security.md for what that leaves.
         { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
       ],
-      command: [
-        '/bin/sh',
-        '-ec',
-        [
-          `kubectl get secret ${secretName} >/dev/null 2>&1 && exit 0`,
-          `printf '${manifest}' ${values} | kubectl create -f -`,
-        ].join('\n'),
-      ],
+      command: ['/bin/sh', '-ec', program],
     });
     this.secretName = secretName;
     this.keys = props.keys;
@@ -107,4 +103,33 @@ export class GeneratedSecret extends JobComponent {
   ref(key: string): SecretRef {
     return { secretName: this.secretName, key };
   }
+}
+
+/**
+ * The generator's shell program: create the Secret with every key, or, when it exists, patch in
+ * the keys it lacks. A random value is generated only for a key that is written.
+ */
+function generatorProgram(
+  secretName: string,
+  keys: readonly string[],
+  initial: Readonly<Record<string, string>>,
+  generator: string,
+): string {
+  const given = Object.entries(initial);
+  const fields = [
+    ...keys.map((key) => `"${key}":"%s"`),
+    ...given.map(([key, value]) => `"${key}":"${value}"`),
+  ];
+  const values = keys.map(() => `"$(${generator})"`).join(' ');
+  const manifest = `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"${secretName}"},"stringData":{${fields.join(',')}}}`;
+  return [
+    ifSecretExists(secretName),
+    "  patch=''",
+    ...keys.map((key) => `  ${addIfMissing(key, `$(printf '"${key}":"%s"' "$(${generator})")`)}`),
+    ...given.map(([key, value]) => `  ${addIfMissing(key, `\\"${key}\\":\\"${value}\\"`)}`),
+    `  ${patchMissing(secretName, 'stringData')}`,
+    '  exit 0',
+    'fi',
+    `printf '${manifest}' ${values} | kubectl create -f -`,
+  ].join('\n');
 }

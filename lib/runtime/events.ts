@@ -1,6 +1,6 @@
 import type { Finding } from './diagnose/finding';
 import { ApplyOutcome, ObjectStatus } from './ports';
-import { DeletionResult, RolloutResult, RunMode } from './result';
+import { RunMode, RunResult } from './result';
 
 /** Fields every event carries. */
 interface EventBase {
@@ -125,7 +125,7 @@ export interface ApiRestoredEvent extends EventBase {
 /** The run ended; `result` is the complete outcome (a deletion's for destroy and prune). */
 export interface RunFinishedEvent extends EventBase {
   readonly type: 'run-finished';
-  readonly result: RolloutResult | DeletionResult;
+  readonly result: RunResult;
 }
 
 /**

@@ -80,18 +80,27 @@ export type FailureCause =
   | 'aborted'
   | 'internal';
 
-/** The outcome of one component, oper8's completion state per node. */
-export interface ComponentResult {
+/**
+ * What every unit of a run reports, whatever the run did to it: a deploy's or verify's
+ * {@link ComponentResult}, a destroy's or prune's {@link DeletionUnitResult}. The CLI's summary and
+ * hints read runs through it.
+ */
+export interface UnitResult<State extends string = ComponentState | DeletionState> {
+  /** The component's name, or a bootstrap unit's (`bootstrap`, `bootstrap namespaces`, …). */
   readonly name: string;
+  readonly state: State;
+  /** Why it failed, was blocked or did not start; absent when it reached its goal. */
+  readonly reason?: string;
+  /** The kind of failure behind `reason` (for `not-started`: why the run stopped); absent when it reached its goal or was skipped. */
+  readonly cause?: FailureCause;
+  /** For `blocked`: the unit at the root of the block (a failed component; for a deletion, the unit that could not be deleted). */
+  readonly blockedBy?: string;
+}
+
+/** The outcome of one component, oper8's completion state per node. */
+export interface ComponentResult extends UnitResult<ComponentState> {
   readonly service: string;
   readonly constructPath: string;
-  readonly state: ComponentState;
-  /** Why it failed, was blocked or did not start; absent when verified. */
-  readonly reason?: string;
-  /** The kind of failure behind `reason`; absent when verified or skipped. */
-  readonly cause?: FailureCause;
-  /** For `blocked`: the failed component at the root of the block. */
-  readonly blockedBy?: string;
   /** What the cluster says about the pods behind a failed or slow component, in actionable words. */
   readonly diagnosis?: readonly string[];
   /** The typed causes in `diagnosis` (a quota, a missing StorageClass, a crash loop, …). */
@@ -127,56 +136,76 @@ export interface BootstrapResult {
   readonly objects: readonly ObjectResult[];
 }
 
-/** The data a run produces; the CLI only renders it (`--json` prints it as is). */
-export interface RolloutResult {
-  /** `deploy` writes and verifies; `verify` only observes. */
-  readonly mode: 'deploy' | 'verify';
+/**
+ * What every run reports, whatever it does: how it ended, when, and how many units ended in each
+ * of the states `State` (every state present, zeros included). {@link RunResult} is the union of
+ * the two shapes built on it.
+ */
+export interface RunResultBase<Mode extends RunMode, State extends string> {
+  readonly mode: Mode;
   readonly outcome: RunOutcome;
-  /** True when every component ended verified or skipped. */
+  /** True when every unit reached its goal (or was skipped). */
   readonly ok: boolean;
   readonly startedAt: string;
   readonly finishedAt: string;
   readonly durationMs: number;
+  readonly counts: Readonly<Record<State, number>>;
+}
+
+/** The data a deploy or verify produces; the CLI only renders it (`--json` prints it as is). */
+export interface RolloutResult extends RunResultBase<'deploy' | 'verify', ComponentState> {
+  /** `deploy` writes and verifies; `verify` only observes. */
+  readonly mode: 'deploy' | 'verify';
   readonly bootstrap: BootstrapResult;
   /** One entry per component, sorted by name. */
   readonly components: readonly ComponentResult[];
-  /** How many components ended in each state (every state present, zeros included). */
-  readonly counts: Readonly<Record<ComponentState, number>>;
-}
-
-/** Counts components per state, with every state present. */
-export function countStates(
-  components: readonly Pick<ComponentResult, 'state'>[],
-): Record<ComponentState, number> {
-  const counts = Object.fromEntries(COMPONENT_STATES.map((s) => [s, 0])) as Record<ComponentState, number>;
-  for (const c of components) counts[c.state] += 1;
-  return counts;
 }
 
 /** Where a deletion unit ended: `deleted` is its objects gone from the API server. */
 export type DeletionState = 'deleted' | 'failed' | 'blocked' | 'not-started';
 
+/** Every deletion state, in the order summaries list them. */
+export const DELETION_STATES: readonly DeletionState[] = ['deleted', 'failed', 'blocked', 'not-started'];
+
 /** How one deletion unit ended. */
-export interface DeletionUnitResult {
-  readonly name: string;
-  readonly state: DeletionState;
-  readonly reason?: string;
-  /** The kind of failure behind `reason` (for `not-started`: why the run stopped); absent when deleted. */
-  readonly cause?: FailureCause;
-  /** For `blocked`: the unit at the root that could not be deleted. */
-  readonly blockedBy?: string;
+export interface DeletionUnitResult extends UnitResult<DeletionState> {
+  /** `Kind/namespace/name` of each of its objects. */
   readonly objects: readonly string[];
   readonly durationMs?: number;
 }
 
-/** The data a destroy or prune produces; the CLI only renders it. */
-export interface DeletionResult {
+/** The data a destroy or prune produces; the CLI only renders it (`--json` prints it as is). */
+export interface DeletionResult extends RunResultBase<'destroy' | 'prune', DeletionState> {
   /** `destroy` deletes a whole cloud; `prune` what left the manifests. */
   readonly mode: 'destroy' | 'prune';
-  readonly ok: boolean;
   /** `unreachable`: the API server stopped answering and did not come back within the API-loss timeout. */
-  readonly outcome: 'succeeded' | 'failed' | 'aborted' | 'unreachable';
+  readonly outcome: Extract<RunOutcome, 'succeeded' | 'failed' | 'aborted' | 'unreachable'>;
+  /** One entry per unit, in the order they were given (a destroy's bootstrap units last). */
   readonly units: readonly DeletionUnitResult[];
-  readonly counts: Readonly<Record<DeletionState, number>>;
-  readonly durationMs: number;
+}
+
+/** What any run produces, told apart by `mode`; the `run-finished` event carries it. */
+export type RunResult = RolloutResult | DeletionResult;
+
+/** Every unit of a run, whatever its action: a rollout's components, a deletion's units. */
+export function unitResults(result: RunResult): readonly UnitResult[] {
+  return 'units' in result ? result.units : result.components;
+}
+
+/** Every failure cause a run reports, a rollout's bootstrap first, in unit order (repeats kept). */
+export function failureCauses(result: RunResult): FailureCause[] {
+  const bootstrap = 'bootstrap' in result ? [result.bootstrap.cause] : [];
+  return [...bootstrap, ...unitResults(result).map((unit) => unit.cause)].filter(
+    (cause): cause is FailureCause => cause !== undefined,
+  );
+}
+
+/** Counts units per state, with every one of `states` present (zeros included). */
+export function countStates<State extends string>(
+  units: readonly Pick<UnitResult<State>, 'state'>[],
+  states: readonly State[],
+): Record<State, number> {
+  const counts = Object.fromEntries(states.map((s) => [s, 0])) as Record<State, number>;
+  for (const unit of units) counts[unit.state] += 1;
+  return counts;
 }

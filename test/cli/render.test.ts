@@ -2,11 +2,19 @@ import { stripAnsi, style } from '../../lib/cli/render/ansi';
 import { formatRunEvent } from '../../lib/cli/render/line-view';
 import { ProgressModel } from '../../lib/cli/render/progress-model';
 import { renderFrame } from '../../lib/cli/render/tty-view';
-import { deletionNextSteps, nextSteps } from '../../lib/cli/render/hints';
-import { renderDeletionSummary, renderRolloutSummary } from '../../lib/cli/render/summary';
-import type { DeletionResult } from '../../lib/runtime/result';
+import { nextSteps } from '../../lib/cli/render/hints';
+import { renderRunSummary } from '../../lib/cli/render/summary';
+import { exitCodeFor } from '../../lib/cli/commands/cluster-command';
+import { ExitCode } from '../../lib/cli/exit-codes';
 import { RunEvent } from '../../lib/runtime/events';
-import { countStates, FailureCause, RolloutResult } from '../../lib/runtime/result';
+import {
+  COMPONENT_STATES,
+  countStates,
+  DELETION_STATES,
+  DeletionResult,
+  FailureCause,
+  RolloutResult,
+} from '../../lib/runtime/result';
 import { component, deployment, testGraph, job, namespace } from '../runtime/support/manifests';
 
 const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
@@ -236,11 +244,11 @@ describe('the summary', () => {
       durationMs: 9000,
       bootstrap: { state: 'verified', objects: [] },
       components,
-      counts: countStates(components),
+      counts: countStates(components, COMPONENT_STATES),
     };
 
     // WHEN
-    const lines = renderRolloutSummary(
+    const lines = renderRunSummary(
       result,
       { skippedUnchanged: 3, requests: { total: 20, writes: 5, byVerb: {} as never } },
       style(false),
@@ -351,6 +359,8 @@ describe('next steps after a destroy or prune', () => {
       objects: [],
     })),
     counts: { deleted: 0, failed: causes.length, blocked: 0, 'not-started': 0 },
+    startedAt: at(0),
+    finishedAt: at(1000),
     durationMs: 1000,
   });
 
@@ -359,7 +369,7 @@ describe('next steps after a destroy or prune', () => {
     const result = deletion('timeout', 'apply-rejected', 'blocked', 'timeout');
 
     // WHEN
-    const lines = renderDeletionSummary(result, style(false));
+    const lines = renderRunSummary(result, {}, style(false));
 
     // THEN one hint per distinct cause, after the units
     expect(lines.slice(-3)).toEqual([
@@ -371,7 +381,7 @@ describe('next steps after a destroy or prune', () => {
 
   test('a prune is run again through deploy, and never suggests a rollout fix', () => {
     // WHEN
-    const steps = deletionNextSteps({
+    const steps = nextSteps({
       ...deletion('timeout', 'aborted', 'cluster-unreachable', 'apply-rejected'),
       mode: 'prune',
     });
@@ -386,6 +396,54 @@ describe('next steps after a destroy or prune', () => {
   });
 
   test('a successful destroy has none', () => {
-    expect(renderDeletionSummary(deletion(), style(false))).toHaveLength(1);
+    expect(renderRunSummary(deletion(), {}, style(false))).toHaveLength(1);
+  });
+});
+
+describe('a destroy summarised and judged by the same code as a deploy', () => {
+  const units: DeletionResult['units'] = [
+    { name: 'glance-api', state: 'deleted', objects: ['Deployment/openstack/glance-api'] },
+    { name: 'keystone-api', state: 'failed', reason: 'forbidden', cause: 'apply-rejected', objects: [] },
+    {
+      name: 'bootstrap',
+      state: 'blocked',
+      reason: 'blocked by keystone-api, which failed: forbidden',
+      cause: 'blocked',
+      blockedBy: 'keystone-api',
+      objects: [],
+    },
+    { name: 'memcached', state: 'not-started', reason: 'run aborted', cause: 'aborted', objects: [] },
+  ];
+  const destroy = (outcome: DeletionResult['outcome']): DeletionResult => ({
+    mode: 'destroy',
+    ok: false,
+    outcome,
+    startedAt: at(0),
+    finishedAt: at(4000),
+    durationMs: 4000,
+    units,
+    counts: countStates(units, DELETION_STATES),
+  });
+
+  test('every unit that was not deleted is named, in deletion words, with one next step per cause', () => {
+    // WHEN
+    const lines = renderRunSummary(destroy('aborted'), {}, style(false));
+
+    // THEN
+    expect(lines.slice(0, 4)).toEqual([
+      '✗ Destroy aborted after 4.0s: 1 deleted, 1 failed, 1 kept, 1 not started',
+      '  ✗ keystone-api: forbidden',
+      '  ⊘ bootstrap: kept, blocked by keystone-api',
+      '  - not started (run aborted): memcached',
+    ]);
+    expect(lines.slice(4)).toHaveLength(3);
+    for (const line of lines.slice(4)) expect(line).toContain('run destroy again');
+  });
+
+  test('its exit code comes from the same rule as a rollout’s', () => {
+    expect(exitCodeFor(destroy('aborted'))).toBe(ExitCode.INTERRUPTED);
+    expect(exitCodeFor(destroy('unreachable'))).toBe(ExitCode.UNREACHABLE);
+    expect(exitCodeFor(destroy('failed'))).toBe(ExitCode.FAILED);
+    expect(exitCodeFor({ ...destroy('succeeded'), ok: true })).toBe(ExitCode.OK);
   });
 });

@@ -37,7 +37,7 @@ describe('deployerRbac of the reference cloud', () => {
 
   const NAMESPACES = ['openstack', 'openstack-agents'];
   /** The Secrets the rotations patch, by namespace, sorted. */
-  const PATCHED_SECRETS: Record<string, string[]> = {
+  const ROTATED_SECRETS: Record<string, string[]> = {
     openstack: [
       ...ROTATED_SERVICE_USERS.map((service) => `${service}-keystone-user`),
       'keystone-credential-keys',
@@ -78,7 +78,7 @@ describe('deployerRbac of the reference cloud', () => {
     expect(roleIn('openstack')).toContainEqual({ apiGroups: [''], resources: ['configmaps'], verbs: MANAGE });
   });
 
-  test("holds what the per-Job Roles grant in each namespace, and no more on Secrets: create, get by name, and patch of what the rotations rotate (Keystone's keys, the service users' credentials)", () => {
+  test('holds what the per-Job Roles grant in each namespace, and no more on Secrets: create, and get and patch by name of what its Jobs make or rotate', () => {
     for (const namespace of NAMESPACES) {
       // THEN every rule of every synthesised Role is covered (or the API server refuses to create it)
       const held = roleIn(namespace);
@@ -96,31 +96,44 @@ describe('deployerRbac of the reference cloud', () => {
       );
       const named = new Set(secretRules.flatMap((r) => r.resourceNames ?? []));
       const onSecrets = held.filter((r) => r.resources.includes('secrets'));
-      // (the rotations patch their one Secret each: Keystone's two key rotations in the control
-      // plane's namespace, each service user's rotation there and, for the users node agents read,
-      // its copy in the agents' namespace)
-      const patched = PATCHED_SECRETS[namespace];
+      // (patched by name: the Secrets a generator or copy Job makes, which it may complete with the
+      // keys they lack, and those the rotations rotate: Keystone's two keys' Secrets in the control
+      // plane's namespace, each service user's there and, for the users node agents read, its copy
+      // in the agents' namespace)
+      const patched = [
+        ...new Set(
+          secretRules.filter((r) => r.verbs.includes('patch')).flatMap((r) => r.resourceNames ?? []),
+        ),
+      ].sort();
+      expect(patched).toEqual(expect.arrayContaining(ROTATED_SECRETS[namespace]));
+      const readOnly = named.size - patched.length;
       expect(onSecrets.map((r) => ({ verbs: r.verbs, names: r.resourceNames?.length }))).toEqual([
         { verbs: ['create'], names: undefined },
         ...(patched.length > 0 ? [{ verbs: ['get', 'patch'], names: patched.length }] : []),
-        { verbs: ['get'], names: named.size - patched.length },
+        ...(readOnly > 0 ? [{ verbs: ['get'], names: readOnly }] : []),
       ]);
       expect([...(onSecrets.find((r) => r.verbs.includes('patch'))?.resourceNames ?? [])].sort()).toEqual(
         patched,
       );
       expect(held.every((r) => !r.verbs.includes('*') && !r.resources.includes('*'))).toBe(true);
     }
-    // (in the agents' namespace: only the copies of the six Secrets the node agents read, the two
-    // service users' among them read and patched by their rotations)
+    // (in the agents' namespace: only the copies of the six Secrets the node agents read, which
+    // their copy Jobs complete and, for the two service users', their rotations patch)
     const agents = roleIn('openstack-agents').filter(
       (r) => r.resources.includes('secrets') && r.resourceNames,
     );
     expect(agents.map((r) => [r.verbs, r.resourceNames])).toEqual([
       [
         ['get', 'patch'],
-        ['ceilometer-keystone-user', 'nova-keystone-user'],
+        [
+          'ceilometer-keystone-user',
+          'ceilometer-mq',
+          'neutron-metadata-secret',
+          'neutron-mq',
+          'nova-cell1-mq',
+          'nova-keystone-user',
+        ],
       ],
-      [['get'], ['ceilometer-mq', 'neutron-metadata-secret', 'neutron-mq', 'nova-cell1-mq']],
     ]);
   });
 

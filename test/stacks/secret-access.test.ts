@@ -87,16 +87,25 @@ const withToken = objects.filter((o) => {
   return containersWithToken(o).length > 0;
 });
 
-/** The Secret each generator or copy Job creates, from its `kubectl get secret [-n NS] NAME` guard. */
+/**
+ * The Secret each generator or copy Job creates, from its first line, which reads the key names of
+ * the Secret if it exists: `if present=" $(kubectl get secret [-n NS] NAME -o go-template=…`.
+ */
 function generatedSecretOf(job: KubeObject): string {
   const script = (podSpecOf(job).containers as { command: string[] }[])[0].command[2];
-  const match = /^kubectl get secret (?:-n \S+ )?(\S+) /.exec(script);
+  const match = /^if present=" \$\(kubectl get secret (?:-n \S+ )?(\S+) -o go-template=/.exec(script);
   if (!match) throw new Error(`Job/${job.metadata.name} is not a generator: ${script}`);
   return match[1];
 }
 
 describe('Secret access per Job', () => {
-  test('no Role grants anything on Secrets but get by name and create (and the key rotations patch by name)', () => {
+  test('no Role grants anything on Secrets but get by name and create (and patch by name of the Secret it makes or rotates)', () => {
+    // GIVEN the Secret each generator and copy Job makes (it may add the keys it lacks)
+    const made = new Map(
+      withToken
+        .filter((job) => job.kind === 'Job')
+        .map((job) => [job.metadata.annotations?.[Annotations.COMPONENT] as string, generatedSecretOf(job)]),
+    );
     // WHEN every rule on Secrets is checked
     const broader = named('Role').flatMap((role) =>
       rulesOf(role)
@@ -104,6 +113,15 @@ describe('Secret access per Job', () => {
         .filter((rule) => {
           const getByName = rule.verbs.every((v) => v === 'get') && (rule.resourceNames?.length ?? 0) > 0;
           const createOnly = rule.verbs.length === 1 && rule.verbs[0] === 'create';
+          const patchMade = isDeepStrictEqual(
+            { ...rule },
+            {
+              apiGroups: [''],
+              resources: ['secrets'],
+              resourceNames: [made.get(role.metadata.name)],
+              verbs: ['get', 'patch'],
+            },
+          );
           const rotation = ROTATIONS.some(
             (r) =>
               role.metadata.name === r.name &&
@@ -117,7 +135,7 @@ describe('Secret access per Job', () => {
                 },
               ),
           );
-          return !getByName && !createOnly && !rotation;
+          return !getByName && !createOnly && !patchMade && !rotation;
         })
         .map(
           (rule) =>
@@ -130,9 +148,9 @@ describe('Secret access per Job', () => {
     expect(named('ClusterRoleBinding')).toEqual([]);
   });
 
-  test('each token-carrying pod is a generator Job that may read only the Secret it creates', () => {
+  test('each token-carrying pod is a generator Job that may read and add keys to only the Secret it creates', () => {
     // THEN every pod with a token runs as its own ServiceAccount, bound to one Role of its own name
-    // in the control plane's namespace, where it may read only its Secret and create Secrets
+    // in the control plane's namespace, where it may read and patch only its Secret and create Secrets
     const generators = withToken.filter(
       (job) => !job.metadata.name.startsWith('agent-secrets-') && !isRotation(job.metadata.name),
     );
@@ -150,7 +168,12 @@ describe('Secret access per Job', () => {
       });
       expect(rolesBoundTo(name)).toEqual([`${CONTROL_PLANE}/${name}`]);
       expect(rulesOf(roleIn(CONTROL_PLANE, name))).toEqual([
-        { apiGroups: [''], resources: ['secrets'], resourceNames: [generatedSecretOf(job)], verbs: ['get'] },
+        {
+          apiGroups: [''],
+          resources: ['secrets'],
+          resourceNames: [generatedSecretOf(job)],
+          verbs: ['get', 'patch'],
+        },
         { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
       ]);
     }
@@ -207,7 +230,7 @@ describe('Secret access per Job', () => {
     },
   );
 
-  test("each copy Job reads its one original and creates its copy in the agents' namespace, nothing else", () => {
+  test("each copy Job reads its one original and creates or completes its copy in the agents' namespace, nothing else", () => {
     const copies = withToken.filter((job) => job.metadata.name.startsWith('agent-secrets-'));
     expect(copies.map((job) => generatedSecretOf(job)).sort()).toEqual(COPIED);
     for (const job of copies) {
@@ -220,9 +243,9 @@ describe('Secret access per Job', () => {
       expect(rulesOf(roleIn(CONTROL_PLANE, name))).toEqual([
         { apiGroups: [''], resources: ['secrets'], resourceNames: [secret], verbs: ['get'] },
       ]);
-      // … and only read and create the copy in the agents' namespace
+      // … and only read, add keys to and create the copy in the agents' namespace
       expect(rulesOf(roleIn(AGENTS, name))).toEqual([
-        { apiGroups: [''], resources: ['secrets'], resourceNames: [secret], verbs: ['get'] },
+        { apiGroups: [''], resources: ['secrets'], resourceNames: [secret], verbs: ['get', 'patch'] },
         { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
       ]);
     }

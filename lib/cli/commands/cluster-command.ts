@@ -3,11 +3,12 @@ import {
   ClusterUnreachableError,
   diffCounts,
   FailureCause,
+  failureCauses,
   InventoryLocation,
   inventoryLocation,
   KubeApiError,
   RequestCounts,
-  RolloutResult,
+  RunResult,
 } from '../../runtime';
 import { ExitCode, ExitCodeValue } from '../exit-codes';
 import { CliCluster } from '../io';
@@ -53,17 +54,13 @@ const EXIT_CODE_OF_CAUSE: Partial<Record<FailureCause, ExitCodeValue>> = {
 };
 
 /**
- * The exit code for a finished rollout or verify, read from the typed failure causes: an
- * interrupted run first, then a lost cluster, then field conflicts, else FAILED.
+ * The exit code for a finished run (deploy, verify, destroy or prune), read from the typed failure
+ * causes: an interrupted run first, then a lost cluster, then field conflicts, else FAILED.
  */
-export function exitCodeForRollout(result: RolloutResult): number {
+export function exitCodeFor(result: RunResult): number {
   if (result.ok) return ExitCode.OK;
   if (result.outcome === 'aborted') return ExitCode.INTERRUPTED;
-  const codes = new Set(
-    [result.bootstrap.cause, ...result.components.map((c) => c.cause)].map((cause) =>
-      cause === undefined ? undefined : EXIT_CODE_OF_CAUSE[cause],
-    ),
-  );
+  const codes = new Set(failureCauses(result).map((cause) => EXIT_CODE_OF_CAUSE[cause]));
   if (result.outcome === 'unreachable' || codes.has(ExitCode.UNREACHABLE)) return ExitCode.UNREACHABLE;
   if (codes.has(ExitCode.CONFLICT)) return ExitCode.CONFLICT;
   return ExitCode.FAILED;

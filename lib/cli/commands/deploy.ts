@@ -2,8 +2,8 @@ import { ExitCode } from '../exit-codes';
 import { CliIo } from '../io';
 import { ProgressModel } from '../render/progress-model';
 import { outputMode, Reporter, useColor } from '../render/reporter';
-import { renderRolloutSummary } from '../render/summary';
-import { exitCodeForRollout, locate, measured } from './cluster-command';
+import { renderRunSummary } from '../render/summary';
+import { exitCodeFor, locate, measured } from './cluster-command';
 import { GlobalOptions, loadGraph, withCluster } from './common';
 import { deploy, PreflightError, PreflightFinding } from '../../runtime';
 
@@ -90,11 +90,9 @@ export async function deployCommand(
     reporter.end();
     const result = outcome.value;
     const code =
-      result.rollout.ok && result.prune && !result.prune.ok
-        ? ExitCode.FAILED
-        : exitCodeForRollout(result.rollout);
+      result.rollout.ok && result.prune && !result.prune.ok ? ExitCode.FAILED : exitCodeFor(result.rollout);
     reporter.summary(
-      renderRolloutSummary(
+      renderRunSummary(
         result.rollout,
         {
           skippedUnchanged: result.skippedUnchanged,

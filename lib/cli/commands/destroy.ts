@@ -2,8 +2,8 @@ import { ExitCode } from '../exit-codes';
 import { CliIo } from '../io';
 import { ProgressModel } from '../render/progress-model';
 import { outputMode, Reporter, useColor } from '../render/reporter';
-import { renderDeletionSummary } from '../render/summary';
-import { locate, measured } from './cluster-command';
+import { renderRunSummary } from '../render/summary';
+import { exitCodeFor, locate, measured } from './cluster-command';
 import { GlobalOptions, loadGraph, UsageError, withCluster } from './common';
 import { planDestroy, runDestroy } from '../../runtime';
 
@@ -75,14 +75,8 @@ export async function destroyCommand(
       reporter.end();
     }
     const { deletion: result, orphans } = outcome.value;
-    const code = result.ok
-      ? ExitCode.OK
-      : result.outcome === 'aborted'
-        ? ExitCode.INTERRUPTED
-        : result.outcome === 'unreachable'
-          ? ExitCode.UNREACHABLE
-          : ExitCode.FAILED;
-    reporter.summary(renderDeletionSummary(result, reporter.style));
+    const code = exitCodeFor(result);
+    reporter.summary(renderRunSummary(result, {}, reporter.style));
     reporter.json({
       type: 'summary',
       command: 'destroy',

@@ -1,8 +1,8 @@
 import { CliIo } from '../io';
 import { ProgressModel } from '../render/progress-model';
 import { outputMode, Reporter, useColor } from '../render/reporter';
-import { renderRolloutSummary } from '../render/summary';
-import { exitCodeForRollout, locate, measured } from './cluster-command';
+import { renderRunSummary } from '../render/summary';
+import { exitCodeFor, locate, measured } from './cluster-command';
 import { GlobalOptions, loadGraph, withCluster } from './common';
 import { inventoryHashes, readInventory, verify } from '../../runtime';
 
@@ -44,8 +44,8 @@ export async function verifyCommand(
       reporter.end();
     }
     const result = outcome.value;
-    const code = exitCodeForRollout(result);
-    reporter.summary(renderRolloutSummary(result, { requests: outcome.requests }, reporter.style));
+    const code = exitCodeFor(result);
+    reporter.summary(renderRunSummary(result, { requests: outcome.requests }, reporter.style));
     reporter.json({
       type: 'summary',
       command: 'verify',

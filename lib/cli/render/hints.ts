@@ -1,7 +1,4 @@
-import type { DeletionResult, FailureCause, RolloutResult } from '../../runtime';
-
-/** The command whose failures are explained: a rollout's mode, or a deletion's. */
-type Mode = RolloutResult['mode'] | 'destroy' | 'prune';
+import { failureCauses, FailureCause, RunMode, RunResult } from '../../runtime';
 
 /** How a deletion is run again. */
 const rerunDeletion = (mode: 'destroy' | 'prune') =>
@@ -11,7 +8,7 @@ const rerunDeletion = (mode: 'destroy' | 'prune') =>
  * What a person can do next about each kind of failure, read from the typed causes (never from the
  * prose of a reason). Declared for every cause, so a new cause cannot ship without its hint.
  */
-const NEXT_STEP: Readonly<Record<FailureCause, (mode: Mode) => string>> = {
+const NEXT_STEP: Readonly<Record<FailureCause, (mode: RunMode) => string>> = {
   conflict: (mode) =>
     mode === 'deploy'
       ? 'another field manager owns fields Stackwright sets: find it with `kubectl get <object> --show-managed-fields`, or re-run with --force-conflicts to take them over'
@@ -65,20 +62,10 @@ const NEXT_STEP: Readonly<Record<FailureCause, (mode: Mode) => string>> = {
     'an unexpected error inside Stackwright: please report it with the output of the same command and --json',
 };
 
-/** One line per distinct failure cause of a run, in the order the causes first appear. */
-export function nextSteps(result: RolloutResult): string[] {
-  return stepsFor([result.bootstrap.cause, ...result.components.map((c) => c.cause)], result.mode);
-}
-
-/** The same for a destroy or a prune: one line per distinct cause of its units. */
-export function deletionNextSteps(result: DeletionResult): string[] {
-  return stepsFor(
-    result.units.map((u) => u.cause),
-    result.mode,
-  );
-}
-
-function stepsFor(causes: readonly (FailureCause | undefined)[], mode: Mode): string[] {
-  const distinct = new Set(causes.filter((c): c is FailureCause => c !== undefined));
-  return [...distinct].map((cause) => NEXT_STEP[cause](mode));
+/**
+ * One line per distinct failure cause of a run (deploy, verify, destroy or prune), in the order
+ * the causes first appear, worded for the command that is run again.
+ */
+export function nextSteps(result: RunResult): string[] {
+  return [...new Set(failureCauses(result))].map((cause) => NEXT_STEP[cause](result.mode));
 }

@@ -1,4 +1,5 @@
 import { BOOTSTRAP_UNIT, ComponentGraph, componentLevels } from '../../graph';
+import { unitResults } from '../../runtime';
 import type { RolloutResult, RunEvent, RunMode } from '../../runtime';
 import { wordsOf } from './line-view';
 
@@ -122,9 +123,8 @@ export class ProgressModel {
       case 'run-finished': {
         this.finishedAt = at;
         const result = event.result;
-        const units = 'units' in result ? result.units : result.components;
         if ('bootstrap' in result) this.finishBootstrapWith(result.bootstrap, at);
-        for (const u of units) {
+        for (const u of unitResults(result)) {
           const row = this.row(u.name);
           if (u.state === 'not-started' || u.state === 'skipped') {
             this.set(row, u.state, u.state === 'skipped' ? 'skipped' : 'not started');

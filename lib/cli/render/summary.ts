@@ -1,9 +1,10 @@
 import { formatDuration } from '../duration';
 import { Style } from './ansi';
-import { deletionNextSteps, nextSteps } from './hints';
-import type { DeletionResult, RequestCounts, RolloutResult } from '../../runtime';
+import { nextSteps } from './hints';
+import { unitResults } from '../../runtime';
+import type { ComponentResult, DeletionResult, RequestCounts, RunMode, RunResult } from '../../runtime';
 
-/** What a deploy adds to the rollout's own result in the summary. */
+/** What a deploy adds to the rollout's own result in the summary (nothing for the other runs). */
 export interface DeploySummaryExtras {
   readonly skippedUnchanged?: number;
   readonly requests?: RequestCounts;
@@ -11,43 +12,45 @@ export interface DeploySummaryExtras {
   readonly prune?: DeletionResult;
 }
 
+/** What the first line of a summary calls each run and its units' end states. */
+const WORDING: Readonly<Record<RunMode, { verb: string; done: string; blocked: string }>> = {
+  deploy: { verb: 'Deploy', done: 'verified', blocked: 'blocked' },
+  verify: { verb: 'Verify', done: 'verified', blocked: 'blocked' },
+  destroy: { verb: 'Destroy', done: 'deleted', blocked: 'kept' },
+  prune: { verb: 'Prune', done: 'deleted', blocked: 'kept' },
+};
+
 /**
- * The end-of-run summary: outcome, counts and duration on the first line, then every component
- * that did not verify with its reason (and diagnosis), then what the run cost.
+ * The end-of-run summary of any run (deploy, verify, destroy, prune): outcome, counts and duration
+ * on the first line, then every unit that did not reach its goal with its reason (and diagnosis),
+ * what to do next, and, for a deploy, what the run cost and what it pruned.
  */
-export function renderRolloutSummary(
-  result: RolloutResult,
-  extras: DeploySummaryExtras,
-  style: Style,
-): string[] {
-  const c = result.counts;
-  const verb = result.mode === 'deploy' ? 'Deploy' : 'Verify';
+export function renderRunSummary(result: RunResult, extras: DeploySummaryExtras, style: Style): string[] {
+  const words = WORDING[result.mode];
+  const c: Readonly<Record<string, number>> = result.counts;
   const head = result.ok
-    ? style.green(`✓ ${verb} succeeded in ${formatDuration(result.durationMs)}`)
-    : style.red(
-        `✗ ${verb} ${result.outcome === 'failed' ? 'failed' : result.outcome} after ${formatDuration(result.durationMs)}`,
-      );
+    ? style.green(`✓ ${words.verb} succeeded in ${formatDuration(result.durationMs)}`)
+    : style.red(`✗ ${words.verb} ${result.outcome} after ${formatDuration(result.durationMs)}`);
   const lines = [
-    `${head}: ${c.verified} verified, ${c.failed} failed, ${c.blocked} blocked, ${c['not-started']} not started` +
+    `${head}: ${c[words.done]} ${words.done}, ${c.failed} failed, ${c.blocked} ${words.blocked}, ${c['not-started']} not started` +
       (c.skipped > 0 ? `, ${c.skipped} skipped` : ''),
   ];
-  if (result.bootstrap.state === 'failed')
+  if ('bootstrap' in result && result.bootstrap.state === 'failed')
     lines.push(`  ${style.red('✗')} bootstrap: ${result.bootstrap.reason ?? 'failed'}`);
-  for (const component of result.components) {
-    if (component.state === 'failed') {
-      lines.push(`  ${style.red('✗')} ${component.name}: ${component.reason ?? 'failed'}`);
-      for (const d of component.diagnosis ?? []) lines.push(`      ${style.yellow('↳')} ${d}`);
-    }
+  const units = unitResults(result);
+  for (const unit of units) {
+    if (unit.state !== 'failed') continue;
+    lines.push(`  ${style.red('✗')} ${unit.name}: ${unit.reason ?? 'failed'}`);
+    for (const d of (unit as ComponentResult).diagnosis ?? []) lines.push(`      ${style.yellow('↳')} ${d}`);
   }
-  const blocked = result.components.filter((x) => x.state === 'blocked');
-  for (const component of blocked)
+  for (const unit of units.filter((u) => u.state === 'blocked'))
     lines.push(
-      `  ${style.yellow('⊘')} ${component.name}: blocked by ${component.blockedBy ?? 'a failed dependency'}`,
+      `  ${style.yellow('⊘')} ${unit.name}: ${words.blocked === 'kept' ? 'kept, ' : ''}blocked by ${unit.blockedBy ?? 'a failed dependency'}`,
     );
-  const notStarted = result.components.filter((x) => x.state === 'not-started');
+  const notStarted = units.filter((u) => u.state === 'not-started');
   if (notStarted.length > 0) {
     lines.push(
-      `  - not started (${notStarted[0].reason ?? 'run ended'}): ${notStarted.map((x) => x.name).join(', ')}`,
+      `  - not started (${notStarted[0].reason ?? 'run ended'}): ${notStarted.map((u) => u.name).join(', ')}`,
     );
   }
   for (const step of nextSteps(result)) lines.push(`  ${style.dim('→')} ${step}`);
@@ -56,7 +59,7 @@ export function renderRolloutSummary(
     cost.push(`${extras.skippedUnchanged} unchanged objects not written`);
   if (extras.requests) cost.push(`${extras.requests.total} API requests (${extras.requests.writes} writes)`);
   if (cost.length > 0) lines.push(style.dim(`  ${cost.join(', ')}`));
-  if (extras.prune) lines.push(...renderDeletionSummary(extras.prune, style).map((l) => `  ${l}`));
+  if (extras.prune) lines.push(...renderRunSummary(extras.prune, {}, style).map((l) => `  ${l}`));
   if (extras.orphans && extras.orphans.length > 0) {
     lines.push(
       style.yellow(
@@ -66,23 +69,5 @@ export function renderRolloutSummary(
     for (const ref of extras.orphans.slice(0, 20)) lines.push(`      ${ref}`);
     if (extras.orphans.length > 20) lines.push(`      … and ${extras.orphans.length - 20} more`);
   }
-  return lines;
-}
-
-/** Summary of a destroy or prune: counts, every unit that failed or was kept, what to do next. */
-export function renderDeletionSummary(result: DeletionResult, style: Style): string[] {
-  const verb = result.mode === 'destroy' ? 'Destroy' : 'Prune';
-  const c = result.counts;
-  const head = result.ok
-    ? style.green(`✓ ${verb} succeeded in ${formatDuration(result.durationMs)}`)
-    : style.red(`✗ ${verb} ${result.outcome} after ${formatDuration(result.durationMs)}`);
-  const lines = [
-    `${head}: ${c.deleted} deleted, ${c.failed} failed, ${c.blocked} kept, ${c['not-started']} not started`,
-  ];
-  for (const unit of result.units) {
-    if (unit.state === 'failed') lines.push(`  ${style.red('✗')} ${unit.name}: ${unit.reason ?? 'failed'}`);
-    if (unit.state === 'blocked') lines.push(`  ${style.yellow('⊘')} ${unit.name}: ${unit.reason ?? 'kept'}`);
-  }
-  for (const step of deletionNextSteps(result)) lines.push(`  ${style.dim('→')} ${step}`);
   return lines;
 }

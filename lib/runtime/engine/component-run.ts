@@ -1,7 +1,7 @@
 import { ComponentGraph } from '../../graph';
 import { RunEvent } from '../events';
 import { ClusterPort } from '../ports';
-import { ComponentResult, countStates, RolloutResult, RunOutcome } from '../result';
+import { COMPONENT_STATES, ComponentResult, countStates, RolloutResult, RunOutcome } from '../result';
 import { UnitScheduler } from './scheduler';
 import { unitGraphOf } from './unit-graph';
 import { endStateAs } from './unit-outcome';
@@ -180,7 +180,7 @@ export async function runComponents(
       durationMs: finishedAt - startedAt,
       bootstrap: bootstrap.toResult(),
       components,
-      counts: countStates(components),
+      counts: countStates(components, COMPONENT_STATES),
     };
   }
 }

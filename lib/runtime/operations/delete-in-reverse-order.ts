@@ -2,7 +2,7 @@ import { KubeObject, objectRef } from '../../graph';
 import { DagRunner } from '../engine/dag-runner';
 import { DeleteAndWaitGone, waitUntilGone } from '../engine/delete-and-wait-gone';
 import { ClusterPort, DeletePropagation } from '../ports';
-import { DeletionResult, DeletionState, DeletionUnitResult } from '../result';
+import { countStates, DELETION_STATES, DeletionResult, DeletionUnitResult } from '../result';
 import { RunEvent } from '../events';
 import { unitEvents } from '../engine/unit-events';
 import { iso } from '../engine/object-session';
@@ -114,9 +114,9 @@ export async function deleteInReverseOrder(
       ...(startedAt !== undefined && endedAt !== undefined ? { durationMs: endedAt - startedAt } : {}),
     };
   });
-  const counts: Record<DeletionState, number> = { deleted: 0, failed: 0, blocked: 0, 'not-started': 0 };
-  for (const r of ordered) counts[r.state] += 1;
+  const counts = countStates(ordered, DELETION_STATES);
   const ok = counts.deleted === ordered.length;
+  const finished = clock.now();
   const result: DeletionResult = {
     mode,
     ok,
@@ -127,11 +127,13 @@ export async function deleteInReverseOrder(
         : runner.stopped?.outcome === 'unreachable'
           ? 'unreachable'
           : 'failed',
+    startedAt: iso(started),
+    finishedAt: iso(finished),
+    durationMs: finished - started,
     units: ordered,
     counts,
-    durationMs: clock.now() - started,
   };
-  emit({ type: 'run-finished', at: at(), result });
+  emit({ type: 'run-finished', at: result.finishedAt, result });
   return result;
 }
 

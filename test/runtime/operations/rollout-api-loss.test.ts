@@ -1,4 +1,4 @@
-import { exitCodeForRollout } from '../../../lib/cli/commands/cluster-command';
+import { exitCodeFor } from '../../../lib/cli/commands/cluster-command';
 import { ExitCode } from '../../../lib/cli/exit-codes';
 import { rollout } from '../../../lib/runtime/operations/rollout';
 import { RolloutOptions } from '../../../lib/runtime/operations/rollout-options';
@@ -123,6 +123,6 @@ describe('a lost API server during a rollout', () => {
         'the API server stopped answering (no answer to GET /readyz within 3000 ms) while waiting for Deployment/openstack/keystone-api',
     });
     expect(byName['glance-api']).toMatchObject({ state: 'not-started', cause: 'cluster-unreachable' });
-    expect(exitCodeForRollout(result)).toBe(ExitCode.UNREACHABLE);
+    expect(exitCodeFor(result)).toBe(ExitCode.UNREACHABLE);
   });
 });
