@@ -24,7 +24,7 @@ import { referenceCloud } from '../../stacks/reference-cloud';
 import { Captured } from '../cli/support';
 import { auditedForbidden, auditLogOffset, requiredAuditLogFile } from './support/audit-log';
 import { kubeconfigFromEnv } from './support/cluster';
-import { connect, Kube, uniqueSuffix, waitFor } from './support/kube';
+import { connect, Kube, tokenKubeconfig, uniqueSuffix, waitFor } from './support/kube';
 import { fixtureCloud } from './runtime/fixtures';
 
 jest.setTimeout(900_000);
@@ -45,35 +45,6 @@ let deployerKubeconfig: string;
 let audit: { file: string; offset: number };
 
 const ADMIN_APPLY = { fieldManager: 'e2e-admin', force: true, dryRun: false } as const;
-
-/** A kubeconfig for the same server that authenticates with `token` only. */
-function tokenKubeconfig(token: string): string {
-  const cluster = kube.config.getCurrentCluster();
-  if (!cluster) throw new Error(`${kube.kubeconfigPath} has no current cluster`);
-  const file = path.join(tmp, 'deployer.kubeconfig');
-  writeFileSync(
-    file,
-    stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [
-        {
-          name: 'e2e',
-          cluster: {
-            server: cluster.server,
-            'certificate-authority': cluster.caFile,
-            'certificate-authority-data': cluster.caData,
-            'insecure-skip-tls-verify': cluster.skipTLSVerify || undefined,
-          },
-        },
-      ],
-      users: [{ name: 'deployer', user: { token } }],
-      contexts: [{ name: 'deployer', context: { cluster: 'e2e', user: 'deployer' } }],
-      'current-context': 'deployer',
-    }),
-  );
-  return file;
-}
 
 /** Runs `stackwright <args>` in this process, as the deployer, with captured output. */
 async function stackwright(...args: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -125,7 +96,11 @@ beforeAll(async () => {
     namespace: home,
     body: { spec: { audiences: [], expirationSeconds: 3600 } },
   });
-  deployerKubeconfig = tokenKubeconfig(token.status?.token ?? '');
+  deployerKubeconfig = tokenKubeconfig(
+    kube,
+    token.status?.token ?? '',
+    path.join(tmp, 'deployer.kubeconfig'),
+  );
 });
 
 afterAll(async () => {

@@ -3,6 +3,8 @@
  * global setup, per-test namespaces, node labelling and polling.
  */
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { stringify } from 'yaml';
 import {
   ApiException,
   AppsV1Api,
@@ -47,6 +49,38 @@ export function connect(): Kube {
     batch: config.makeApiClient(BatchV1Api),
     objects: KubernetesObjectApi.makeApiClient(config),
   };
+}
+
+/**
+ * Writes `file`, a kubeconfig for the same server that authenticates with `token` only (a
+ * ServiceAccount's), with `namespace` as its default namespace when given (what a pod's in-cluster
+ * kubectl uses). Returns `file`.
+ */
+export function tokenKubeconfig(kube: Kube, token: string, file: string, namespace?: string): string {
+  const cluster = kube.config.getCurrentCluster();
+  if (!cluster) throw new Error(`${kube.kubeconfigPath} has no current cluster`);
+  writeFileSync(
+    file,
+    stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [
+        {
+          name: 'e2e',
+          cluster: {
+            server: cluster.server,
+            'certificate-authority': cluster.caFile,
+            'certificate-authority-data': cluster.caData,
+            'insecure-skip-tls-verify': cluster.skipTLSVerify || undefined,
+          },
+        },
+      ],
+      users: [{ name: 'token', user: { token } }],
+      contexts: [{ name: 'token', context: { cluster: 'e2e', user: 'token', namespace } }],
+      'current-context': 'token',
+    }),
+  );
+  return file;
 }
 
 export function isNotFound(err: unknown): boolean {
