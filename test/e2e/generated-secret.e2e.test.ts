@@ -11,13 +11,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { App, Testing } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-33';
-import { copySecretsForNodeAgent } from '../../constructs/kube/agent-secret-copy';
 import { GeneratedSecret } from '../../constructs/kube/generated-secret';
 import { KubeObject } from '../../lib/graph';
-import { Cloud, Component } from '../../lib/model';
-import { placement, SchedulingKey } from '../../lib/scheduling';
+import { Cloud } from '../../lib/model';
+import { SchedulingKey } from '../../lib/scheduling';
 import { KubeCluster } from '../../lib/runtime/kube/kube-cluster';
+import { nodeAgentReading } from '../support/node-agent-reading';
 import { kubeconfigFromEnv } from './support/cluster';
 import { connect, Kube, tokenKubeconfig, uniqueSuffix } from './support/kube';
 
@@ -40,19 +39,7 @@ function synthesise(): KubeObject[] {
     initial: { username: 'svc' },
     secretName: SECRET,
   });
-  const agent = new Component(cloud, 'agent', { placement: placement(SchedulingKey.COMPUTE_HYPERVISOR) });
-  cloud.addNodeAgent(agent);
-  copySecretsForNodeAgent(agent, {
-    spec: {
-      containers: [
-        {
-          name: 'main',
-          image: 'example/agent:1',
-          env: [{ name: 'OS_USERNAME', valueFrom: { secretKeyRef: { name: SECRET, key: 'username' } } }],
-        },
-      ],
-    },
-  } as k8s.PodTemplateSpec);
+  nodeAgentReading(cloud, SECRET, 'username');
   return Testing.synth(cloud) as KubeObject[];
 }
 

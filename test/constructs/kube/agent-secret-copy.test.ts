@@ -2,10 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { App, Testing } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-33';
-import { copySecretsForNodeAgent } from '../../../constructs/kube/agent-secret-copy';
-import { Cloud, Component } from '../../../lib/model';
-import { placement, SchedulingKey } from '../../../lib/scheduling';
+import { Cloud } from '../../../lib/model';
+import { nodeAgentReading } from '../../support/node-agent-reading';
 import { runWithStandInKubectl, secretDataLines, StandInRun } from '../support/stand-in-kubectl';
 
 /**
@@ -22,24 +20,7 @@ interface KubeJson {
 
 function synthesise(): KubeJson[] {
   const cloud = new Cloud(new App(), 'prod', { namespace: 'openstack' });
-  const agent = new Component(cloud, 'agent', { placement: placement(SchedulingKey.COMPUTE_HYPERVISOR) });
-  cloud.addNodeAgent(agent);
-  copySecretsForNodeAgent(agent, {
-    spec: {
-      containers: [
-        {
-          name: 'main',
-          image: 'example/agent:1',
-          env: [
-            {
-              name: 'OS_PASSWORD',
-              valueFrom: { secretKeyRef: { name: 'nova-keystone-user', key: 'password' } },
-            },
-          ],
-        },
-      ],
-    },
-  } as k8s.PodTemplateSpec);
+  nodeAgentReading(cloud, 'nova-keystone-user', 'password');
   return Testing.synth(cloud) as KubeJson[];
 }
 
