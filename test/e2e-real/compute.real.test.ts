@@ -6,7 +6,9 @@
  * (openstacksdk): a network and subnet, the test guest uploaded to Glance, a small flavour, two
  * servers ACTIVE whose console logs show the address Neutron gave their port, their own server id
  * read from the metadata service, and server 2 reaching server 1 by ping and TCP; both deleted,
- * their ports gone, the hypervisor's usage in Placement back to zero.
+ * their ports gone, the hypervisor's usage in Placement back to zero. Nova's service user then
+ * rotates (its Secret and the node agents' copy switch, every reader rolls), and Tempest's smoke
+ * tests run on the rotated cloud.
  *
  * The real node becomes the hypervisor for this suite (labels removed at the end). Time from the
  * deploy's start to the first server ACTIVE and the cloud's memory are printed (`[e2e-compute]`).
@@ -15,6 +17,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { OVN_MAINTENANCE_LABEL, SchedulingKey } from '../../lib/scheduling';
+import {
+  POD_USER_ANNOTATION,
+  ROTATION_STATE_ANNOTATION,
+} from '../../constructs/openstack-kit/service-user-rotation-program';
 import { uniqueSuffix } from '../e2e/support/kube';
 import {
   applyObject,
@@ -34,6 +40,8 @@ import { guestImage } from './support/images';
 import { runTempestSmoke } from './support/tempest';
 
 const namespace = `sw-compute-${uniqueSuffix()}`;
+/** Nova's service user's Secret, which the rotation switches (and nova-compute reads as a copy). */
+const NOVA_USER_SECRET = 'nova-keystone-user';
 const client = 'os-client';
 const HYPERVISOR_LABELS = [
   `${SchedulingKey.COMPUTE_HYPERVISOR}=true`,
@@ -243,6 +251,93 @@ test('deleted servers leave no port behind and their resources return to Placeme
   expect(Object.keys(report.usages)).toEqual(expect.arrayContaining(['VCPU', 'MEMORY_MB', 'DISK_GB']));
   expect(Object.values(report.usages).every((used) => used === 0)).toBe(true);
 });
+
+interface PodUser {
+  readonly pod: string;
+  readonly user: string;
+  readonly ready: boolean;
+}
+
+/** Every running pod of `namespaces` that reads Secret `secret`: the user it started with, and whether it is ready. */
+function podsReading(secret: string, namespaces: readonly string[]): PodUser[] {
+  return namespaces.flatMap((ns) => {
+    const pods = JSON.parse(kubectl('-n', ns, 'get', 'pods', '-o', 'json')) as {
+      items: {
+        metadata: { name: string; annotations?: Record<string, string>; deletionTimestamp?: string };
+        spec: unknown;
+        status: { phase: string; conditions?: { type: string; status: string }[] };
+      }[];
+    };
+    return pods.items
+      .filter((pod) => pod.status.phase === 'Running' && !pod.metadata.deletionTimestamp)
+      .filter((pod) => JSON.stringify(pod.spec).includes(`"name":"${secret}"`))
+      .map((pod) => ({
+        pod: `${ns}/${pod.metadata.name}`,
+        user: pod.metadata.annotations?.[POD_USER_ANNOTATION] ?? '',
+        ready: pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false,
+      }));
+  });
+}
+
+/** A Secret's `username`, and its rotation state. */
+function secretUser(ns: string, secret: string): { username: string; state?: string } {
+  const read = JSON.parse(kubectl('-n', ns, 'get', 'secret', secret, '-o', 'json')) as {
+    data: Record<string, string>;
+    metadata: { annotations?: Record<string, string> };
+  };
+  return {
+    username: Buffer.from(read.data.username, 'base64').toString(),
+    state: read.metadata.annotations?.[ROTATION_STATE_ANNOTATION],
+  };
+}
+
+const ENABLED_USERS_SCRIPT = `
+import json, sys, openstack
+conn = openstack.connect()
+print(json.dumps({u.name: u.is_enabled for u in conn.identity.users() if u.name in sys.argv[1:]}))
+`;
+
+/**
+ * Nova's service user rotated by its CronJob's Job on the running cloud (docs/upgrades.md, "Service
+ * users' passwords rotate"): the Secret and its copy in the agents' namespace (nova-compute reads
+ * it there) name `nova-alt`, every pod that reads either rolled onto it, the user switched from is
+ * disabled. Tempest runs after it, so the compute tests boot servers with Nova on the new user
+ * (Nova calls Placement, Neutron and Glance as it).
+ */
+test(
+  "Nova's service user rotates: the Secret and the agents' copy switch, every reader rolls, the old user is disabled",
+  () => {
+    // GIVEN the cloud as deployed, on the user it started with
+    const agents = `${namespace}-agents`;
+    expect(secretUser(namespace, NOVA_USER_SECRET).username).toBe('nova');
+    // WHEN the rotation runs from its CronJob
+    const job = `nova-user-rotation-${uniqueSuffix()}`;
+    const started = Date.now();
+    kubectl('-n', namespace, 'create', 'job', job, '--from=cronjob/nova-ks-user-rotation');
+    try {
+      kubectl('-n', namespace, 'wait', `job/${job}`, '--for=condition=Complete', '--timeout=1200s');
+    } finally {
+      const logs = kubectl('-n', namespace, 'logs', `job/${job}`, '--all-containers', '--tail=60');
+      for (const line of logs.trim().split('\n')) log(`${job}: ${line}`);
+    }
+    log(`nova service user rotation: ${((Date.now() - started) / 1000).toFixed(0)}s`);
+    // THEN the Secret and its copy name the other user, the switch complete
+    expect(secretUser(namespace, NOVA_USER_SECRET)).toEqual({ username: 'nova-alt', state: 'complete' });
+    expect(secretUser(agents, NOVA_USER_SECRET).username).toBe('nova-alt');
+    // … every pod that reads it, in both namespaces, started with it and is ready
+    const readers = podsReading(NOVA_USER_SECRET, [namespace, agents]);
+    log(`pods reading ${NOVA_USER_SECRET}: ${readers.map((r) => r.pod).join(', ')}`);
+    expect(readers.some((r) => r.pod.startsWith(`${agents}/`))).toBe(true);
+    expect(readers.filter((r) => r.user !== 'nova-alt' || !r.ready)).toEqual([]);
+    // … and the user switched from is disabled
+    startClient();
+    expect(python<Record<string, boolean>>(ENABLED_USERS_SCRIPT, 'nova', 'nova-alt')).toEqual({
+      nova: false,
+      'nova-alt': true,
+    });
+  },
+  25 * 60_000,
+);
 
 /**
  * Tempest's smoke tests for identity, image, network and compute, and the server scenario, with
