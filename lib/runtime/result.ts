@@ -200,12 +200,22 @@ export function failureCauses(result: RunResult): FailureCause[] {
   );
 }
 
-/** Counts units per state, with every one of `states` present (zeros included). */
+/**
+ * Counts units per state, with every one of `states` present (zeros included); without `states`,
+ * a rollout's component states.
+ */
+export function countStates(
+  units: readonly Pick<UnitResult<ComponentState>, 'state'>[],
+): Record<ComponentState, number>;
 export function countStates<State extends string>(
   units: readonly Pick<UnitResult<State>, 'state'>[],
   states: readonly State[],
-): Record<State, number> {
-  const counts = Object.fromEntries(states.map((s) => [s, 0])) as Record<State, number>;
+): Record<State, number>;
+export function countStates(
+  units: readonly Pick<UnitResult<string>, 'state'>[],
+  states: readonly string[] = COMPONENT_STATES,
+): Record<string, number> {
+  const counts = Object.fromEntries(states.map((s) => [s, 0]));
   for (const unit of units) counts[unit.state] += 1;
   return counts;
 }

@@ -97,3 +97,11 @@ describe('one result vocabulary for every run', () => {
     expect(Object.keys(countStates([], COMPONENT_STATES))).toEqual([...COMPONENT_STATES]);
   });
 });
+
+test('without states, countStates counts a rollout’s component states', () => {
+  expect(countStates([{ state: 'verified' }, { state: 'skipped' }])).toEqual({
+    ...countStates([], COMPONENT_STATES),
+    verified: 1,
+    skipped: 1,
+  });
+});
