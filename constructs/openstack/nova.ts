@@ -449,7 +449,16 @@ function novaCellOptions(cells: NovaProps['cells']): readonly NovaCellOptions[] 
 /** The hypervisors' nova.conf: the common options with the user's over them, and libvirt's. */
 function computeNovaConf(base: OsloValues, virtType: VirtType): OsloValues {
   return mergeOslo(base, {
-    DEFAULT: { compute_driver: 'libvirt.LibvirtDriver', instances_path: '/var/lib/nova/instances' },
+    DEFAULT: {
+      compute_driver: 'libvirt.LibvirtDriver',
+      instances_path: '/var/lib/nova/instances',
+      // Where nova-compute keeps its node identity (`compute_id`, written on its first start and
+      // required on every later one: "No local node identity found, but this is not our first
+      // startup on this host. Refusing to start"). The default is the Python package's directory,
+      // inside the image: the first restart of the pod (a roll, a rotated credential) lost it and
+      // the hypervisor never came back. /var/lib/nova is the host's (nova-compute.ts).
+      state_path: '/var/lib/nova',
+    },
     ...libvirtOptions(virtType),
     // os-vif ensures br-int through the node's Open vSwitch database, which the OVN agent serves on
     // its unix socket only (os-vif's default is tcp:127.0.0.1:6640).

@@ -740,6 +740,24 @@ describe('the instances directory', () => {
   });
 });
 
+describe("nova-compute's node identity", () => {
+  test('is kept on the node, so a restarted nova-compute finds it: its state_path is a host directory it mounts', () => {
+    // WHEN
+    const objects = synthObjects(novaCloud().cloud);
+    // THEN nova.conf puts state_path (where compute_id is written) on the host's /var/lib/nova …
+    const conf = fileOf(objects, 'nova-compute-config', 'nova.conf');
+    expect(conf).toMatch(/^state_path = \/var\/lib\/nova$/m);
+    // … which the compute container mounts from the node, not from the image
+    const spec = podSpecOf(findObject(objects, 'DaemonSet', 'nova-compute'));
+    const [compute] = spec.containers as { volumeMounts: { name: string; mountPath: string }[] }[];
+    const mount = compute.volumeMounts.find((m) => m.mountPath === '/var/lib/nova');
+    expect(spec.volumes).toContainEqual({
+      name: mount?.name,
+      hostPath: { path: '/var/lib/nova', type: 'DirectoryOrCreate' },
+    });
+  });
+});
+
 describe('libvirtd probes', () => {
   test("wait 30 s for virsh: a fresh libvirtd answers only after probing QEMU's capabilities", () => {
     // WHEN
