@@ -80,6 +80,7 @@ function copyProgram(secretName: string, from: string, to: string): string {
     "  patch=''",
     `  lines=$(kubectl get secret -n ${from} ${secretName} -o go-template='{{range $k, $v := .data}}{{$k}} {{$v}}{{"\\n"}}{{end}}')`,
     '  while read -r key value; do',
+    '    [ -n "$key" ] || continue',
     `    ${addIfMissing('$key', '\\"$key\\":\\"$value\\"')}`,
     '  done <<EOF',
     '$lines',

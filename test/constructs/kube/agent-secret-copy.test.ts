@@ -53,6 +53,20 @@ describe("a Secret's copy for the node agents", () => {
     expect(result.argv).toContain('patch secret -n openstack-agents nova-keystone-user --type merge');
   });
 
+  test('an original without data adds nothing to the copy', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'agent-secret-copy-'));
+    try {
+      const result = runWithStandInKubectl(dir, undefined, program, {
+        openstack: '',
+        'openstack-agents': 'password ',
+      });
+      expect(result.status).toBe(0);
+      expect(result.patch).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('leaves a complete copy alone, whatever values it holds', () => {
     const result = run(['password', 'username']);
     expect(result.status).toBe(0);
