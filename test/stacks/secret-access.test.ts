@@ -4,6 +4,7 @@ import { App } from 'cdk8s';
 import { Annotations, KubeObject } from '../../lib/graph';
 import { podSpecOf, synthObjects } from '../../lib/testing';
 import { referenceCloud } from '../../stacks/reference-cloud';
+import { NODE_AGENT_SECRETS } from '../support/node-agent-secrets';
 
 interface Rule {
   readonly apiGroups?: string[];
@@ -18,14 +19,7 @@ const rulesOf = (role: KubeObject) => (role as unknown as { rules: Rule[] }).rul
 const CONTROL_PLANE = 'openstack';
 const AGENTS = 'openstack-agents';
 /** The Secrets the node agents read, each copied into the agents' namespace by its own Job. */
-const COPIED = [
-  'ceilometer-keystone-user',
-  'ceilometer-mq',
-  'neutron-metadata-secret',
-  'neutron-mq',
-  'nova-cell1-mq',
-  'nova-keystone-user',
-];
+const COPIED = NODE_AGENT_SECRETS;
 /** Keystone's key rotations (CronJobs), the one Secret each reads and patches, and that Secret's generator. */
 const KEY_ROTATIONS = [
   { name: 'keystone-fernet-rotation', secret: 'keystone-fernet-keys', generator: 'keystone-fernet-setup' },
