@@ -12,12 +12,23 @@ export interface DeploySummaryExtras {
   readonly prune?: DeletionResult;
 }
 
-/** What the first line of a summary calls each run and its units' end states. */
-const WORDING: Readonly<Record<RunMode, { verb: string; done: string; blocked: string }>> = {
-  deploy: { verb: 'Deploy', done: 'verified', blocked: 'blocked' },
-  verify: { verb: 'Verify', done: 'verified', blocked: 'blocked' },
-  destroy: { verb: 'Destroy', done: 'deleted', blocked: 'kept' },
-  prune: { verb: 'Prune', done: 'deleted', blocked: 'kept' },
+/**
+ * What a summary calls each run, its units' end states, and how it words a unit left waiting for
+ * a failed one (a deletion keeps it in place).
+ */
+interface RunWording {
+  readonly verb: string;
+  readonly done: string;
+  readonly blocked: string;
+  readonly blockedBy: string;
+}
+const ROLLOUT_UNITS = { done: 'verified', blocked: 'blocked', blockedBy: 'blocked by' } as const;
+const DELETION_UNITS = { done: 'deleted', blocked: 'kept', blockedBy: 'kept, blocked by' } as const;
+const WORDING: Readonly<Record<RunMode, RunWording>> = {
+  deploy: { verb: 'Deploy', ...ROLLOUT_UNITS },
+  verify: { verb: 'Verify', ...ROLLOUT_UNITS },
+  destroy: { verb: 'Destroy', ...DELETION_UNITS },
+  prune: { verb: 'Prune', ...DELETION_UNITS },
 };
 
 /**
@@ -45,7 +56,7 @@ export function renderRunSummary(result: RunResult, extras: DeploySummaryExtras,
   }
   for (const unit of units.filter((u) => u.state === 'blocked'))
     lines.push(
-      `  ${style.yellow('⊘')} ${unit.name}: ${words.blocked === 'kept' ? 'kept, ' : ''}blocked by ${unit.blockedBy ?? 'a failed dependency'}`,
+      `  ${style.yellow('⊘')} ${unit.name}: ${words.blockedBy} ${unit.blockedBy ?? 'a failed dependency'}`,
     );
   const notStarted = units.filter((u) => u.state === 'not-started');
   if (notStarted.length > 0) {
