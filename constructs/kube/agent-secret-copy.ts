@@ -65,11 +65,6 @@ class AgentSecretCopy extends JobComponent {
 }
 
 /**
- * The service `agent-secrets` of a cloud: one {@link AgentSecretCopy} per Secret its node agents
- * read (component `agent-secrets-<secret>`), created on first use. Its Jobs run with the operator
- * key of Yaook's node-agent operator (`configured-daemon-set`).
- */
-/**
  * The copy's shell program. The values go from kubectl's stdout to the shell's builtin printf to
  * kubectl's stdin: never on a command line. Of the copy, only its key names are read.
  */
@@ -93,6 +88,11 @@ function copyProgram(secretName: string, from: string, to: string): string {
   ].join('\n');
 }
 
+/**
+ * The service `agent-secrets` of a cloud: one {@link AgentSecretCopy} per Secret its node agents
+ * read (component `agent-secrets-<secret>`), created on first use. Its Jobs run with the operator
+ * key of Yaook's node-agent operator (`configured-daemon-set`).
+ */
 class AgentSecrets extends Service {
   /** The cloud's service, created on first use. */
   static of(cloud: Cloud): AgentSecrets {
