@@ -38,6 +38,7 @@ import { computeCloud, ComputeCloud, scaleCpuRequests } from './support/compute-
 import { adminClientPod } from './support/admin-client-pod';
 import { guestImage } from './support/images';
 import { runTempestSmoke } from './support/tempest';
+import { GuestPort, ovnPortDiagnosis } from './support/ovn-port-diagnosis';
 
 const namespace = `sw-compute-${uniqueSuffix()}`;
 /** Nova's service user's Secret, which the rotation switches (and nova-compute reads as a copy). */
@@ -109,6 +110,9 @@ interface ServerReport {
   readonly address: string;
   readonly activeAt: number;
   readonly console: string[];
+  readonly port: GuestPort;
+  /** The console log's last lines (kernel messages included). */
+  readonly consoleTail: string[];
 }
 
 interface BootReport {
@@ -147,9 +151,9 @@ def boot(name, metadata):
     server = conn.compute.wait_for_server(server, status="ACTIVE", wait=900, interval=2)
     active_at = time.time()
     say(f"{name} ACTIVE")
-    ports = list(conn.network.ports(device_id=server.id))
-    address = ports[0].fixed_ips[0]["ip_address"]
-    lines = []
+    port = list(conn.network.ports(device_id=server.id))[0]
+    address = port.fixed_ips[0]["ip_address"]
+    out, lines = "", []
     deadline = time.time() + 600
     while time.time() < deadline:
         out = conn.compute.get_server_console_output(server)["output"] or ""
@@ -157,7 +161,8 @@ def boot(name, metadata):
         if "SW-GUEST READY" in lines: break
         time.sleep(5)
     say(f"{name}: {lines}")
-    return {"id": server.id, "status": server.status, "address": address, "activeAt": active_at, "console": lines}
+    return {"id": server.id, "status": server.status, "address": address, "activeAt": active_at, "console": lines,
+            "port": {"id": port.id, "mac": port.mac_address}, "consoleTail": out.splitlines()[-25:]}
 first = boot("e2e-server-1", {})
 second = boot("e2e-server-2", {"peer": first["address"]})
 print(json.dumps({"servers": [first, second], "hypervisors": hypervisors}))
@@ -216,7 +221,12 @@ test('two servers boot, get their addresses from OVN, read their metadata and re
     `memory with both servers running: kubepods ${memoryMiB('kubepods').toFixed(0)} MiB, ` +
       `machine (the guests' QEMU) ${memoryMiB('machine').toFixed(0)} MiB`,
   );
-  for (const server of report.servers) log(`server ${server.id} console: ${server.console.join(' | ')}`);
+  for (const server of report.servers) {
+    log(`server ${server.id} console: ${server.console.join(' | ')}`);
+    if (server.console.some((line) => line.startsWith('SW-GUEST ADDRESS '))) continue;
+    log(`server ${server.id} got no address; its console's end:\n${server.consoleTail.join('\n')}`);
+    for (const line of ovnPortDiagnosis(namespace, server.port)) log(`server ${server.id}: ${line}`);
+  }
   // THEN
   expect(report.hypervisors).toBe(1);
   const [one, two] = report.servers;
