@@ -50,11 +50,15 @@ export function propsProblems<P>(
     return unknownKeyProblems(given, [], what);
   const values = given as Record<string, unknown>;
   const rules = spec as Readonly<Record<string, Rule>>;
-  const shape = options.otherKeysAllowed ? [] : unknownKeyProblems(values, Object.keys(rules), what);
-  return [
-    ...shape,
-    ...Object.keys(rules).flatMap((key) => rules[key](values[key], `${options.prefix ?? ''}${key}`)),
-  ];
+  const keys = Object.keys(rules);
+  const problems = options.otherKeysAllowed ? [] : unknownKeyProblems(values, keys, what);
+  // A loop, not flatMap: every construct checks its props, and nearly every rule finds nothing.
+  const prefix = options.prefix ?? '';
+  for (const key of keys) {
+    const found = rules[key](values[key], prefix + key);
+    if (found.length > 0) problems.push(...found);
+  }
+  return problems;
 }
 
 /** The deepest nesting of objects and lists a prop may have: far beyond any real Kubernetes object. */
@@ -137,11 +141,18 @@ export const Rules = {
     }),
   /** An object used as a map (environment, Secret references): every key by `key`, every value by `value`. */
   record: (value: Rule, key: Rule = () => []): Rule =>
-    optional((given, name) =>
-      typeof given !== 'object' || given === null || Array.isArray(given)
-        ? [`${name} must be an object, got ${shown(given)}`]
-        : Object.entries(given).flatMap(([k, v]) => [...key(k, `${name} key`), ...value(v, `${name}.${k}`)]),
-    ),
+    optional((given, name) => {
+      if (typeof given !== 'object' || given === null || Array.isArray(given))
+        return [`${name} must be an object, got ${shown(given)}`];
+      const problems: string[] = [];
+      for (const k of Object.keys(given)) {
+        problems.push(
+          ...key(k, `${name} key`),
+          ...value((given as Record<string, unknown>)[k], `${name}.${k}`),
+        );
+      }
+      return problems;
+    }),
   /**
    * Kubernetes objects typed by the caller and passed through as they are (EnvVars, Volumes,
    * PolicyRules): a list of objects, nested at most {@link MAX_NESTING} deep, so that what copies
