@@ -5,7 +5,7 @@
  * the agents' restarts and the logs' tails. Every probe is best effort: one that fails reports its
  * error in its place, so the report is complete whatever state the node is in.
  */
-import { kubectl } from './cli';
+import { kubectl, realNodeName } from './cli';
 
 /** The port a server's guest sits on, as Neutron reports it. */
 export interface GuestPort {
@@ -36,7 +36,10 @@ function attempt(what: string, probe: () => string): string[] {
   try {
     return [`## ${what}`, ...probe().trimEnd().split('\n')];
   } catch (error) {
-    return [`## ${what}`, `(failed: ${(error as Error).message.split('\n')[0]})`];
+    // kubectl's failure without the command line, which for an exec holds the whole script.
+    const message = (error as Error).message;
+    const failure = message.lastIndexOf('failed (exit');
+    return [`## ${what}`, `(${failure >= 0 ? message.slice(failure) : message})`];
   }
 }
 
@@ -71,8 +74,20 @@ function restarts(namespaces: readonly string[]): string {
 /** The report's lines, for a guest on `port` in the cloud of `namespace` (agents in `<namespace>-agents`). */
 export function ovnPortDiagnosis(namespace: string, port: GuestPort): string[] {
   const agents = `${namespace}-agents`;
+  // The DaemonSet runs on the kwok nodes too; only the real node's pod has containers to ask.
   const pod = (): string =>
-    kubectl('-n', agents, 'get', 'pods', '-l', OVN_AGENT_SELECTOR, '-o', 'name').trim().split('\n')[0];
+    kubectl(
+      '-n',
+      agents,
+      'get',
+      'pods',
+      '-l',
+      OVN_AGENT_SELECTOR,
+      '--field-selector',
+      `spec.nodeName=${realNodeName()}`,
+      '-o',
+      'name',
+    ).trim();
   return [
     ...attempt('restarted containers', () => restarts([namespace, agents])),
     ...attempt(`OVN agent on port ${port.id} (${port.mac})`, () =>
