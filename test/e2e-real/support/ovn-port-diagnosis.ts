@@ -29,7 +29,7 @@ section 'interface' ovs-vsctl --timeout=10 --columns=name,ofport,error,link_stat
 ofport="$(ovs-vsctl --timeout=10 --bare --columns=ofport find Interface external_ids:iface-id="$1")"
 section "br-int flows matching $2" sh -c 'ovs-ofctl dump-flows br-int | grep -ci "$0"' "$2"
 section 'DHCP discover traced from the interface' ovs-appctl ofproto/trace br-int \
-  "in_port=$ofport,udp,dl_src=$2,dl_dst=ff:ff:ff:ff:ff:ff,nw_src=0.0.0.0,nw_dst=255.255.255.255,tp_src=68,tp_dst=67"
+  "in_port=$ofport,udp,dl_src=$2,dl_dst=ff:ff:ff:ff:ff:ff,nw_src=0.0.0.0,nw_dst=255.255.255.255,udp_src=68,udp_dst=67"
 `;
 
 function attempt(what: string, probe: () => string): string[] {
