@@ -17,7 +17,7 @@ start=$SECONDS
 venv="$(bash "$HERE/venv.sh" "$RELEASE" --wait)"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
-(cd "$ROOT" && npm run build --silent && node scripts/openstack/render-clouds.js "$out" "$RELEASE")
+(cd "$ROOT" && node --require ./bin/ts-register.js scripts/openstack/render-clouds.js "$out" "$RELEASE")
 "$venv/bin/python" "$HERE/check_configs.py" "$out"/*.k8s.yaml
 "$venv/bin/python" "$HERE/check_cell_mapping.py" "$venv" "$out"/*.k8s.yaml
 "$venv/bin/python" "$HERE/check_credential_rotation.py" "$venv" "$out"/*.k8s.yaml
