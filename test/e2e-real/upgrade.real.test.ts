@@ -15,12 +15,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { uniqueSuffix } from '../e2e/support/kube';
 import {
-  applyObject,
   buildCli,
   deploy,
   DEPLOY_SUCCEEDED,
@@ -28,9 +27,8 @@ import {
   deployVerdict,
   destroyUnlessKept,
   kubectl,
-  succeededPodLog,
 } from './support/cli';
-import { adminClientPod } from './support/admin-client-pod';
+import { ApiLoadClient, apiLoadClient, printLoadReport } from './support/api-load-client';
 import { clientReport, galeraPods, galeraStatus, rabbitRunningNodes, sql } from './support/cloud-checks';
 import { scaleCpuRequests } from './support/compute-cloud';
 import { realCloud, RealCloud } from './support/real-cloud';
@@ -47,10 +45,10 @@ import {
 const FROM = '2024.2';
 const TO = '2025.1';
 const namespace = `sw-upgrade-${uniqueSuffix()}`;
-const LOAD_SCRIPT = readFileSync(path.join(__dirname, 'support', 'api-load.py'), 'utf8');
 let outOld: string;
 let outNew: string;
 let oldStack: RealCloud;
+let load: ApiLoadClient;
 let first: DeployRun;
 
 const say = (line: string) => process.stderr.write(`[e2e-upgrade] ${line}\n`);
@@ -65,6 +63,7 @@ beforeAll(() => {
   outNew = mkdtempSync(path.join(tmpdir(), 'stackwright-upgrade-new-'));
   oldStack = realCloud(outOld, namespace, { release: FROM, apiReplicas: 2 });
   oldStack.app.synth();
+  load = apiLoadClient(oldStack.keystone, namespace);
   realCloud(outNew, namespace, { release: TO, apiReplicas: 2 }).app.synth();
   // Two cores, shared with the control plane, and a roll briefly runs one pod more per API.
   for (const dir of [outOld, outNew]) scaleCpuRequests(dir, 3);
@@ -79,50 +78,6 @@ afterAll(() => {
   rmSync(outOld, { recursive: true, force: true });
   rmSync(outNew, { recursive: true, force: true });
 }, 25 * 60_000);
-
-/** Runs api-load.py in an admin client pod with `args`; returns the pod's name once it runs. */
-function startClient(args: string[], env: Record<string, string> = {}): string {
-  const name = `api-load-${uniqueSuffix()}`;
-  const pod = adminClientPod(oldStack.keystone, name, namespace, ['python3', '-c', LOAD_SCRIPT, ...args]);
-  const container = pod.spec.containers[0];
-  applyObject({
-    ...pod,
-    spec: {
-      ...pod.spec,
-      containers: [
-        {
-          ...container,
-          env: [...container.env, ...Object.entries(env).map(([n, value]) => ({ name: n, value }))],
-        },
-      ],
-    },
-  });
-  kubectl('-n', namespace, 'wait', `pod/${name}`, '--for=condition=Ready', '--timeout=300s');
-  return name;
-}
-
-/** Waits for a client pod to end; returns its log lines and deletes it. */
-function finishClient(name: string, timeout = '300s'): string[] {
-  const lines = succeededPodLog(namespace, name, timeout);
-  kubectl('-n', namespace, 'delete', 'pod', name, '--wait=false');
-  return lines;
-}
-
-/** Runs api-load.py once (fixtures, verify) and returns its last line, parsed. */
-function runOnce<T>(args: string[]): T {
-  const name = `api-once-${uniqueSuffix()}`;
-  applyObject(adminClientPod(oldStack.keystone, name, namespace, ['python3', '-c', LOAD_SCRIPT, ...args]));
-  const lines = finishClient(name);
-  return JSON.parse(lines[lines.length - 1]) as T;
-}
-
-/** Stops a load pod (it ends its loops) and returns its requests. */
-function stopLoad(name: string): RequestLine[] {
-  kubectl('-n', namespace, 'exec', name, '--', 'touch', '/tmp/stop');
-  return finishClient(name, '120s')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as RequestLine);
-}
 
 /** The running pods of a service's API, printed by a kubectl jsonpath `template` (one line each). */
 function apiPods(service: string, template: string): string[] {
@@ -214,8 +169,8 @@ test(`the cloud deploys at ${FROM}`, () => {
 
 test(`deploying the ${TO} manifests upgrades the cloud under load and drops no request`, () => {
   // GIVEN fixtures made at 2024.2 and a load running for 60 s, during which the Fernet keys rotate
-  fixtures = runOnce<Fixtures>(['fixtures']);
-  const load = startClient(['load', JSON.stringify(fixtures)], LOAD);
+  fixtures = load.once<Fixtures>(['fixtures']);
+  const loadPod = load.start(fixtures, LOAD);
   kubectl('-n', namespace, 'create', 'job', ROTATION_JOB, '--from=cronjob/keystone-fernet-rotation');
   sleepSeconds(60);
 
@@ -233,27 +188,19 @@ test(`deploying the ${TO} manifests upgrades the cloud under load and drops no r
     }
   }
   sleepSeconds(Math.max(20, 60 - (Date.now() - upgradeDone) / 1000));
-  requests = stopLoad(load);
+  requests = load.stop(loadPod);
 
   // THEN the upgrade succeeded and not one request failed
   const windows = unitWindows(upgrade.output);
   const report = summariseLoad(requests, windows);
   say(`upgrade deploy: ${((upgradeDone - start) / 1000).toFixed(0)}s`);
-  say(`load: ${JSON.stringify(report.total)}`);
-  for (const [phase, counts] of Object.entries(report.phases))
-    say(`phase ${phase}: ${JSON.stringify(counts)}`);
-  for (const failure of report.failures.slice(0, 20)) {
-    const running = windows
-      .filter((w) => failure.t >= w.startedAt && failure.t <= w.doneAt)
-      .map((w) => w.unit);
-    say(`failed: ${JSON.stringify(failure)} while ${running.join(', ') || 'no unit ran'}`);
-  }
+  printLoadReport(report, windows, say);
   expect(deployVerdict(upgrade)).toEqual(DEPLOY_SUCCEEDED);
   expect(report.failures).toEqual([]);
   expect(report.total.requests).toBeGreaterThanOrEqual(3000);
   expect(report.total.perSecond).toBeGreaterThanOrEqual(10);
   // … and requests were served while old and new Keystone pods both ran
-  expect(report.servedWhileMixed).toBeGreaterThan(0);
+  expect(report.servedWhileRolling['keystone-api']).toBeGreaterThan(0);
 });
 
 test('the Fernet keys rotated under the load: the staged key is the primary on every Keystone pod, no token refused', () => {
@@ -303,7 +250,7 @@ test(`every pod of the OpenStack services runs the ${TO} image`, () => {
 });
 
 test('the fixtures made before the upgrade are intact: the image byte for byte, the project, the provider', () => {
-  const verdict = runOnce<{
+  const verdict = load.once<{
     image_identical: boolean;
     project: number;
     provider: number;
@@ -405,7 +352,7 @@ test('the credential keys rotate by their CronJob: every credential re-encrypted
 
   // WHEN every pod holds the new keys, a credential stored now is encrypted with key 2 as well
   waitForMountedCredentialKeys(['0', '1', '2']);
-  const second = runOnce<StoredCredential>(['credential', 'after the first rotation']);
+  const second = load.once<StoredCredential>(['credential', 'after the first rotation']);
   expect(credentialKeyHashes()).toEqual({
     [fixtures.credential.id]: rotated['2'],
     [second.id]: rotated['2'],
@@ -436,7 +383,7 @@ test('the credential keys rotate by their CronJob: every credential re-encrypted
     [second.id]: rotated['2'],
   });
   waitForMountedCredentialKeys(['0', '2', '3']);
-  const reads = runOnce<{ reads: number; identical: number }>([
+  const reads = load.once<{ reads: number; identical: number }>([
     'credentials-read',
     JSON.stringify([fixtures.credential, second]),
   ]);
@@ -531,7 +478,7 @@ test("the service users' passwords rotate under load: two valid credentials whil
   }
   // … and the users switched from are disabled
   const users = ROTATED_SERVICES.flatMap((s) => [s, `${s}-alt`]);
-  expect(runOnce<Record<string, boolean>>(['users', JSON.stringify(users)])).toEqual(
+  expect(load.once<Record<string, boolean>>(['users', JSON.stringify(users)])).toEqual(
     Object.fromEntries(
       ROTATED_SERVICES.flatMap((s) => [
         [s, false],
@@ -552,7 +499,7 @@ test('deploying the upgraded cloud again writes nothing (a member replaced since
 
 test('calibration: the same load sees failures when Keystone is rolled naively (all pods at once, no drain)', () => {
   // GIVEN the load running
-  const load = startClient(['load', JSON.stringify(fixtures)], LOAD);
+  const loadPod = load.start(fixtures, LOAD);
   sleepSeconds(10);
   // WHEN Keystone's pods are replaced all at once, without the preStop drain
   kubectl(
@@ -570,7 +517,7 @@ test('calibration: the same load sees failures when Keystone is rolled naively (
   );
   kubectl('-n', namespace, 'rollout', 'status', 'deployment/keystone-api', '--timeout=600s');
   sleepSeconds(10);
-  const calibration = summariseLoad(stopLoad(load), []);
+  const calibration = summariseLoad(load.stop(loadPod), []);
   say(`calibration: ${JSON.stringify(calibration.total)}`);
   // THEN the counter records the outage
   expect(calibration.total.failed).toBeGreaterThan(0);

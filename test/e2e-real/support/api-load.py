@@ -13,9 +13,10 @@ Usage: api-load.py fixtures            create the fixtures, print them as one JS
                                        of reads that gave the blob back, as one JSON line
        api-load.py users NAMES_JSON    whether each user is enabled (null: no such user), as one JSON line
 
-Each loop validates a token (new and old) and reads the image and the resource provider; every
-LOAD_TOKEN_EVERY-th loop (4) issues a new token, every tenth creates and deletes a project and an
-image. A request fails on a connection error, a timeout, a 5xx, a 401 (the token issued before the
+Each loop validates a token (new and old) and reads the image and the resource provider, and,
+where the catalog has Nova and Neutron (the compute suite's cloud), lists the servers and the
+networks; every LOAD_TOKEN_EVERY-th loop (4) issues a new token, every tenth creates and deletes a
+project and an image. A request fails on a connection error, a timeout, a 5xx, a 401 (the token issued before the
 upgrade must stay valid) or any status the operation does not expect.
 
 Names are resolved once, before the load starts (`pin_addresses`), and every request connects to
@@ -89,13 +90,16 @@ def issue_token():
     return token, json.loads(body)['token']
 
 
-def endpoint(catalog, service_type):
+def endpoint(catalog, service_type, required=True):
+    """The URL of a service's endpoint of OS_INTERFACE; None when it is not required and absent."""
     interface = os.environ.get('OS_INTERFACE', 'internal')
     for service in catalog:
         if service['type'] == service_type:
             for e in service['endpoints']:
                 if e['interface'] == interface:
                     return e['url'].rstrip('/')
+    if not required:
+        return None
     raise RuntimeError(f'no {interface} endpoint of {service_type} in the catalog')
 
 
@@ -132,7 +136,8 @@ def fixtures():
     credential = store_credential(token, body, 'before the upgrade')
     return {'token': token, 'domain': domain, 'project': project, 'image': image, 'provider': provider,
             'sha256': hashlib.sha256(image_content()).hexdigest(), 'glance': glance, 'placement': placement,
-            'credential': credential}
+            'compute': endpoint(catalog, 'compute', required=False),
+            'network': endpoint(catalog, 'network', required=False), 'credential': credential}
 
 
 def store_credential(token, token_body, label):
@@ -207,6 +212,10 @@ def load_loop(fx, recorder, deadline, worker):
         recorder.record('provider-read', {200},
                         lambda: request('GET', f"{fx['placement']}/resource_providers/{fx['provider']}",
                                         {**auth, 'OpenStack-API-Version': 'placement 1.20'}))
+        if fx.get('compute'):
+            recorder.record('server-list', {200}, lambda: request('GET', f"{fx['compute']}/servers/detail", auth))
+        if fx.get('network'):
+            recorder.record('network-list', {200}, lambda: request('GET', f"{fx['network']}/v2.0/networks", auth))
         if loop % 10 == worker % 10:
             name = f'upgrade-load-{worker}-{loop}-{int(time.time())}'
             status, _, body = recorder.record('project-create', {201}, lambda: request(
@@ -225,7 +234,8 @@ def load_loop(fx, recorder, deadline, worker):
 
 
 def load(fx):
-    pin_addresses([os.environ['OS_AUTH_URL'], fx['glance'], fx['placement']])
+    pin_addresses([os.environ['OS_AUTH_URL'], fx['glance'], fx['placement'],
+                   *[fx[api] for api in ('compute', 'network') if fx.get(api)]])
     deadline = time.time() + float(os.environ.get('LOAD_MAX_SECONDS', '3600'))
     recorder = Recorder()
     workers = [threading.Thread(target=load_loop, args=(fx, recorder, deadline, i))

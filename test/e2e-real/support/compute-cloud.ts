@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import { dump, loadAll } from 'js-yaml';
 import { OvsdbCluster } from '../../../constructs/infra';
 import { Neutron, Nova } from '../../../constructs/openstack';
-import { LOCAL_IMAGES } from './images';
+import { DEFAULT_RELEASE, OpenStackRelease } from '../../../lib/graph';
+import { LOCAL_IMAGES, novaComputeImage } from './images';
 import { REAL_STORAGE_CLASS, realCloud, RealCloud } from './real-cloud';
 import { PUBLIC_PHYSNET } from './tempest';
 
@@ -22,15 +23,20 @@ export interface ComputeCloud extends RealCloud {
  * - `compute.virtType: 'qemu'`: `/dev/kvm` here is PVM, on which QEMU's KVM accelerator aborts;
  * - `ovnAgent.datapathType: 'netdev'` with `userspaceTso`: there is no openvswitch kernel module,
  *   and without TSO guests' TCP arrives with bad checksums;
- * - Debian's OVN 23.03, libvirt 9.0 and the nova-compute image (with the libvirt binding);
+ * - Debian's OVN 23.03, libvirt 9.0 and the nova-compute image (with the libvirt binding) of the
+ *   release: OVN and libvirt have tags of their own, so an upgrade of the release rolls neither;
  * - instances' VNC on the node's address (`$my_ip`, the CNI bridge) rather than on every address of
  *   this shared machine;
  * - the scheduler maps new hypervisors every 15 s instead of 300 s: the cell-setup Job
  *   (`discover_hosts`) starts once nova-compute's pod is ready, which can be before the service
  *   has recorded its compute node, and the suite should not wait five minutes for the next round.
  */
-export function computeCloud(outdir: string, namespace: string): ComputeCloud {
-  const base = realCloud(outdir, namespace, { clusterReplicas: 1 });
+export function computeCloud(
+  outdir: string,
+  namespace: string,
+  release: OpenStackRelease = DEFAULT_RELEASE,
+): ComputeCloud {
+  const base = realCloud(outdir, namespace, { clusterReplicas: 1, release });
   const { cloud, keystone, database, messaging, cache, glance, placement } = base;
   const ovsdb = new OvsdbCluster(cloud, 'ovsdb', {
     replicas: 1,
@@ -78,7 +84,7 @@ export function computeCloud(outdir: string, namespace: string): ComputeCloud {
     config: { scheduler: { discover_hosts_in_cells_interval: 15 } },
     compute: {
       virtType: 'qemu',
-      image: LOCAL_IMAGES.novaCompute,
+      image: novaComputeImage(release),
       libvirtImage: LOCAL_IMAGES.libvirt,
       config: { vnc: { server_listen: '$my_ip' } },
     },

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { OpenStackRelease } from '../../../lib/graph';
 
 /**
  * The images the real-node suite runs: built on this machine by scripts/images/build.sh and imported
@@ -25,11 +26,14 @@ export const LOCAL_IMAGES = {
   ovn: `${LOCAL_REGISTRY}/ovn:23.03`,
   /** Debian's libvirt 9.0 and QEMU 7.2. */
   libvirt: `${LOCAL_REGISTRY}/libvirt:9.0`,
-  /** nova-compute with Debian's libvirt binding. */
-  novaCompute: `${LOCAL_REGISTRY}/nova-compute:2025.1`,
   /** sh and coreutils: storage and network checks of the node itself. */
   minbase: `${LOCAL_REGISTRY}/minbase:bookworm`,
 } as const;
+
+/** nova-compute of a release, with Debian's libvirt binding (images/nova-compute.toml). */
+export function novaComputeImage(release: OpenStackRelease): string {
+  return `${LOCAL_REGISTRY}/nova-compute:${release}`;
+}
 
 /** The test guest's qcow2 (scripts/images/guest.sh path), built with the images. */
 export function guestImage(): Buffer {

@@ -60,6 +60,6 @@ describe('the upgrade suite’s load report', () => {
     expect(report.phases.expand).toMatchObject({ requests: 2, failed: 1 });
     expect(report.phases.roll).toMatchObject({ requests: 4, failed: 0 });
     expect(report.failures.map((f) => f.t)).toEqual([105]);
-    expect(report.servedWhileMixed).toBe(3);
+    expect(report.servedWhileRolling).toEqual({ 'keystone-api': 3 });
   });
 });

@@ -21,6 +21,26 @@ export interface UnitWindow {
   readonly doneAt: number;
 }
 
+/** The phases a `stackwright deploy --json` output's `upgrade` line lists, as the CLI printed them. */
+export function upgradePhases(output: string): string[] {
+  return jsonEvents(output).flatMap((event) => (event.type === 'upgrade' ? (event.phases ?? []) : []));
+}
+
+interface DeployEvent {
+  readonly type: string;
+  readonly unit?: string;
+  readonly at?: string;
+  readonly phases?: string[];
+}
+
+/** The JSON lines of a `--json` output (the CLI's other lines skipped). */
+function jsonEvents(output: string): DeployEvent[] {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as DeployEvent);
+}
+
 /**
  * The window of every unit that started and ended in a `stackwright deploy --json` output. The
  * workloads a roll phase replaces are named in the `upgrade` line's phases (`  keystone-roll: roll
@@ -29,13 +49,11 @@ export interface UnitWindow {
 export function unitWindows(output: string): UnitWindow[] {
   const rolled = new Set<string>();
   const times = new Map<string, { started?: number; applied?: number; done?: number }>();
-  for (const line of output.split('\n')) {
-    if (!line.startsWith('{')) continue;
-    const event = JSON.parse(line) as { type: string; unit?: string; at?: string; phases?: string[] };
-    for (const phase of event.type === 'upgrade' ? (event.phases ?? []) : []) {
-      const roll = /^ {2}[\w-]+: roll ([\w, -]+?)(?: \(after .*\))?$/.exec(phase);
-      for (const workload of roll?.[1].split(', ') ?? []) rolled.add(workload);
-    }
+  for (const phase of upgradePhases(output)) {
+    const roll = /^ {2}[\w-]+: roll ([\w, -]+?)(?: \(after .*\))?$/.exec(phase);
+    for (const workload of roll?.[1].split(', ') ?? []) rolled.add(workload);
+  }
+  for (const event of jsonEvents(output)) {
     if (!event.unit || !event.at) continue;
     const at = Date.parse(event.at) / 1000;
     const entry = times.get(event.unit) ?? {};
@@ -79,10 +97,10 @@ export interface LoadReport {
   /** The failed requests, in order. */
   readonly failures: readonly RequestLine[];
   /**
-   * Requests served (ok) between keystone-api's new template being applied and its rollout
-   * verified: old and new Keystone pods both ran then.
+   * Per workload the upgrade rolled, the requests served (ok) between its new template being
+   * applied and its rollout verified: its old and new pods both ran then.
    */
-  readonly servedWhileMixed: number;
+  readonly servedWhileRolling: Readonly<Record<string, number>>;
 }
 
 const PHASES = ['pre-check', 'backup', 'expand', 'roll', 'contract', 'online-data-migrations', 'post-check'];
@@ -115,13 +133,13 @@ export function summariseLoad(requests: readonly RequestLine[], windows: readonl
     if (spans.length === 0) continue;
     phases[phase] = counts(sorted.filter((r) => spans.some((w) => r.t >= w.startedAt && r.t <= w.doneAt)));
   }
-  const keystone = windows.find((w) => w.unit === 'keystone-api');
+  const rolled = windows.filter((w) => w.phase === 'roll');
   return {
     total: counts(sorted),
     phases,
     failures: sorted.filter((r) => !r.ok),
-    servedWhileMixed: keystone
-      ? sorted.filter((r) => r.ok && r.t >= keystone.appliedAt && r.t <= keystone.doneAt).length
-      : 0,
+    servedWhileRolling: Object.fromEntries(
+      rolled.map((w) => [w.unit, sorted.filter((r) => r.ok && r.t >= w.appliedAt && r.t <= w.doneAt).length]),
+    ),
   };
 }
