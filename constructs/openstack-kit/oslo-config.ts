@@ -340,6 +340,26 @@ export function osloEnvName(section: string, option: string): string {
   return `OS_${section.toUpperCase()}__${option.toUpperCase()}`;
 }
 
+/**
+ * `values` as oslo.config's environment source reads them, one variable per option
+ * (`{ placement: { auth_type: 'password' } }` -> `OS_PLACEMENT__AUTH_TYPE=password`), written as
+ * in a file without a schema (a list comma-joined): for a Job whose options must be its own pod
+ * spec's rather than a mounted file's.
+ */
+export function osloEnv(values: OsloValues): { name: string; value: string }[] {
+  assertRenderable(values);
+  return Object.keys(values)
+    .sort()
+    .flatMap((section) =>
+      Object.keys(values[section])
+        .sort()
+        .map((option) => {
+          const [text] = formatValue(values[section][option], undefined);
+          return { name: osloEnvName(section, option), value: text };
+        }),
+    );
+}
+
 /** One or more value texts (several for a multi-valued option). */
 function formatValue(value: OsloValue, spec: OsloOptionSpec | undefined): string[] {
   if (Array.isArray(value)) {

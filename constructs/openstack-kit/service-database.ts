@@ -27,6 +27,13 @@ export interface ServiceDatabaseProps {
    * @default { section: 'database', option: 'connection' }
    */
   readonly connectionOption?: { readonly section: string; readonly option: string };
+  /**
+   * More environment for the schema-sync Job. An upgrade's checks and migrations run in Jobs made
+   * from it (docs/upgrades.md), and some read more than the database: Nova's
+   * `nova-status upgrade check` asks Placement for its version with `[placement]`'s credentials.
+   * @default - the connection only
+   */
+  readonly syncEnv?: k8s.EnvVar[];
 }
 
 /**
@@ -85,7 +92,7 @@ export class ServiceDatabase extends Construct {
       command: props.syncCommand,
       volumes: props.volumes,
       volumeMounts: props.volumeMounts,
-      extraEnv: this.connectionEnv(),
+      extraEnv: [...this.connectionEnv(), ...(props.syncEnv ?? [])],
       upgradeTemplate: 'schema-sync',
     });
     this.sync.dependsOn(this.init, 'completed');

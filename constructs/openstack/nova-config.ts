@@ -2,7 +2,7 @@ import { k8s } from 'cdk8s-plus-33';
 import { IdentityEndpoint } from '../openstack-kit/endpoints';
 import { KeystoneRegistration } from '../openstack-kit/keystone-registration';
 import { serviceUserAuthConfig, serviceUserCredentialsEnv } from '../openstack-kit/keystone-service-user';
-import { OsloValues } from '../openstack-kit/oslo-config';
+import { osloEnv, OsloValues } from '../openstack-kit/oslo-config';
 
 /** The credentials of the service user Nova authenticates as towards Placement, Neutron and the others. */
 export function novaServiceCredentials(registration: KeystoneRegistration): k8s.EnvVar[] {
@@ -37,4 +37,20 @@ export function novaCommonConfig(keystone: IdentityEndpoint): OsloValues {
     // Glance, which accept long operations (volume detach, port binding) only with it.
     service_user: { ...serviceUserAuth, send_service_user_token: true },
   };
+}
+
+/**
+ * What `nova-status upgrade check` reads besides the API database, for the API database's sync
+ * Job (the template of Nova's upgrade Jobs): `[placement]` with the service user (its "Placement
+ * API" check asks Placement for its version) and `[service_user]` (its "Service User Token
+ * Configuration" check fails without `send_service_user_token`). Without them the check exits 2
+ * and the upgrade stops at its first phase, as it did on the real node.
+ */
+export function novaUpgradeCheckEnv(keystone: IdentityEndpoint, registration: KeystoneRegistration): k8s.EnvVar[] {
+  const { placement, service_user } = novaCommonConfig(keystone);
+  return [
+    ...osloEnv({ placement, service_user }),
+    ...serviceUserCredentialsEnv('placement', registration),
+    ...serviceUserCredentialsEnv('service_user', registration),
+  ];
 }

@@ -1,3 +1,4 @@
+import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import { SchedulingKey } from '../../lib/scheduling';
 import { DatabaseEndpoint } from '../openstack-kit/endpoints';
@@ -16,6 +17,8 @@ export interface NovaDatabaseProps {
    * @default false
    */
   readonly api?: boolean;
+  /** More environment for the sync Job (see ServiceDatabaseProps.syncEnv). @default - none */
+  readonly syncEnv?: k8s.EnvVar[];
 }
 
 /** The database chain of one of Nova's databases: the API database, cell0 or a cell's. */

@@ -39,8 +39,8 @@ import { Neutron } from './neutron';
 import { NovaCell, NovaCellOptions, NovaCellProps } from './nova-cell';
 import { libvirtDaemon, libvirtOptions, NovaComputeOptions, VirtType } from './nova-compute';
 import { cellMappingJob } from './nova-cell-mapping';
-import { novaCommonConfig, novaServiceCredentials } from './nova-config';
-import { novaDatabase } from './nova-database';
+import { novaCommonConfig, novaServiceCredentials, novaUpgradeCheckEnv } from './nova-config';
+import { novaDatabase, NovaDatabaseProps } from './nova-database';
 import { OpenStackServiceProps } from '../openstack-kit/openstack-service';
 import { OpenStackApiService, OpenStackApiServiceDescriptor } from '../openstack-kit/openstack-api-service';
 import { Placement } from './placement';
@@ -174,14 +174,17 @@ export class Nova extends OpenStackApiService {
     const cellOptions = novaCellOptions(props.cells);
     addCheck(this, () => this.propsProblems(props, cellOptions));
 
-    // Databases (API and cell0 here, one per cell in the cell) and the Keystone registration.
-    this.apiDatabase = this.databaseChain(props, 'api-db', 'nova_api', true);
-    this.cell0Database = this.databaseChain(props, 'cell0-db', 'nova_cell0');
+    // The Keystone registration, and the databases (API and cell0 here, one per cell in the cell).
     this.registration = new KeystoneRegistration(this, 'ks-register', {
       keystone: props.keystone,
       operatorKey: this.operatorKey,
       ...this.registrationProps,
     });
+    this.apiDatabase = this.databaseChain(props, 'api-db', 'nova_api', {
+      api: true,
+      syncEnv: novaUpgradeCheckEnv(props.keystone, this.registration),
+    });
+    this.cell0Database = this.databaseChain(props, 'cell0-db', 'nova_cell0');
 
     // Configuration: the control plane's nova.conf, and the hypervisors'.
     const serviceCredentials = novaServiceCredentials(this.registration);
@@ -305,14 +308,14 @@ export class Nova extends OpenStackApiService {
     props: NovaProps,
     chainId: string,
     databaseName: string,
-    api?: boolean,
+    options: Pick<NovaDatabaseProps, 'api' | 'syncEnv'> = {},
   ): ServiceDatabase {
     return novaDatabase(this, chainId, {
       database: props.database,
       operatorKey: this.operatorKey,
       image: this.image,
       databaseName,
-      api,
+      ...options,
     });
   }
 

@@ -252,6 +252,16 @@ check_nova_compute() {
     nova-compute --version
     python3 -c "import libvirt, nova.virt.libvirt.driver; print(\"libvirt binding\", libvirt.getVersion())"
     qemu-img --version | head -n1; genisoimage --version 2>&1 | head -n1; ip -V'
+  # The test guest passes the check this release's Nova runs on every base image before it boots
+  # one (in its raw form: force_raw_images); 2024.2's refused a disk without a partition table.
+  cp "$(bash "$IMAGES_REPO_ROOT/scripts/images/guest.sh" path)" "$1/tmp/guest.qcow2"
+  as_root "$1" '
+    qemu-img convert -O raw /tmp/guest.qcow2 /tmp/guest.raw
+    python3 -c "
+import sys
+from oslo_utils.imageutils import format_inspector
+format_inspector.detect_file_format(sys.argv[1]).safety_check()
+print(\"the test guest passes the base image safety check\")" /tmp/guest.raw'
 }
 
 check_neutron() {

@@ -3,7 +3,7 @@ import {
   loadOpenStackSchema,
   OpenStackSchemaName,
 } from '../../../constructs/openstack-kit/openstack-option-schema';
-import { OsloSchema, osloProblems, renderOslo } from '../../../constructs/openstack-kit/oslo-config';
+import { osloEnv, OsloSchema, osloProblems, renderOslo } from '../../../constructs/openstack-kit/oslo-config';
 import { SUPPORTED_RELEASES } from '../../../lib/graph';
 
 const SCHEMA_NAMES: readonly OpenStackSchemaName[] = [
@@ -53,6 +53,26 @@ describe('renderOslo', () => {
         '[notify]\ndriver = messagingv2\ndriver = log\ntopics = a,b\n\n' +
         '[store]\nenabled = ceph:rbd,file:file\n',
     );
+  });
+});
+
+describe('osloEnv', () => {
+  test('one variable per option, named as the environment source reads them, valued as in a file', () => {
+    expect(
+      osloEnv({
+        service_user: { send_service_user_token: true, auth_type: 'password' },
+        placement: { valid_interfaces: ['internal', 'public'], timeout: 30 },
+      }),
+    ).toEqual([
+      { name: 'OS_PLACEMENT__TIMEOUT', value: '30' },
+      { name: 'OS_PLACEMENT__VALID_INTERFACES', value: 'internal,public' },
+      { name: 'OS_SERVICE_USER__AUTH_TYPE', value: 'password' },
+      { name: 'OS_SERVICE_USER__SEND_SERVICE_USER_TOKEN', value: 'true' },
+    ]);
+  });
+
+  test('refuses what would not read back, as a file would', () => {
+    expect(() => osloEnv({ placement: { auth_url: 'http://a\nb' } })).toThrow(/line break|placement/);
   });
 });
 

@@ -251,6 +251,26 @@ describe('Nova (one cell)', () => {
     );
   });
 
+  test("the API database's sync Job, which Nova's upgrade Jobs are made from, carries what nova-status upgrade check reads", () => {
+    // THEN the template the upgrade finds first for nova (docs/upgrades.md, "Running the plan")
+    const templates = objectsOfService(objects, 'nova').filter(
+      (o) => o.kind === 'Job' && o.metadata.annotations?.[Annotations.UPGRADE_TEMPLATE] === 'schema-sync',
+    );
+    expect(templates[0].metadata.name).toMatch(/^nova-api-db-sync-/);
+    const env = envOf(templates[0]);
+    // … [placement] with the service user ("Placement API" asks Placement for its version)
+    expect(env).toMatchObject({
+      OS_PLACEMENT__AUTH_TYPE: 'password',
+      OS_PLACEMENT__AUTH_URL: 'http://keystone-api.openstack.svc:5000/v3',
+      OS_PLACEMENT__VALID_INTERFACES: 'internal',
+      OS_PLACEMENT__USERNAME: { secretKeyRef: { name: 'nova-keystone-user', key: 'username' } },
+      OS_PLACEMENT__PASSWORD: { secretKeyRef: { name: 'nova-keystone-user', key: 'password' } },
+      // … and [service_user] ("Service User Token Configuration" fails without the token)
+      OS_SERVICE_USER__SEND_SERVICE_USER_TOKEN: 'true',
+      OS_SERVICE_USER__USERNAME: { secretKeyRef: { name: 'nova-keystone-user', key: 'username' } },
+    });
+  });
+
   test('renders nova.conf for the control plane and the hypervisors, with no credential in either', () => {
     // THEN
     const control = fileOf(objects, 'nova-api-config', 'nova.conf');
