@@ -11,7 +11,6 @@ import { ServiceDatabase } from '../openstack-kit/service-database';
 import { ServiceMessaging } from '../openstack-kit/service-messaging';
 import { WorkerService } from '../kube/worker-service';
 import { novaCompute, NovaComputeOptions } from './nova-compute';
-import { novaDatabase } from './nova-database';
 
 /** Infrastructure of one cell beyond the first. */
 export interface NovaCellOptions {
@@ -47,6 +46,11 @@ export interface NovaCellProps {
   readonly serviceName: string;
   /** The cell's database server (its own database on it either way). */
   readonly database: DatabaseEndpoint;
+  /**
+   * The cell's database chain on that server, built by Nova before its API database: the API
+   * database's sync Job, from which the upgrade's Jobs are made, reads cell 1's connection too.
+   */
+  readonly cellDatabase: ServiceDatabase;
   /** The cell's message bus (its own vhost on it either way). */
   readonly messaging: MessagingEndpoint;
   /** @default 2 */
@@ -102,12 +106,7 @@ export class NovaCell extends Construct {
     this.databaseEndpoint = props.database;
     this.messagingEndpoint = props.messaging;
 
-    this.database = novaDatabase(this, `${this.name}-db`, {
-      database: props.database,
-      operatorKey,
-      image,
-      databaseName: `nova_${this.name}`,
-    });
+    this.database = props.cellDatabase;
     this.messaging = new ServiceMessaging(this, `${this.name}-mq`, {
       messaging: props.messaging,
       operatorKey,

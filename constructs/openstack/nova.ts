@@ -180,11 +180,20 @@ export class Nova extends OpenStackApiService {
       operatorKey: this.operatorKey,
       ...this.registrationProps,
     });
-    this.apiDatabase = this.databaseChain(props, 'api-db', 'nova_api', {
+    const cellDatabases = cellOptions.map((options, index) =>
+      this.databaseChain(options.database ?? props.database, `cell${index + 1}-db`, `nova_cell${index + 1}`),
+    );
+    // The API database's sync Job is the template of Nova's upgrade Jobs (docs/upgrades.md): their
+    // `nova-manage db sync` and online data migrations work on `[database]`, cell 1's, besides
+    // cell0 and the API database, and `nova-status upgrade check` reads more still.
+    this.apiDatabase = this.databaseChain(props.database, 'api-db', 'nova_api', {
       api: true,
-      syncEnv: novaUpgradeCheckEnv(props.keystone, this.registration),
+      syncEnv: [
+        ...cellDatabases[0].connectionEnv('CELL1_DB_PASSWORD'),
+        ...novaUpgradeCheckEnv(props.keystone, this.registration),
+      ],
     });
-    this.cell0Database = this.databaseChain(props, 'cell0-db', 'nova_cell0');
+    this.cell0Database = this.databaseChain(props.database, 'cell0-db', 'nova_cell0');
 
     // Configuration: the control plane's nova.conf, and the hypervisors'.
     const serviceCredentials = novaServiceCredentials(this.registration);
@@ -200,7 +209,11 @@ export class Nova extends OpenStackApiService {
       forcedDownscale: props.compute?.forcedDownscale ?? false,
       virtType,
     });
-    this.cells = this.buildCells(props, cellOptions, { controlFiles, computeConfig, serviceCredentials });
+    this.cells = this.buildCells(props, cellOptions, cellDatabases, {
+      controlFiles,
+      computeConfig,
+      serviceCredentials,
+    });
     this.compute = this.cells.map((c) => c.compute);
     this.cellMapping = this.mapCells();
     const first = this.cells[0];
@@ -305,13 +318,13 @@ export class Nova extends OpenStackApiService {
 
   /** One database chain (its own user and password) on the cloud's database. */
   private databaseChain(
-    props: NovaProps,
+    database: DatabaseEndpoint,
     chainId: string,
     databaseName: string,
     options: Pick<NovaDatabaseProps, 'api' | 'syncEnv'> = {},
   ): ServiceDatabase {
     return novaDatabase(this, chainId, {
-      database: props.database,
+      database,
       operatorKey: this.operatorKey,
       image: this.image,
       databaseName,
@@ -345,6 +358,7 @@ export class Nova extends OpenStackApiService {
   private buildCells(
     props: NovaProps,
     cellOptions: readonly NovaCellOptions[],
+    cellDatabases: readonly ServiceDatabase[],
     config: Pick<NovaCellProps, 'controlFiles' | 'computeConfig' | 'serviceCredentials'>,
   ): NovaCell[] {
     const cellNodeLabel = props.cellNodeLabel ?? 'nova.stackwright.io/cell';
@@ -361,6 +375,7 @@ export class Nova extends OpenStackApiService {
           index,
           serviceName: this.serviceName,
           database: options.database ?? props.database,
+          cellDatabase: cellDatabases[index],
           messaging: options.messaging ?? props.messaging,
           conductorReplicas: index === 0 ? props.conductorReplicas : options.conductorReplicas,
           vncReplicas: props.vncReplicas,

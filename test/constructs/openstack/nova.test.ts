@@ -454,16 +454,13 @@ describe('Nova with two cells', () => {
   });
 
   test('each cell is a construct of its own; its conductor and console proxy wait for the mapping', () => {
-    // THEN the cell's components live in its subtree, with the names they had before cells were constructs
+    // THEN the cell's components live in its subtree, with the names they had before cells were constructs …
     expect(nova.cells.map((c) => c.node.path)).toEqual(['prod/nova/cell1', 'prod/nova/cell2']);
     const namesIn = (index: number) =>
       Component.allIn(nova.cells[index])
         .map((c) => c.componentName)
         .sort();
     expect(namesIn(0)).toEqual([
-      'nova-cell1-db-credentials',
-      'nova-cell1-db-init',
-      'nova-cell1-db-sync',
       'nova-cell1-mq-credentials',
       'nova-cell1-mq-init',
       'nova-compute',
@@ -472,6 +469,16 @@ describe('Nova with two cells', () => {
     ]);
     expect(namesIn(1)).toContain('nova-cell2-conductor');
     expect(nova.conductor).toBe(nova.cells[0].conductor);
+    // … except its database chain, which Nova builds before the API database's (whose sync Job,
+    // the template of the upgrade's Jobs, reads cell 1's connection) and hands to the cell
+    expect(nova.cells.map((c) => c.database.sync.node.path)).toEqual([
+      'prod/nova/cell1-db/cell1-db-sync',
+      'prod/nova/cell2-db/cell2-db-sync',
+    ]);
+    expect(nova.cells.map((c) => c.database.sync.componentName)).toEqual([
+      'nova-cell1-db-sync',
+      'nova-cell2-db-sync',
+    ]);
     for (const cell of nova.cells) {
       for (const component of [cell.conductor, cell.vncProxy]) {
         expect(edgesOf(findObject(objects, 'Deployment', component.componentName))).toContainEqual({
