@@ -46,7 +46,10 @@ export function novaCommonConfig(keystone: IdentityEndpoint): OsloValues {
  * Configuration" check fails without `send_service_user_token`). Without them the check exits 2
  * and the upgrade stops at its first phase, as it did on the real node.
  */
-export function novaUpgradeCheckEnv(keystone: IdentityEndpoint, registration: KeystoneRegistration): k8s.EnvVar[] {
+export function novaUpgradeCheckEnv(
+  keystone: IdentityEndpoint,
+  registration: KeystoneRegistration,
+): k8s.EnvVar[] {
   const { placement, service_user } = novaCommonConfig(keystone);
   return [
     ...osloEnv({ placement, service_user }),

@@ -318,7 +318,9 @@ test(`a server boots at ${FROM}, gets its address from OVN and reads its metadat
   setup = python<SetupReport>(SETUP_SCRIPT);
   // WHEN
   const one = boot('e2e-server-1');
-  log(`first server ACTIVE ${((one.activeAt * 1000 - deployStart) / 1000).toFixed(0)}s after the deploy started`);
+  log(
+    `first server ACTIVE ${((one.activeAt * 1000 - deployStart) / 1000).toFixed(0)}s after the deploy started`,
+  );
   // THEN
   expect(setup.hypervisors).toBe(1);
   expect(one.console).toEqual(expect.arrayContaining(bootedConsole(one)));
@@ -348,7 +350,10 @@ test(`deploying the ${TO} manifests upgrades Nova and Neutron under load and dro
   expect(report.total.perSecond).toBeGreaterThanOrEqual(10);
   // … Nova's and Neutron's APIs answered throughout, also while their old and new pods both ran
   for (const op of ['server-list', 'network-list'])
-    expect({ op, served: requests.filter((r) => r.op === op && r.ok).length > 100 }).toEqual({ op, served: true });
+    expect({ op, served: requests.filter((r) => r.op === op && r.ok).length > 100 }).toEqual({
+      op,
+      served: true,
+    });
   expect(report.servedWhileRolling['nova-api']).toBeGreaterThan(0);
   expect(report.servedWhileRolling['neutron-api']).toBeGreaterThan(0);
 });

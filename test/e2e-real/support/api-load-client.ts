@@ -59,11 +59,14 @@ export function printLoadReport(
   say: (line: string) => void,
 ): void {
   say(`load: ${JSON.stringify(report.total)}`);
-  for (const [phase, counts] of Object.entries(report.phases)) say(`phase ${phase}: ${JSON.stringify(counts)}`);
+  for (const [phase, counts] of Object.entries(report.phases))
+    say(`phase ${phase}: ${JSON.stringify(counts)}`);
   for (const [workload, served] of Object.entries(report.servedWhileRolling))
     say(`served while ${workload} rolled (old and new pods): ${served}`);
   for (const failure of report.failures.slice(0, 20)) {
-    const running = windows.filter((w) => failure.t >= w.startedAt && failure.t <= w.doneAt).map((w) => w.unit);
+    const running = windows
+      .filter((w) => failure.t >= w.startedAt && failure.t <= w.doneAt)
+      .map((w) => w.unit);
     say(`failed: ${JSON.stringify(failure)} while ${running.join(', ') || 'no unit ran'}`);
   }
 }
