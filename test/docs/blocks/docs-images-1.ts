@@ -5,7 +5,7 @@ declare const app: App;
 // ---- the block
 const cloud = new Cloud(app, 'e2e', {
   namespace: 'openstack',
-  imageRegistry: 'stackwright.local', // keystone, glance, placement, openstackclient :2025.1 and :2024.2, nova :2025.1
+  imageRegistry: 'stackwright.local', // keystone, glance, placement, nova, neutron, openstackclient :2025.1 and :2024.2
   toolboxImage: 'stackwright.local/toolbox:1.36',
 });
 const database = new MariaDB(cloud, 'db', { image: 'stackwright.local/mariadb:10.11' });
