@@ -174,7 +174,8 @@ export class Nova extends OpenStackApiService {
     const cellOptions = novaCellOptions(props.cells);
     addCheck(this, () => this.propsProblems(props, cellOptions));
 
-    // The Keystone registration, and the databases (API and cell0 here, one per cell in the cell).
+    // The Keystone registration, then the databases: every cell's (handed to its cell), the API
+    // database's and cell0's.
     this.registration = new KeystoneRegistration(this, 'ks-register', {
       keystone: props.keystone,
       operatorKey: this.operatorKey,
