@@ -1,21 +1,13 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import { Component } from '../../lib/model';
-import { completeServiceHost } from '../kube/service-host';
 import { ovnAgentPlacement, SchedulingKey } from '../../lib/scheduling';
 import { CONFIG_CHECKSUM_ANNOTATION, configFiles } from '../kube/config-files';
 import { NodeConfiguredAgent, NodeConfiguredAgentOptions } from '../openstack-kit/node-config-templates';
-import {
-  mergeOslo,
-  OsloSchema,
-  OsloValue,
-  OsloValues,
-  osloEnvName,
-  renderOslo,
-} from '../openstack-kit/oslo-config';
+import { mergeOslo, OsloSchema, OsloValue } from '../openstack-kit/oslo-config';
 import { hostAgentDaemonSet, hostDirectory, hostKernelModules } from '../kube/host-agent-daemon-set';
 import { resourcesWithMemoryLimit } from '../kube/memory-limit';
-import { envFromSecret, SecretRef } from '../kube/secret-ref';
+import { shellProbe } from '../kube/shell-probe';
 
 /**
  * ovn-controller's per-node settings, in the `[ovn]` section of the agent's configuration and its
@@ -79,8 +71,8 @@ export interface NeutronOvnAgentOptions extends NodeConfiguredAgentOptions {
    */
   readonly dependantKeys?: readonly SchedulingKey[];
   /**
-   * Run neutron-ovn-metadata-agent in the agent's pods, which serves instance metadata through
-   * Nova's metadata API.
+   * Run neutron-ovn-metadata-agent on the agent's nodes (a DaemonSet of its own,
+   * `neutron-ovn-metadata-agent`), which serves instance metadata through Nova's metadata API.
    * @default true
    */
   readonly metadataAgent?: boolean;
@@ -100,23 +92,16 @@ export interface OvnAgentWiring {
   /** Keys of every dependant, already including the BGP agent's when it is enabled. */
   readonly dependantKeys: readonly SchedulingKey[];
   readonly ovnImage: string;
-  readonly neutronImage: string;
   readonly sbConnection: string;
-  readonly metadataProxySecret: SecretRef;
 }
 
-const METADATA_PORT = 8775;
-/** Where neutron-ovn-metadata-agent listens for its haproxies (`[DEFAULT] state_path` + `metadata_proxy`). */
-const METADATA_PROXY_SOCKET = '/var/lib/neutron/metadata_proxy';
-
 /**
- * The per-node OVN agent: one pod per node with the local ovsdb-server, ovs-vswitchd, ovn-controller
- * and (by default) neutron-ovn-metadata-agent as containers. Placed by the union rule
+ * The per-node OVN agent: one pod per node with the local ovsdb-server, ovs-vswitchd and
+ * ovn-controller as containers, all of the OVN image. Placed by the union rule
  * (`ovnAgentPlacement`), one DaemonSet per class of per-node configuration.
  */
 export function neutronOvnAgent(scope: Construct, id: string, wiring: OvnAgentWiring): NodeConfiguredAgent {
   const options = wiring.options;
-  const metadata = options.metadataAgent ?? true;
   const base = mergeOslo({ ovn: { encap_type: 'geneve' } }, options.config);
   return new NodeConfiguredAgent(scope, id, {
     placement: ovnAgentPlacement(wiring.dependantKeys),
@@ -126,20 +111,11 @@ export function neutronOvnAgent(scope: Construct, id: string, wiring: OvnAgentWi
     build: (classScope, classId, nodeClass) => {
       const component = new Component(classScope, classId, { placement: nodeClass.placement });
       const ovn = mergeOslo(base, nodeClass.config).ovn ?? {};
-      const files: Record<string, string> = {
+      const config = configFiles(component, '/etc/ovn-agent', {
         external_ids: renderExternalIds(ovn, options.datapathType ?? 'system'),
         bridges: renderBridges(ovn),
-      };
-      if (metadata)
-        files['metadata-agent.conf'] = renderOslo(
-          // The agent runs in the agents' namespace: the metadata API's name must say its namespace.
-          metadataAgentConf(
-            wiring.sbConnection,
-            completeServiceHost(scope, options.novaMetadataHost ?? 'nova-metadata'),
-          ),
-        );
-      const config = configFiles(component, '/etc/ovn-agent', files);
-      ovnAgentDaemonSet(component, wiring, config, metadata);
+      });
+      ovnAgentDaemonSet(component, wiring, config);
       return component;
     },
   });
@@ -149,7 +125,6 @@ function ovnAgentDaemonSet(
   component: Component,
   wiring: OvnAgentWiring,
   config: ReturnType<typeof configFiles>,
-  metadata: boolean,
 ): void {
   const datapathType = wiring.options.datapathType ?? 'system';
   const userspaceTso = wiring.options.userspaceTso ?? false;
@@ -163,13 +138,6 @@ function ovnAgentDaemonSet(
     mount('etc-openvswitch', '/etc/openvswitch'),
     mount('var-lib-openvswitch', '/var/lib/openvswitch'),
   ];
-  const exec = (command: string, initialDelaySeconds: number, failureThreshold = 3): k8s.Probe => ({
-    exec: { command: ['/bin/sh', '-c', command] },
-    initialDelaySeconds,
-    periodSeconds: 10,
-    timeoutSeconds: 5,
-    failureThreshold,
-  });
   const nodeEnv: k8s.EnvVar[] = [
     { name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
     { name: 'NODE_IP', valueFrom: { fieldRef: { fieldPath: 'status.hostIP' } } },
@@ -189,8 +157,8 @@ function ovnAgentDaemonSet(
         ].join('\n'),
       ],
       volumeMounts: ovsMounts,
-      readinessProbe: exec('ovs-vsctl --timeout=5 show >/dev/null', 5),
-      livenessProbe: exec('ovs-vsctl --timeout=5 show >/dev/null', 30, 6),
+      readinessProbe: shellProbe('ovs-vsctl --timeout=5 show >/dev/null', 5),
+      livenessProbe: shellProbe('ovs-vsctl --timeout=5 show >/dev/null', 30, 6),
       resources: resourcesWithMemoryLimit({ cpu: '50m', memory: '128Mi' }, '512Mi'),
     },
     {
@@ -212,8 +180,8 @@ function ovnAgentDaemonSet(
         // The userspace datapath's bridge ports are TAP devices.
         ...(datapathType === 'netdev' ? [mount('dev-net-tun', '/dev/net/tun')] : []),
       ],
-      readinessProbe: exec('ovs-appctl -t ovs-vswitchd version >/dev/null', 10),
-      livenessProbe: exec('ovs-appctl -t ovs-vswitchd version >/dev/null', 30, 6),
+      readinessProbe: shellProbe('ovs-appctl -t ovs-vswitchd version >/dev/null', 10),
+      livenessProbe: shellProbe('ovs-appctl -t ovs-vswitchd version >/dev/null', 30, 6),
       resources: resourcesWithMemoryLimit({ cpu: '100m', memory: '256Mi' }, '2Gi'),
     },
     {
@@ -241,37 +209,15 @@ function ovnAgentDaemonSet(
         { ...config.mount, mountPath: '/etc/ovn-agent' },
       ],
       // Ready once connected to the southbound database: before that the node has no flows.
-      readinessProbe: exec('ovn-appctl -t ovn-controller connection-status | grep -q "^connected"', 10),
-      livenessProbe: exec('ovn-appctl -t ovn-controller version >/dev/null', 30, 6),
+      readinessProbe: shellProbe('ovn-appctl -t ovn-controller connection-status | grep -q "^connected"', 10),
+      livenessProbe: shellProbe('ovn-appctl -t ovn-controller version >/dev/null', 30, 6),
       resources: resourcesWithMemoryLimit({ cpu: '100m', memory: '256Mi' }, '1Gi'),
     },
   ];
-  if (metadata) {
-    containers.push({
-      name: 'metadata-agent',
-      image: wiring.neutronImage,
-      command: ['neutron-ovn-metadata-agent'],
-      env: [
-        envFromSecret(osloEnvName('DEFAULT', 'metadata_proxy_shared_secret'), wiring.metadataProxySecret),
-      ],
-      volumeMounts: [
-        mount('run-openvswitch', '/run/openvswitch'),
-        // Instances' metadata is served from a namespace per network; the host must see them.
-        mount('run-netns', '/run/netns', { mountPropagation: 'Bidirectional' }),
-        mount('var-lib-neutron', '/var/lib/neutron'),
-        { ...config.mount, mountPath: '/etc/neutron/neutron.conf.d' },
-      ],
-      // Ready once it serves the unix socket every network's haproxy forwards to (no process
-      // listing: the image needs no procps).
-      readinessProbe: exec(`test -S ${METADATA_PROXY_SOCKET}`, 10),
-      livenessProbe: exec(`test -S ${METADATA_PROXY_SOCKET}`, 60, 6),
-      resources: resourcesWithMemoryLimit({ cpu: '50m', memory: '256Mi' }, '1Gi'),
-    });
-  }
-  // Open vSwitch programs the host kernel's datapath and network devices, ovn-controller configures
-  // the host's bridges, and the metadata agent creates network namespaces on the host: all of them
-  // need the host's network and PID namespaces and privileges. A node's pod restart interrupts its
-  // instances' traffic briefly.
+  // Open vSwitch programs the host kernel's datapath and network devices and ovn-controller
+  // configures the host's bridges: both need the host's network and PID namespaces and privileges.
+  // A node's pod restart interrupts its instances' traffic briefly, so nothing of Neutron's own
+  // release is in this pod (its metadata agent is a DaemonSet of its own).
   hostAgentDaemonSet(component, {
     annotations: { [CONFIG_CHECKSUM_ANNOTATION]: config.checksum },
     volumes: [
@@ -282,27 +228,9 @@ function ovnAgentDaemonSet(
       hostDirectory('run-ovn', '/run/ovn'),
       hostKernelModules(),
       ...(datapathType === 'netdev' ? [hostDirectory('dev-net-tun', '/dev/net/tun', 'CharDevice')] : []),
-      ...(metadata
-        ? [hostDirectory('run-netns', '/run/netns'), hostDirectory('var-lib-neutron', '/var/lib/neutron')]
-        : []),
     ],
     containers,
   });
-}
-
-function metadataAgentConf(sbConnection: string, novaMetadataHost: string): OsloValues {
-  return {
-    DEFAULT: {
-      nova_metadata_host: novaMetadataHost,
-      nova_metadata_port: METADATA_PORT,
-      nova_metadata_protocol: 'http',
-      metadata_proxy_socket: METADATA_PROXY_SOCKET,
-      metadata_workers: 2,
-      use_stderr: true,
-    },
-    ovn: { ovn_sb_connection: sbConnection },
-    ovs: { ovsdb_connection: 'unix:/run/openvswitch/db.sock' },
-  };
 }
 
 /** `key=value` lines of ovn-controller's external ids: the `[ovn]` options', then the datapath type. */

@@ -1,6 +1,6 @@
 import { Construct } from 'constructs';
 import { COMMON_INPUT_RULES, commonInputHints, serviceRule } from '../openstack-kit/input-rules';
-import { addCheck, Cloud, Rules } from '../../lib/model';
+import { addCheck, Cloud, Component, Rules } from '../../lib/model';
 import { placement, SchedulingKey } from '../../lib/scheduling';
 import { ApiService } from '../kube/api-service';
 import { MessagingEndpoint } from '../openstack-kit/endpoints';
@@ -28,6 +28,7 @@ import {
   OVN_AGENT_SCHEMA,
   ovsDatapathProblems,
 } from './neutron-ovn-agent';
+import { neutronOvnMetadataAgent } from './neutron-ovn-metadata-agent';
 import { apiServiceDefaults, OpenStackServiceProps } from '../openstack-kit/openstack-service';
 import { OpenStackApiService, OpenStackApiServiceDescriptor } from '../openstack-kit/openstack-api-service';
 
@@ -94,8 +95,9 @@ const NEUTRON: OpenStackApiServiceDescriptor<NeutronProps> = {
 /**
  * Neutron with OVN: neutron-server (the API, with the ML2/OVN driver writing the northbound
  * database), ovn-northd (translating northbound into southbound), the per-node OVN agent (local
- * Open vSwitch, ovn-controller and the metadata agent), and optionally the L3, DHCP and OVN BGP
- * agents. The OVSDB clusters are an input, like the database.
+ * Open vSwitch and ovn-controller, of the OVN image), the metadata agent beside it on the same
+ * nodes (Neutron's image, so a Neutron upgrade rolls it and leaves the datapath running), and
+ * optionally the L3, DHCP and OVN BGP agents. The OVSDB clusters are an input, like the database.
  *
  * **The OVN agent's union rule.** Yaook runs the OVN agent wherever a component that needs it may
  * run: it tolerates and schedules on the union of their keys. Neutron is constructed before Nova
@@ -118,6 +120,11 @@ export class Neutron extends OpenStackApiService {
   readonly ovnAgent: NodeConfiguredAgent;
   /** The keys the OVN agent tolerates and schedules on besides its own (the union rule). */
   readonly ovnAgentDependantKeys: readonly SchedulingKey[];
+  /**
+   * neutron-ovn-metadata-agent, on the OVN agent's nodes (a `same-node` edge to it); absent with
+   * `ovnAgent: { metadataAgent: false }`.
+   */
+  readonly ovnMetadataAgent?: Component;
   readonly l3Agent?: NodeConfiguredAgent;
   readonly dhcpAgent?: NodeConfiguredAgent;
   readonly bgpAgent?: NodeConfiguredAgent;
@@ -235,16 +242,27 @@ export class Neutron extends OpenStackApiService {
       options: ovnOptions,
       dependantKeys: this.ovnAgentDependantKeys,
       ovnImage: ovnOptions.image ?? ovnImage,
-      neutronImage: image,
       sbConnection: ovsdb.sb.connection,
-      metadataProxySecret: this.metadataProxySecret.ref('secret'),
     });
+    // ovn-controller and the metadata agent read the southbound database, which northd fills:
+    // ovn-controller 23.03 connected to a southbound without northd's records crashed (SIGSEGV)
+    // on the real node until northd had run.
     for (const component of this.ovnAgent.components) {
-      // ovn-controller and the metadata agent read the southbound database, which northd fills:
-      // ovn-controller 23.03 connected to a southbound without northd's records crashed (SIGSEGV)
-      // on the real node until northd had run.
       component.dependsOn(ovsdb.sb, 'ready').dependsOn(this.northd, 'ready');
-      if (ovnOptions.metadataAgent ?? true) component.dependsOn(this.metadataProxySecret, 'completed');
+    }
+    if (ovnOptions.metadataAgent ?? true) {
+      this.ovnMetadataAgent = neutronOvnMetadataAgent(this, 'ovn-metadata-agent', {
+        image,
+        dependantKeys: this.ovnAgentDependantKeys,
+        sbConnection: ovsdb.sb.connection,
+        novaMetadataHost: this.novaMetadataHost,
+        metadataProxySecret: this.metadataProxySecret.ref('secret'),
+      });
+      this.ovnMetadataAgent
+        .dependsOn(this.ovnAgent, 'same-node')
+        .dependsOn(ovsdb.sb, 'ready')
+        .dependsOn(this.northd, 'ready')
+        .dependsOn(this.metadataProxySecret, 'completed');
     }
 
     const rpcAgent = (kind: 'l3' | 'dhcp', options: NeutronAgentOptions): NodeConfiguredAgent => {

@@ -440,7 +440,7 @@ export class Nova extends OpenStackApiService {
    */
   private wireNeutron(neutron: Neutron): void {
     neutron.api.dependsOn(this.api, 'runtime');
-    for (const agent of neutron.ovnAgent.components) agent.dependsOn(this.metadata, 'runtime');
+    neutron.ovnMetadataAgent?.dependsOn(this.metadata, 'runtime');
     addCheck(this, () =>
       neutron.novaMetadataHost === this.metadata.componentName
         ? []

@@ -117,6 +117,32 @@ function computeImages(): Record<string, string[]> {
   return images;
 }
 
+/**
+ * The OVN agent's pods (Open vSwitch and ovn-controller, the node's datapath): each pod's uid and
+ * its containers' restart counts, to tell a datapath that ran on from one that was restarted.
+ */
+function datapathPods(): Record<string, { uid: string; restarts: Record<string, number> }> {
+  const pods = JSON.parse(
+    kubectl('-n', agents, 'get', 'pods', '-l', 'app.kubernetes.io/component=ovn-agent', '-o', 'json'),
+  ) as {
+    items: {
+      metadata: { name: string; uid: string };
+      status: { containerStatuses?: { name: string; restartCount: number }[] };
+    }[];
+  };
+  return Object.fromEntries(
+    pods.items.map((pod) => [
+      pod.metadata.name,
+      {
+        uid: pod.metadata.uid,
+        restarts: Object.fromEntries(
+          (pod.status.containerStatuses ?? []).map((c) => [c.name, c.restartCount]),
+        ),
+      },
+    ]),
+  );
+}
+
 /** Which of `images`' pods run an image whose tag is not `release`. */
 function podsOffRelease(images: Record<string, string[]>, release: string): Record<string, string[]> {
   return Object.fromEntries(
@@ -332,6 +358,8 @@ test(`deploying the ${TO} manifests upgrades Nova and Neutron under load and dro
   const fixtures = load.once<{ compute: string | null; network: string | null }>(['fixtures']);
   expect(fixtures.compute).toMatch(/\/v2\.1$/);
   expect(fixtures.network).toMatch(/^http/);
+  const datapathBefore = datapathPods();
+  expect(Object.keys(datapathBefore)).toHaveLength(1);
   const loadPod = load.start(fixtures, { LOAD_WORKERS: '3' });
   sleepSeconds(LOAD_MARGIN_SECONDS);
   // WHEN the 2025.1 manifests are deployed, the load going on for a while after
@@ -356,14 +384,17 @@ test(`deploying the ${TO} manifests upgrades Nova and Neutron under load and dro
     });
   expect(report.servedWhileRolling['nova-api']).toBeGreaterThan(0);
   expect(report.servedWhileRolling['neutron-api']).toBeGreaterThan(0);
+  // … and the node's datapath ran on: Neutron's release rolled its metadata agent, not the OVN agent
+  expect(report.servedWhileRolling['neutron-ovn-metadata-agent']).toBeGreaterThan(0);
+  expect(datapathPods()).toEqual(datapathBefore);
 });
 
-test(`every Nova and Neutron pod runs the ${TO} image, nova-compute and the OVN agent's metadata agent included`, () => {
+test(`every Nova and Neutron pod runs the ${TO} image, nova-compute and the metadata agent included`, () => {
   const images = computeImages();
   log(`pods with a Nova or Neutron image: ${Object.keys(images).join(', ')}`);
   expect(podsOffRelease(images, TO)).toEqual({});
   const pods = Object.keys(images);
-  for (const agent of [`${agents}/nova-compute`, `${agents}/neutron-ovn-agent`])
+  for (const agent of [`${agents}/nova-compute`, `${agents}/neutron-ovn-metadata-agent`])
     expect({ agent, running: pods.some((pod) => pod.startsWith(agent)) }).toEqual({ agent, running: true });
 });
 

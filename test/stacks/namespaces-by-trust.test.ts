@@ -61,7 +61,7 @@ describe('namespaces by trust in the reference cloud', () => {
     });
   });
 
-  test("exactly the seven node agents, with their configuration, run in the agents' namespace", () => {
+  test("exactly the eight node agents, with their configuration, run in the agents' namespace", () => {
     expect(
       refs(inNamespace('openstack-agents').filter((o) => o.kind !== 'Role' && o.kind !== 'RoleBinding')),
     ).toEqual([
@@ -70,6 +70,7 @@ describe('namespaces by trust in the reference cloud', () => {
       'ConfigMap/neutron-dhcp-agent-config',
       'ConfigMap/neutron-l3-agent-config',
       'ConfigMap/neutron-ovn-agent-config',
+      'ConfigMap/neutron-ovn-metadata-agent-config',
       'ConfigMap/nova-compute-config',
       'ConfigMap/nova-libvirt-config',
       'DaemonSet/ceilometer-compute',
@@ -77,6 +78,7 @@ describe('namespaces by trust in the reference cloud', () => {
       'DaemonSet/neutron-dhcp-agent',
       'DaemonSet/neutron-l3-agent',
       'DaemonSet/neutron-ovn-agent',
+      'DaemonSet/neutron-ovn-metadata-agent',
       'DaemonSet/nova-compute',
       'DaemonSet/nova-libvirt',
       'NetworkPolicy/default-deny-ingress',

@@ -144,6 +144,7 @@ describe('NetworkPolicies of the reference cloud', () => {
       'neutron-dhcp-agent',
       'neutron-l3-agent',
       'neutron-ovn-agent',
+      'neutron-ovn-metadata-agent',
       'nova-compute',
       'nova-libvirt',
     ]);

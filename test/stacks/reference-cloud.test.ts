@@ -25,6 +25,11 @@ const EXPECTED_PLACEMENT: Record<string, string[]> = {
   'neutron-api': [K.NETWORK_API, K.ANY_API],
   'neutron-northd': [K.NETWORK_NEUTRON_NORTHD],
   'neutron-ovn-agent': [K.NETWORK_NEUTRON_OVN_AGENT, K.COMPUTE_HYPERVISOR, K.NETWORK_NEUTRON_BGP_AGENT],
+  'neutron-ovn-metadata-agent': [
+    `${K.NETWORK_NEUTRON_OVN_AGENT}&${NO_OVN_MAINTENANCE}`,
+    `${K.COMPUTE_HYPERVISOR}&${NO_OVN_MAINTENANCE}`,
+    `${K.NETWORK_NEUTRON_BGP_AGENT}&${NO_OVN_MAINTENANCE}`,
+  ],
   'neutron-l3-agent': [K.NETWORK_NEUTRON_L3_AGENT],
   'neutron-dhcp-agent': [K.NETWORK_NEUTRON_DHCP_AGENT],
   'neutron-bgp-agent': [`${K.NETWORK_NEUTRON_BGP_AGENT}&${NO_OVN_MAINTENANCE}`],
@@ -102,6 +107,9 @@ const CANONICAL_EDGES: [string, string, string][] = [
   ['neutron-northd', 'ovsdb-nb', 'ready'],
   ['neutron-northd', 'ovsdb-sb', 'ready'],
   ['neutron-ovn-agent', 'ovsdb-sb', 'ready'],
+  ['neutron-ovn-metadata-agent', 'neutron-ovn-agent', 'same-node'],
+  ['neutron-ovn-metadata-agent', 'ovsdb-sb', 'ready'],
+  ['neutron-ovn-metadata-agent', 'nova-metadata', 'runtime'],
   ['neutron-api', 'keystone-api', 'ready'],
   ['neutron-api', 'ovsdb-nb', 'ready'],
   ['neutron-api', 'ovsdb-sb', 'ready'],
@@ -242,6 +250,7 @@ describe('reference cloud', () => {
     );
     expect(hypervisor.map(componentOf).sort()).toEqual([
       'ceilometer-compute',
+      'neutron-ovn-metadata-agent',
       'nova-compute',
       'nova-libvirt',
     ]);

@@ -81,6 +81,7 @@ describe('the reference cloud survives the loss of one node', () => {
       'neutron-dhcp-agent',
       'neutron-l3-agent',
       'neutron-ovn-agent',
+      'neutron-ovn-metadata-agent',
       'nova-compute',
       'nova-libvirt',
     ]);

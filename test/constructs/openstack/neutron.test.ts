@@ -1,6 +1,7 @@
 import { OvsdbCluster } from '../../../constructs/infra';
 import { Neutron, NeutronProps } from '../../../constructs/openstack/neutron';
 import { edgesOf, findObject, podSpecOf, synthObjects } from '../../../lib/testing';
+import { KubeObject } from '../../../lib/graph';
 import {
   baseCloud,
   edgesFrom,
@@ -21,6 +22,20 @@ const NO_OVN_MAINTENANCE = {
   operator: 'In',
   values: ['not-required'],
 };
+
+/** The containers of a host agent's pod, after checking it is one: host network and PID, every container privileged. */
+function hostAgentContainers(daemonSet: KubeObject): { name: string; image: string }[] {
+  const spec = podSpecOf(daemonSet);
+  expect(spec.hostNetwork).toBe(true);
+  expect(spec.hostPID).toBe(true);
+  const containers = spec.containers as {
+    name: string;
+    image: string;
+    securityContext: { privileged: boolean };
+  }[];
+  expect(containers.every((c) => c.securityContext.privileged)).toBe(true);
+  return containers;
+}
 
 function neutronCloud(props: Partial<NeutronProps> = {}) {
   const base = baseCloud();
@@ -77,33 +92,33 @@ describe('Neutron', () => {
     expectPlacedOn(agent, [OVN_AGENT, HYPERVISOR]);
   });
 
-  test('the OVN agent is a privileged host agent with Open vSwitch, ovn-controller and the metadata agent', () => {
+  test('the OVN agent is a privileged host agent with Open vSwitch and ovn-controller, all of the OVN image', () => {
     // THEN
-    const spec = podSpecOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'));
-    expect(spec.hostNetwork).toBe(true);
-    expect(spec.hostPID).toBe(true);
-    const containers = spec.containers as { name: string; securityContext: { privileged: boolean } }[];
-    expect(containers.map((c) => c.name)).toEqual([
-      'ovsdb-server',
-      'ovs-vswitchd',
-      'ovn-controller',
-      'metadata-agent',
-    ]);
-    expect(containers.every((c) => c.securityContext.privileged)).toBe(true);
+    const containers = hostAgentContainers(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'));
+    expect(containers.map((c) => c.name)).toEqual(['ovsdb-server', 'ovs-vswitchd', 'ovn-controller']);
+    // Nothing of Neutron's release in the datapath's pod: a Neutron upgrade does not restart it.
+    expect(new Set(containers.map((c) => c.image.split(':')[0].split('/').pop()))).toEqual(new Set(['ovn']));
     expect(envOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'), 'ovn-controller').OVN_SB).toBe(
       'tcp:ovsdb-sb-0.ovsdb-sb-peers.openstack.svc.cluster.local:6642,tcp:ovsdb-sb-1.ovsdb-sb-peers.openstack.svc.cluster.local:6642,tcp:ovsdb-sb-2.ovsdb-sb-peers.openstack.svc.cluster.local:6642',
     );
-    expect(
-      envOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'), 'metadata-agent')
-        .OS_DEFAULT__METADATA_PROXY_SHARED_SECRET,
-    ).toEqual({
+  });
+
+  test("the metadata agent is a privileged host agent of Neutron's image on the OVN agent's nodes free of OVN maintenance", () => {
+    // THEN
+    const daemonSet = findObject(objects, 'DaemonSet', 'neutron-ovn-metadata-agent');
+    expect(hostAgentContainers(daemonSet).map((c) => [c.name, c.image.split('/').pop()])).toEqual([
+      ['metadata-agent', 'neutron:2025.1'],
+    ]);
+    expectPlacedOn(daemonSet, [OVN_AGENT, HYPERVISOR], [NO_OVN_MAINTENANCE]);
+    expect(envOf(daemonSet, 'metadata-agent').OS_DEFAULT__METADATA_PROXY_SHARED_SECRET).toEqual({
       secretKeyRef: { name: 'neutron-metadata-secret', key: 'secret' },
     });
   });
 
   test("the metadata agent is ready once it serves its haproxies' socket, which its configuration names", () => {
     // THEN
-    const containers = podSpecOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent')).containers as {
+    const containers = podSpecOf(findObject(objects, 'DaemonSet', 'neutron-ovn-metadata-agent'))
+      .containers as {
       name: string;
       readinessProbe: { exec: { command: string[] } };
     }[];
@@ -113,20 +128,41 @@ describe('Neutron', () => {
       '-c',
       'test -S /var/lib/neutron/metadata_proxy',
     ]);
-    expect(fileOf(objects, 'neutron-ovn-agent-config', 'metadata-agent.conf')).toContain(
-      'metadata_proxy_socket = /var/lib/neutron/metadata_proxy\n',
-    );
+    const conf = fileOf(objects, 'neutron-ovn-metadata-agent-config', 'metadata-agent.conf');
+    expect(conf).toContain('metadata_proxy_socket = /var/lib/neutron/metadata_proxy\n');
+    expect(conf).toContain('nova_metadata_host = nova-metadata.openstack.svc\n');
+    expect(() => fileOf(objects, 'neutron-ovn-agent-config', 'metadata-agent.conf')).toThrow(/no file/);
   });
 
   test('ovn-controller waits for the southbound database and for northd, which fills it', () => {
     // THEN
     expect(edgesOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'))).toEqual(
-      edgesFrom('neutron-ovn-agent', {
+      edgesFrom('neutron-ovn-agent', { ready: ['neutron-northd', 'ovsdb-sb'] }),
+    );
+  });
+
+  test("the metadata agent needs the OVN agent on its node, the southbound database and the proxy's secret", () => {
+    // THEN
+    expect(edgesOf(findObject(objects, 'DaemonSet', 'neutron-ovn-metadata-agent'))).toEqual(
+      edgesFrom('neutron-ovn-metadata-agent', {
         // the copy of the proxy's secret in the agents' namespace, which waits for the original
         completed: ['agent-secrets-neutron-metadata-secret', 'neutron-metadata-secret'],
         ready: ['neutron-northd', 'ovsdb-sb'],
+        'same-node': ['neutron-ovn-agent'],
       }),
     );
+  });
+
+  test('without the metadata agent there is no metadata DaemonSet and neutron-server does not expect one', () => {
+    // GIVEN
+    const { cloud: without } = neutronCloud({ ovnAgent: { metadataAgent: false } });
+    // WHEN
+    const rendered = synthObjects(without);
+    // THEN
+    expect(rendered.filter((o) => o.kind === 'DaemonSet').map((o) => o.metadata.name)).toEqual([
+      'neutron-ovn-agent',
+    ]);
+    expect(fileOf(rendered, 'neutron-api-config', 'neutron.conf')).toContain('ovn_metadata_enabled = false');
   });
 
   test('renders neutron.conf with ML2/OVN and both OVSDB connections, credentials from Secrets', () => {
@@ -156,6 +192,7 @@ describe('Neutron', () => {
     // THEN
     expect(objects.filter((o) => o.kind === 'DaemonSet').map((o) => o.metadata.name)).toEqual([
       'neutron-ovn-agent',
+      'neutron-ovn-metadata-agent',
     ]);
   });
 });

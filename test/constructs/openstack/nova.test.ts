@@ -206,8 +206,8 @@ describe('Nova (one cell)', () => {
       to: 'nova-api',
       kind: 'runtime',
     });
-    expect(edgesOf(findObject(objects, 'DaemonSet', 'neutron-ovn-agent'))).toContainEqual({
-      from: 'neutron-ovn-agent',
+    expect(edgesOf(findObject(objects, 'DaemonSet', 'neutron-ovn-metadata-agent'))).toContainEqual({
+      from: 'neutron-ovn-metadata-agent',
       to: 'nova-metadata',
       kind: 'runtime',
     });
