@@ -25,8 +25,9 @@ HYPERVISOR_NETNS_DIR="${HYPERVISOR_NETNS_DIR:-/run/netns}"
 HYPERVISOR_LINK_NAMES=(br-int ovs-netdev ovs-system genev_sys_6081)
 HYPERVISOR_TAP_PATTERN='^tap[0-9a-f]{8}-[0-9a-f]{2}$'
 HYPERVISOR_STATE_ROOT="${HYPERVISOR_STATE_ROOT:-/}"
-# The hostPath directories of the OVN agent and of nova-compute/libvirt (constructs/openstack/
-# neutron-ovn-agent.ts, nova-compute.ts), relative to the root. /run/netns is the CNI's too: its
+# The hostPath directories of the OVN and metadata agents and of nova-compute/libvirt
+# (constructs/openstack/neutron-ovn-agent.ts, neutron-ovn-metadata-agent.ts, nova-compute.ts),
+# relative to the root. /run/netns is the CNI's too: its
 # `ovnmeta-*` entries go above, the directory stays.
 HYPERVISOR_STATE_DIRS=(etc/openvswitch var/lib/openvswitch run/openvswitch run/ovn var/lib/neutron
   var/lib/nova var/lib/libvirt run/libvirt etc/libvirt/qemu)
