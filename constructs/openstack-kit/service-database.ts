@@ -1,5 +1,6 @@
 import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
+import { UpgradeTemplateRole } from '../../lib/graph';
 import { Cloud, Service } from '../../lib/model';
 import { SchedulingKey } from '../../lib/scheduling';
 import { DatabaseEndpoint } from './endpoints';
@@ -34,6 +35,13 @@ export interface ServiceDatabaseProps {
    * @default - the connection only
    */
   readonly syncEnv?: k8s.EnvVar[];
+  /**
+   * What an upgrade derives from the sync Job (docs/upgrades.md): `schema-sync`, the service's
+   * migration, or `cell-schema-sync`, a further cell's that the service's own steps do not reach
+   * (Nova's cells 2 and up).
+   * @default 'schema-sync'
+   */
+  readonly upgradeTemplate?: Extract<UpgradeTemplateRole, 'schema-sync' | 'cell-schema-sync'>;
 }
 
 /**
@@ -93,7 +101,7 @@ export class ServiceDatabase extends Construct {
       volumes: props.volumes,
       volumeMounts: props.volumeMounts,
       extraEnv: [...this.connectionEnv(), ...(props.syncEnv ?? [])],
-      upgradeTemplate: 'schema-sync',
+      upgradeTemplate: props.upgradeTemplate ?? 'schema-sync',
     });
     this.sync.dependsOn(this.init, 'completed');
   }

@@ -2,7 +2,7 @@ import { k8s } from 'cdk8s-plus-33';
 import { Construct } from 'constructs';
 import { SchedulingKey } from '../../lib/scheduling';
 import { DatabaseEndpoint } from '../openstack-kit/endpoints';
-import { ServiceDatabase } from '../openstack-kit/service-database';
+import { ServiceDatabase, ServiceDatabaseProps } from '../openstack-kit/service-database';
 
 /** Which of Nova's databases a chain builds. */
 export interface NovaDatabaseProps {
@@ -19,6 +19,8 @@ export interface NovaDatabaseProps {
   readonly api?: boolean;
   /** More environment for the sync Job (see ServiceDatabaseProps.syncEnv). @default - none */
   readonly syncEnv?: k8s.EnvVar[];
+  /** See ServiceDatabaseProps.upgradeTemplate. @default 'schema-sync' */
+  readonly upgradeTemplate?: ServiceDatabaseProps['upgradeTemplate'];
 }
 
 /** The database chain of one of Nova's databases: the API database, cell0 or a cell's. */

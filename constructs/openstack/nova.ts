@@ -174,27 +174,46 @@ export class Nova extends OpenStackApiService {
     const cellOptions = novaCellOptions(props.cells);
     addCheck(this, () => this.propsProblems(props, cellOptions));
 
-    // The Keystone registration, then the databases: every cell's (handed to its cell), the API
-    // database's and cell0's.
+    // The Keystone registration, then the databases: cell 1's, the API database's, cell0's and
+    // the further cells' (each cell's is handed to its cell).
     this.registration = new KeystoneRegistration(this, 'ks-register', {
       keystone: props.keystone,
       operatorKey: this.operatorKey,
       ...this.registrationProps,
     });
-    const cellDatabases = cellOptions.map((options, index) =>
-      this.databaseChain(options.database ?? props.database, `cell${index + 1}-db`, `nova_cell${index + 1}`),
-    );
+    const cellDatabase = (
+      index: number,
+      options: Pick<NovaDatabaseProps, 'syncEnv' | 'upgradeTemplate'> = {},
+    ) =>
+      this.databaseChain(
+        cellOptions[index].database ?? props.database,
+        `cell${index + 1}-db`,
+        `nova_cell${index + 1}`,
+        options,
+      );
+    const firstCellDatabase = cellDatabase(0);
     // The API database's sync Job is the template of Nova's upgrade Jobs (docs/upgrades.md): their
     // `nova-manage db sync` and online data migrations work on `[database]`, cell 1's, besides
     // cell0 and the API database, and `nova-status upgrade check` reads more still.
     this.apiDatabase = this.databaseChain(props.database, 'api-db', 'nova_api', {
       api: true,
       syncEnv: [
-        ...cellDatabases[0].connectionEnv('CELL1_DB_PASSWORD'),
+        ...firstCellDatabase.connectionEnv('CELL1_DB_PASSWORD'),
         ...novaUpgradeCheckEnv(props.keystone, this.registration),
       ],
     });
     this.cell0Database = this.databaseChain(props.database, 'cell0-db', 'nova_cell0');
+    // Each further cell's sync Job is the template of its own upgrade Jobs, which those steps do
+    // not reach: its online data migrations also read the API database.
+    const cellDatabases = [
+      firstCellDatabase,
+      ...cellOptions.slice(1).map((_, rest) =>
+        cellDatabase(rest + 1, {
+          syncEnv: this.apiDatabase.connectionEnv('API_DB_PASSWORD'),
+          upgradeTemplate: 'cell-schema-sync',
+        }),
+      ),
+    ];
 
     // Configuration: the control plane's nova.conf, and the hypervisors'.
     const serviceCredentials = novaServiceCredentials(this.registration);
@@ -322,7 +341,7 @@ export class Nova extends OpenStackApiService {
     database: DatabaseEndpoint,
     chainId: string,
     databaseName: string,
-    options: Pick<NovaDatabaseProps, 'api' | 'syncEnv'> = {},
+    options: Pick<NovaDatabaseProps, 'api' | 'syncEnv' | 'upgradeTemplate'> = {},
   ): ServiceDatabase {
     return novaDatabase(this, chainId, {
       database,

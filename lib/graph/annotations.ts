@@ -20,7 +20,10 @@ export const Annotations = {
   /**
    * What a release upgrade derives its one-off Jobs from (docs/upgrades.md): `schema-sync` on a
    * service's schema migration Job (its pod template runs the recipe's checks and schema steps),
-   * `backup` on the database backup CronJob (its Job template runs before the first schema step).
+   * `cell-schema-sync` on the migration Job of each further cell, a database of the service's own
+   * that the schema-sync pod's commands do not reach (Nova's cells 2 and up: its pod runs the
+   * recipe's per-cell steps), `backup` on the database backup CronJob (its Job template runs before
+   * the first schema step).
    */
   UPGRADE_TEMPLATE: `${ANNOTATION_PREFIX}/upgrade-template`,
   /**
@@ -32,7 +35,7 @@ export const Annotations = {
 } as const;
 
 /** The values of {@link Annotations.UPGRADE_TEMPLATE}. */
-export const UPGRADE_TEMPLATE_ROLES = ['schema-sync', 'backup'] as const;
+export const UPGRADE_TEMPLATE_ROLES = ['schema-sync', 'cell-schema-sync', 'backup'] as const;
 
 /** One of {@link UPGRADE_TEMPLATE_ROLES}. */
 export type UpgradeTemplateRole = (typeof UPGRADE_TEMPLATE_ROLES)[number];

@@ -23,6 +23,16 @@ export interface ServiceRecipe {
   readonly onlineDataMigrations: readonly UpgradeCommand[];
   /** The checks after the upgrade. */
   readonly postChecks: readonly UpgradeCommand[];
+  /**
+   * The steps for each further cell of the service (a database of its own, migrated by a Job
+   * annotated `cell-schema-sync`), run in a Job made from that cell's template within the same
+   * unit as the service's own steps: the service's commands reach only its own database.
+   * @default none
+   */
+  readonly cells?: {
+    readonly expand: readonly UpgradeCommand[];
+    readonly onlineDataMigrations: readonly UpgradeCommand[];
+  };
 }
 
 const STATUS_CHECK_MEANINGS = {
@@ -53,6 +63,19 @@ const KEYSTONE_CHECK_MEANINGS = {
 function keystoneCheck(accept: readonly number[]): UpgradeCommand {
   return { command: 'keystone-manage db_sync --check', accept, meanings: KEYSTONE_CHECK_MEANINGS };
 }
+
+/** Nova's online data migrations, a batch at a time: 1 means rows are left. */
+const NOVA_ONLINE_DATA_MIGRATIONS: UpgradeCommand = {
+  command: 'nova-manage db online_data_migrations --max-count 1000',
+  accept: [0],
+  repeat: [1],
+  meanings: {
+    0: 'no migration left',
+    1: 'migrations left: run again',
+    2: 'a migration failed',
+    127: 'invalid input',
+  },
+};
 
 /** The recipes, by service name (the `stackwright.io/service` annotation). */
 export const SERVICE_RECIPES: Readonly<Record<string, ServiceRecipe>> = {
@@ -97,20 +120,14 @@ export const SERVICE_RECIPES: Readonly<Record<string, ServiceRecipe>> = {
     // API last, computes after the control plane.
     rollOrder: [['conductor'], ['scheduler'], ['vnc', 'metadata'], ['api'], ['compute']],
     contract: [],
-    onlineDataMigrations: [
-      {
-        command: 'nova-manage db online_data_migrations --max-count 1000',
-        accept: [0],
-        repeat: [1],
-        meanings: {
-          0: 'no migration left',
-          1: 'migrations left: run again',
-          2: 'a migration failed',
-          127: 'invalid input',
-        },
-      },
-    ],
+    onlineDataMigrations: [NOVA_ONLINE_DATA_MIGRATIONS],
     postChecks: [statusCheck('nova')],
+    // `nova-manage db sync` migrates `[database]` (cell 1) and cell0 only, and the online data
+    // migrations work on `[database]` too: every further cell gets both in its own pod.
+    cells: {
+      expand: [plain('nova-manage db sync --local_cell')],
+      onlineDataMigrations: [NOVA_ONLINE_DATA_MIGRATIONS],
+    },
   },
   neutron: {
     preChecks: [statusCheck('neutron')],

@@ -13,6 +13,11 @@ interface JobSpec {
 export interface UpgradeJobInput {
   /** The unit, e.g. `keystone-expand`: the Job's component and the start of its name. */
   readonly unit: string;
+  /**
+   * The start of the Job's name when the unit has several Jobs (one per further cell:
+   * `nova-expand-cell2-db-sync`). @default unit
+   */
+  readonly nameBase?: string;
   readonly service: string;
   /** The target release, part of the name (`keystone-expand-2025-1-<hash>`). */
   readonly release: string;
@@ -52,7 +57,7 @@ export function upgradeJob(input: UpgradeJobInput): KubeObject {
     apiVersion: 'batch/v1',
     kind: 'Job',
     metadata: {
-      name: jobName(input.unit, input.release, spec),
+      name: jobName(input.nameBase ?? input.unit, input.release, spec),
       ...(template.metadata.namespace ? { namespace: template.metadata.namespace } : {}),
       labels: { ...template.metadata.labels, ...source?.metadata?.labels },
       annotations: {

@@ -1,4 +1,5 @@
 import {
+  Annotations,
   ComponentGraph,
   findCycle,
   GraphComponent,
@@ -30,6 +31,11 @@ export interface UpgradeUnit {
   readonly phase: UpgradePhase;
   /** Commands run in order, each judged by its exit code. */
   readonly commands: readonly UpgradeCommand[];
+  /**
+   * Commands run beside them in each further cell of the service (its `cell-schema-sync`
+   * templates: Nova's cells 2 and up), one Job per cell; empty when the service has none.
+   */
+  readonly cellCommands: readonly UpgradeCommand[];
   /** For a roll: the components whose pods roll in this unit. */
   readonly components: readonly string[];
   /** Units that must be verified first. */
@@ -88,6 +94,9 @@ export function planUpgrade(graph: ComponentGraph, input: UpgradePlanInput): Upg
   const units: UpgradeUnit[] = [];
   const recipeOf = (service: string): ServiceRecipe | undefined => SERVICE_RECIPES[service];
   const upgraded = serviceOrder.filter((s) => workloadsOf(graph, s, input.to).length > 0);
+  /** The recipe's steps for the further cells of `service`, when its manifests have any. */
+  const cellSteps = (service: string, phase: 'expand' | 'onlineDataMigrations') =>
+    hasFurtherCells(graph, service) ? (recipeOf(service)?.cells?.[phase] ?? []) : [];
 
   const preChecks = upgraded
     .filter((s) => (recipeOf(s)?.preChecks.length ?? 0) > 0)
@@ -108,6 +117,7 @@ export function planUpgrade(graph: ComponentGraph, input: UpgradePlanInput): Upg
     phase: 'backup',
     commands: [],
     components: [],
+    cellCommands: [],
     needs: preChecks.map((u) => u.name),
     gate: 'every service database dumped, restored into a scratch database, and the restored copy dumping identically',
   });
@@ -119,7 +129,9 @@ export function planUpgrade(graph: ComponentGraph, input: UpgradePlanInput): Upg
     const after = [BACKUP_UNIT, ...[...(needsOf.get(service) ?? [])].flatMap((s) => doneOf.get(s) ?? [])];
     let previous = after;
     if (recipe && recipe.expand.length > 0) {
-      const expand = unit(service, 'expand', recipe.expand, [], previous, 'every command exits 0');
+      const expand = unit(service, 'expand', recipe.expand, [], previous, 'every command exits 0', {
+        cellCommands: cellSteps(service, 'expand'),
+      });
       units.push(expand);
       previous = [expand.name];
     }
@@ -132,7 +144,7 @@ export function planUpgrade(graph: ComponentGraph, input: UpgradePlanInput): Upg
         components,
         previous,
         'every pod of these components runs the target image and is ready',
-        groups.length > 1 ? index : undefined,
+        { index: groups.length > 1 ? index : undefined },
       );
       units.push(roll);
       previous = [roll.name];
@@ -162,6 +174,7 @@ export function planUpgrade(graph: ComponentGraph, input: UpgradePlanInput): Upg
         [],
         [...new Set(doneOf.values())].sort(),
         'the command exits 0 (re-run while it reports migrations left)',
+        { cellCommands: cellSteps(s, 'onlineDataMigrations') },
       ),
     );
   units.push(...migrations);
@@ -191,10 +204,20 @@ function unit(
   components: readonly string[],
   needs: readonly string[],
   gate: string,
-  index?: number,
+  options: { readonly index?: number; readonly cellCommands?: readonly UpgradeCommand[] } = {},
 ): UpgradeUnit {
+  const { index, cellCommands = [] } = options;
   const name = `${service}-${phase}${index === undefined ? '' : `-${index + 1}`}`;
-  return { name, service, phase, commands, components, needs: [...needs], gate };
+  return { name, service, phase, commands, cellCommands, components, needs: [...needs], gate };
+}
+
+/** Whether the manifests migrate a further cell of `service` (a `cell-schema-sync` template). */
+function hasFurtherCells(graph: ComponentGraph, service: string): boolean {
+  return graph.components.some(
+    (c) =>
+      c.service === service &&
+      c.objects.some((o) => o.metadata.annotations?.[Annotations.UPGRADE_TEMPLATE] === 'cell-schema-sync'),
+  );
 }
 
 /**

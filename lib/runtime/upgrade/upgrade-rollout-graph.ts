@@ -18,7 +18,8 @@ import { BACKUP_UNIT, UpgradePlan, UpgradePlanError, UpgradeUnit } from './upgra
  *
  * - A command unit (checks, expand, contract, online data migrations) is a component with one Job
  *   made from its service's schema-sync Job ({@link upgradeJob}), running the unit's commands judged
- *   by their exit codes ({@link judgedScript}); the backup unit's Job comes from the backup CronJob.
+ *   by their exit codes ({@link judgedScript}), and one more per further cell (a `cell-schema-sync`
+ *   template) running the unit's cell commands; the backup unit's Job comes from the backup CronJob.
  * - A roll unit is a component without objects that needs its workloads `ready`; each workload of
  *   the roll needs the units before the roll `completed`, so it is re-applied (new image) only then.
  * - A service's schema-sync Job (which would run the whole migration at once) and the Jobs that
@@ -87,13 +88,17 @@ export function upgradeRolloutGraph(graph: ComponentGraph, plan: UpgradePlan): C
   return { components: all, bootstrap: graph.bootstrap, edges: all.flatMap((c) => c.edges) };
 }
 
+/** The template roles of a service's schema migrations: its own, and each further cell's. */
+const SCHEMA_ROLES: ReadonlySet<string> = new Set<UpgradeTemplateRole>(['schema-sync', 'cell-schema-sync']);
+
 function completedEdges(from: string, to: readonly string[]): Edge[] {
   return to.map((t) => ({ from, to: t, kind: 'completed' as const }));
 }
 
 /**
  * The Jobs that must not run before a service's last upgrade step, with the services they wait
- * for: each schema-sync Job of a service with a recipe (it would run the whole migration at once),
+ * for: each schema-sync (or cell-schema-sync) Job of a service with a recipe (it would run the
+ * whole migration at once),
  * and every Job that needs such a Job through a chain of Jobs (Nova's cell mapping needs its API
  * database synced). Other Jobs — credential generators, copies, registrations — are idempotent and
  * keep their place.
@@ -107,8 +112,8 @@ function jobsAfterSchemaSync(
   );
   const after = new Map<string, Set<string>>();
   for (const job of jobs.values()) {
-    const syncsSchema = job.objects.some(
-      (o) => o.metadata.annotations?.[Annotations.UPGRADE_TEMPLATE] === 'schema-sync',
+    const syncsSchema = job.objects.some((o) =>
+      SCHEMA_ROLES.has(o.metadata.annotations?.[Annotations.UPGRADE_TEMPLATE] ?? ''),
     );
     if (syncsSchema && withRecipe.has(job.service)) after.set(job.name, new Set([job.service]));
   }
@@ -155,11 +160,25 @@ function unitComponent(unit: UpgradeUnit, plan: UpgradePlan, templates: Template
         }),
       ]
     : [];
+  const cellJobs =
+    unit.cellCommands.length > 0
+      ? templates.cells(unit.service).map(({ component, template: cell }) =>
+          upgradeJob({
+            unit: unit.name,
+            // `nova-expand-cell2-db-sync`: the unit, then the cell's template without the service.
+            nameBase: `${unit.name}-${component.slice(unit.service.length + 1)}`,
+            service: unit.service,
+            release: plan.to,
+            template: cell,
+            script: judgedScript(unit.cellCommands),
+          }),
+        )
+      : [];
   return {
     ...base,
     constructPath: job[0]?.metadata.annotations?.[Annotations.CONSTRUCT_PATH] ?? `${plan.cloud}/${unit.name}`,
     edges: completedEdges(unit.name, unit.needs),
-    objects: job,
+    objects: [...job, ...cellJobs],
   };
 }
 
@@ -199,6 +218,17 @@ class TemplateFinder {
         : `${service}'s upgrade commands run in a Job made from its schema-sync Job, and none is annotated ${Annotations.UPGRADE_TEMPLATE}: schema-sync (ServiceDatabase makes one)`,
     );
     return undefined;
+  }
+
+  /** Every `cell-schema-sync` template of `service`, with its component's name, in graph order. */
+  cells(service: string): { component: string; template: KubeObject }[] {
+    return this.graph.components
+      .filter((c) => c.service === service)
+      .flatMap((c) =>
+        c.objects
+          .filter((o) => o.metadata.annotations?.[Annotations.UPGRADE_TEMPLATE] === 'cell-schema-sync')
+          .map((template) => ({ component: c.name, template })),
+      );
   }
 
   /** Throws, naming the cloud and every missing template, when one was not found. */

@@ -39,7 +39,7 @@ describe('JobComponent upgradeTemplate', () => {
   test('a role that is not in the contract is refused naming the construct and the roles', () => {
     // WHEN / THEN
     expect(() => jobOf({ upgradeTemplate: 'snapshot' as JobComponentProps['upgradeTemplate'] })).toThrow(
-      '[prod/example-db-sync] upgradeTemplate must be one of "schema-sync", "backup", got "snapshot"',
+      '[prod/example-db-sync] upgradeTemplate must be one of "schema-sync", "cell-schema-sync", "backup", got "snapshot"',
     );
   });
 });

@@ -1,10 +1,11 @@
 import { App } from 'cdk8s';
-import { ComponentGraph, graphFromManifests } from '../../../lib/graph';
+import { ComponentGraph, graphFromManifests, KubeObject } from '../../../lib/graph';
 import { UnitScheduler } from '../../../lib/runtime/engine/scheduler';
 import { unitGraphOf } from '../../../lib/runtime/engine/unit-graph';
 import {
   BACKUP_UNIT,
   planUpgrade,
+  renderUpgradePlan,
   UpgradePlan,
   UpgradePlanError,
   upgradeRolloutGraph,
@@ -12,6 +13,7 @@ import {
 import { synthObjects } from '../../../lib/testing';
 import { minimalControlPlane } from '../../../stacks/minimal-control-plane';
 import { referenceCloud } from '../../../stacks/reference-cloud';
+import { multiCellCloud } from '../../../examples/multi-cell-cloud';
 
 /** The clouds the package ships, at the target release, as the runtime reads their manifests. */
 const clouds: [string, () => ComponentGraph][] = [
@@ -21,7 +23,18 @@ const clouds: [string, () => ComponentGraph][] = [
       graphFromManifests(synthObjects(minimalControlPlane(new App(), 'prod', { namespace: 'openstack' }))),
   ],
   ['the reference cloud', () => graphFromManifests(synthObjects(referenceCloud(new App(), 'prod')))],
+  ['a cloud with two Nova cells', () => graphFromManifests(synthObjects(multiCellCloud(new App(), 'prod')))],
 ];
+
+/** The components of `graph` holding a `cell-schema-sync` template of `service`. */
+const furtherCells = (graph: ComponentGraph, service: string) =>
+  graph.components.filter(
+    (c) =>
+      c.service === service &&
+      c.objects.some(
+        (o) => o.metadata.annotations?.['stackwright.io/upgrade-template'] === 'cell-schema-sync',
+      ),
+  );
 
 const planOf = (graph: ComponentGraph) =>
   planUpgrade(graph, { cloudPath: 'prod', from: '2024.2', to: '2025.1' }) as UpgradePlan;
@@ -83,16 +96,20 @@ describe.each(clouds)('upgradeRolloutGraph of %s', (_name, graphOf) => {
     }
   });
 
-  test("gives each command unit one Job on its service's image, named by release and content", () => {
+  test("gives each command unit one Job on its service's image, and one per further cell, named by release and content", () => {
     // THEN
     for (const unit of plan.units.filter((u) => u.phase !== 'roll')) {
       const component = upgrade.components.find((c) => c.name === unit.name);
-      expect(component?.objects).toHaveLength(1);
-      const job = component?.objects[0];
+      const cells = unit.cellCommands.length > 0 ? furtherCells(graph, unit.service) : [];
+      expect(component?.objects).toHaveLength(1 + cells.length);
+      const [job, ...cellJobs] = component?.objects ?? [];
       expect(job?.metadata.name).toMatch(new RegExp(`^${unit.name}-2025-1-[0-9a-f]{8}$`));
+      expect(cellJobs.map((j) => j.metadata.name.replace(/-2025-1-[0-9a-f]{8}$/, ''))).toEqual(
+        cells.map((c) => `${unit.name}-${c.name.slice(unit.service.length + 1)}`),
+      );
       if (unit.service !== 'cloud') {
-        const image = JSON.stringify(job?.spec);
-        expect(image).toContain(`/${unit.service}:2025.1"`);
+        for (const each of [job, ...cellJobs])
+          expect(JSON.stringify(each?.spec)).toContain(`/${unit.service}:2025.1"`);
       }
     }
   });
@@ -119,6 +136,59 @@ describe.each(clouds)('upgradeRolloutGraph of %s', (_name, graphOf) => {
         });
       }
     }
+  });
+});
+
+describe('upgrading a cloud with two Nova cells', () => {
+  // GIVEN
+  const graph = graphFromManifests(synthObjects(multiCellCloud(new App(), 'prod')));
+  const plan = planOf(graph);
+  const upgrade = upgradeRolloutGraph(graph, plan);
+  const order = startOrder(upgrade);
+  const unitJobs = (name: string) => upgrade.components.find((c) => c.name === name)?.objects ?? [];
+  const script = (job: KubeObject) =>
+    (job.spec as { template: { spec: { containers: { command: string[] }[] } } }).template.spec.containers[0]
+      .command[2];
+  const env = (job: KubeObject) =>
+    Object.fromEntries(
+      (
+        job.spec as { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } }
+      ).template.spec.containers[0].env.map((e) => [e.name, e.value]),
+    );
+
+  test('migrates cell 2 in its own pod: its schema in the expand, its data with the online data migrations', () => {
+    // THEN cell 1 and cell0 are the API template's; cell 2 has a Job of its own in both units
+    expect(furtherCells(graph, 'nova').map((c) => c.name)).toEqual(['nova-cell2-db-sync']);
+    for (const [unit, command] of [
+      ['nova-expand', 'nova-manage db sync --local_cell'],
+      ['nova-online-data-migrations', 'nova-manage db online_data_migrations --max-count 1000'],
+    ]) {
+      const [own, cell2] = unitJobs(unit);
+      expect(cell2.metadata.name).toMatch(new RegExp(`^${unit}-cell2-db-sync-2025-1-[0-9a-f]{8}$`));
+      expect(script(cell2)).toContain(command);
+      expect(script(own)).not.toContain('--local_cell');
+      // … on cell 2's database, with the API database the data migrations also read
+      expect(env(cell2).OS_DATABASE__CONNECTION).toMatch(/\/nova_cell2\?/);
+      expect(env(cell2).OS_API_DATABASE__CONNECTION).toMatch(/\/nova_api\?/);
+    }
+    // … and the checks run once, in the API template's pod
+    expect(unitJobs('nova-pre-check')).toHaveLength(1);
+    expect(unitJobs('nova-post-check')).toHaveLength(1);
+  });
+
+  test("runs cell 2's own sync Job again only after Nova's last step, like the API database's", () => {
+    // THEN
+    const lastNovaStep = plan.units.filter((u) => u.service === 'nova' && u.phase === 'roll').pop()
+      ?.name as string;
+    expect(order.indexOf('nova-cell2-db-sync')).toBeGreaterThan(order.indexOf(lastNovaStep));
+    expect(order.indexOf('nova-api-db-sync')).toBeGreaterThan(order.indexOf(lastNovaStep));
+  });
+
+  test("prints the further cells' steps in the plan", () => {
+    // THEN
+    expect(renderUpgradePlan(plan)).toContain(
+      '  nova-expand: nova-manage api_db sync; nova-manage db sync; in each further cell: nova-manage db sync --local_cell (after upgrade-backup, keystone-contract, neutron-contract, placement-roll)',
+    );
   });
 });
 
