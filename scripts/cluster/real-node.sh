@@ -17,7 +17,9 @@
 #            libvirt's `machine` cgroups, instance taps and OVS devices, `ovnmeta-*` namespaces):
 #            removed by name, see hypervisor-leftovers.sh.
 #   files    symlinks in /var/log/containers (a kubelet constant): removed; that directory and
-#            /run/netns (containerd bind-mounts it onto itself) too when the node created them. Everything else lives in $NODE_DIR (removed with the run
+#            /run/netns too when the node created them.
+#   /run/netns  made a shared mount of its own when the host's root is not shared (the metadata
+#            agent's Bidirectional mount needs one): unmounted. Everything else lives in $NODE_DIR (removed with the run
 #            dir) or $NODE_CACHE (containerd's root: imported images survive a restart).
 
 # shellcheck source=scripts/cluster/hypervisor-leftovers.sh
@@ -145,8 +147,9 @@ save_host_state() {
     local s
     for s in "${NODE_SYSCTLS[@]}"; do echo "sysctl $s $(sysctl -n "$s")"; done
     [[ -d /var/log/containers ]] || echo "created-dir /var/log/containers"
-    # containerd's CRI creates it and bind-mounts it onto itself (shared propagation).
+    # The CNI's pod namespaces go in it; the node makes it a shared mount when it is not on one.
     [[ -d /run/netns ]] || echo "created-dir /run/netns"
+    netns_on_shared_mount || echo "shared-mount /run/netns"
   } >"$NODE_HOST_STATE.tmp"
   mv -f "$NODE_HOST_STATE.tmp" "$NODE_HOST_STATE"
 }
@@ -161,10 +164,28 @@ restore_host_state() {
         mountpoint -q "$key" && umount "$key"
         rmdir "$key" 2>/dev/null || true
         ;;
+      shared-mount) ! mountpoint -q "$key" || umount "$key" || umount -l "$key" ;;
     esac
   done <"$NODE_HOST_STATE"
   rm -f "$NODE_HOST_STATE"
   log "host sysctls restored"
+}
+
+# The OVN metadata agent mounts /run/netns with Bidirectional propagation (the namespaces it makes
+# for instances' metadata must be seen by the host), which the container runtime allows only on a
+# shared mount. A host whose root is shared (systemd's default) has one; on a host whose root is
+# private /run/netns becomes a shared mount of its own, as `ip netns add` makes it.
+netns_on_shared_mount() {
+  local dir=/run/netns
+  [[ -d "$dir" ]] || dir=/run
+  [[ "$(findmnt -no PROPAGATION --target "$dir")" == *shared* ]]
+}
+
+share_netns_dir() {
+  mkdir -p /run/netns
+  netns_on_shared_mount && return 0
+  mount --rbind /run/netns /run/netns && mount --make-rshared /run/netns
+  log "/run/netns made a shared mount (the host's root is not)"
 }
 
 # --- processes -----------------------------------------------------------------------
@@ -373,6 +394,7 @@ real_node_up() {
   # RBAC first: CoreDNS and the provisioner start with their own identities.
   kubectl_c apply -f "$CLUSTER_SCRIPTS_DIR/manifests-real/" >/dev/null
   save_host_state
+  share_netns_dir
   start_containerd
   setup_network
   start_api_relay
