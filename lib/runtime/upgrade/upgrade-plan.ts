@@ -1,5 +1,4 @@
 import {
-  Annotations,
   ComponentGraph,
   findCycle,
   GraphComponent,
@@ -8,6 +7,7 @@ import {
   topologicalOrder,
   upgradePathProblems,
 } from '../../graph';
+import { cellTemplates } from './cell-templates';
 import { SERVICE_RECIPES, ServiceRecipe } from './service-recipes';
 import { UpgradeCommand, UpgradePhase } from './upgrade-phase';
 
@@ -96,7 +96,7 @@ export function planUpgrade(graph: ComponentGraph, input: UpgradePlanInput): Upg
   const upgraded = serviceOrder.filter((s) => workloadsOf(graph, s, input.to).length > 0);
   /** The recipe's steps for the further cells of `service`, when its manifests have any. */
   const cellSteps = (service: string, phase: 'expand' | 'onlineDataMigrations') =>
-    hasFurtherCells(graph, service) ? (recipeOf(service)?.cells?.[phase] ?? []) : [];
+    cellTemplates(graph, service).length > 0 ? (recipeOf(service)?.cells?.[phase] ?? []) : [];
 
   const preChecks = upgraded
     .filter((s) => (recipeOf(s)?.preChecks.length ?? 0) > 0)
@@ -209,15 +209,6 @@ function unit(
   const { index, cellCommands = [] } = options;
   const name = `${service}-${phase}${index === undefined ? '' : `-${index + 1}`}`;
   return { name, service, phase, commands, cellCommands, components, needs: [...needs], gate };
-}
-
-/** Whether the manifests migrate a further cell of `service` (a `cell-schema-sync` template). */
-function hasFurtherCells(graph: ComponentGraph, service: string): boolean {
-  return graph.components.some(
-    (c) =>
-      c.service === service &&
-      c.objects.some((o) => o.metadata.annotations?.[Annotations.UPGRADE_TEMPLATE] === 'cell-schema-sync'),
-  );
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   KubeObject,
   UpgradeTemplateRole,
 } from '../../graph';
+import { CellTemplate, cellTemplates } from './cell-templates';
 import { judgedScript } from './judged-script';
 import { upgradeJob } from './upgrade-job';
 import { BACKUP_UNIT, UpgradePlan, UpgradePlanError, UpgradeUnit } from './upgrade-plan';
@@ -98,9 +99,8 @@ function completedEdges(from: string, to: readonly string[]): Edge[] {
 /**
  * The Jobs that must not run before a service's last upgrade step, with the services they wait
  * for: each schema-sync (or cell-schema-sync) Job of a service with a recipe (it would run the
- * whole migration at once),
- * and every Job that needs such a Job through a chain of Jobs (Nova's cell mapping needs its API
- * database synced). Other Jobs — credential generators, copies, registrations — are idempotent and
+ * whole migration at once), and every Job that needs such a Job through a chain of Jobs (Nova's
+ * cell mapping needs its API database synced). Other Jobs — credential generators, copies, registrations — are idempotent and
  * keep their place.
  */
 function jobsAfterSchemaSync(
@@ -220,15 +220,9 @@ class TemplateFinder {
     return undefined;
   }
 
-  /** Every `cell-schema-sync` template of `service`, with its component's name, in graph order. */
-  cells(service: string): { component: string; template: KubeObject }[] {
-    return this.graph.components
-      .filter((c) => c.service === service)
-      .flatMap((c) =>
-        c.objects
-          .filter((o) => o.metadata.annotations?.[Annotations.UPGRADE_TEMPLATE] === 'cell-schema-sync')
-          .map((template) => ({ component: c.name, template })),
-      );
+  /** Every `cell-schema-sync` template of `service` (see {@link cellTemplates}). */
+  cells(service: string): CellTemplate[] {
+    return cellTemplates(this.graph, service);
   }
 
   /** Throws, naming the cloud and every missing template, when one was not found. */
