@@ -358,8 +358,9 @@ test(`deploying the ${TO} manifests upgrades Nova and Neutron under load and dro
   const fixtures = load.once<{ compute: string | null; network: string | null }>(['fixtures']);
   expect(fixtures.compute).toMatch(/\/v2\.1$/);
   expect(fixtures.network).toMatch(/^http/);
+  // (the real node's and the kwok nodes': the DaemonSet runs wherever a hypervisor may)
   const datapathBefore = datapathPods();
-  expect(Object.keys(datapathBefore)).toHaveLength(1);
+  expect(Object.keys(datapathBefore).length).toBeGreaterThan(0);
   const loadPod = load.start(fixtures, { LOAD_WORKERS: '3' });
   sleepSeconds(LOAD_MARGIN_SECONDS);
   // WHEN the 2025.1 manifests are deployed, the load going on for a while after
