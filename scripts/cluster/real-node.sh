@@ -231,12 +231,24 @@ state = "$NODE_DIR/containerd-state"
     conf_dir = "$NODE_DIR/cni/net.d"
     max_conf_num = 1
 EOF
+  local logged=0
+  [[ -f "$LOG_DIR/containerd.log" ]] && logged="$(wc -l <"$LOG_DIR/containerd.log")"
   start_node_component containerd containerd --config "$NODE_DIR/containerd.toml"
   wait_node_healthy containerd 60
+  # containerd answers before its CRI has recovered the node's containers, and a kubelet started
+  # then exits ("server is not initialized yet"): wait for the CRI's last start-up step.
+  wait_for 60 "containerd's CRI to start" cri_started "$logged" ||
+    die "containerd's CRI did not start; see $LOG_DIR/containerd.log"
   if ! ctr_c images ls -q "name==$PAUSE_IMAGE" | grep -q .; then
     ctr_c images import "$PAUSE_IMAGE_ARCHIVE" >/dev/null || die "importing $PAUSE_IMAGE_ARCHIVE failed"
     log "imported $PAUSE_IMAGE"
   fi
+}
+
+# Whether containerd logged, after its first `$1` log lines, the CRI's last start-up step (it
+# serves CRI calls right after: containerd 1.6's criService.Run).
+cri_started() {
+  tail -n "+$(($1 + 1))" "$LOG_DIR/containerd.log" | grep -q 'msg="Start streaming server"'
 }
 
 # The bridge exists before the kubelet so the API relay and CoreDNS can bind its address.
