@@ -36,7 +36,12 @@ export interface NovaComputeOptions extends NodeConfiguredAgentOptions {
   readonly virtType?: VirtType;
   /** Remove every nova-compute and libvirt pod (cold upgrades) with the reserved downscale selector. @default false */
   readonly forcedDownscale?: boolean;
-  /** @default the cloud's registry `libvirt:<release>` */
+  /**
+   * libvirtd's and virtlogd's image. Its tag is libvirt's version, not the release: a release
+   * upgrade leaves the libvirt pods alone, and changing this image is a libvirt upgrade of its own
+   * (running instances survive the roll: docs/upgrades.md, "libvirt").
+   * @default the cloud's registry `libvirt:` {@link LIBVIRT_IMAGE_TAG}
+   */
   readonly libvirtImage?: string;
   /**
    * The image of nova-compute, when it is not Nova's: one with the libvirt Python binding and
@@ -45,6 +50,9 @@ export interface NovaComputeOptions extends NodeConfiguredAgentOptions {
    */
   readonly image?: string;
 }
+
+/** The libvirt version whose image libvirtd and virtlogd use by default (Debian 12's, QEMU 7.2). */
+export const LIBVIRT_IMAGE_TAG = '9.0';
 
 /**
  * Where hypervisor workloads run: the hypervisor key, and only where no OVN maintenance is

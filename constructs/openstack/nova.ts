@@ -37,7 +37,7 @@ import { WorkerService } from '../kube/worker-service';
 import { Glance } from './glance';
 import { Neutron } from './neutron';
 import { NovaCell, NovaCellOptions, NovaCellProps } from './nova-cell';
-import { libvirtDaemon, libvirtOptions, NovaComputeOptions, VirtType } from './nova-compute';
+import { LIBVIRT_IMAGE_TAG, libvirtDaemon, libvirtOptions, NovaComputeOptions, VirtType } from './nova-compute';
 import { cellMappingJob } from './nova-cell-mapping';
 import { novaCommonConfig, novaServiceCredentials, novaUpgradeCheckEnv } from './nova-config';
 import { novaDatabase, NovaDatabaseProps } from './nova-database';
@@ -225,7 +225,7 @@ export class Nova extends OpenStackApiService {
     // Components: libvirt, the cells (conductor, VNC proxy, nova-compute), their mapping, then the
     // API level (super-conductor, API, metadata API, scheduler) and host discovery.
     this.libvirt = libvirtDaemon(this, 'libvirt', {
-      image: props.compute?.libvirtImage ?? Cloud.of(this).image('libvirt'),
+      image: props.compute?.libvirtImage ?? Cloud.of(this).image('libvirt', LIBVIRT_IMAGE_TAG),
       forcedDownscale: props.compute?.forcedDownscale ?? false,
       virtType,
     });

@@ -5,7 +5,8 @@
  * cells, libvirt with TCG, nova-compute) at 2024.2 onto the real node, every component verified by
  * its real probes. Then, through the cloud's APIs from a pod (openstacksdk): a network and subnet,
  * the test guest uploaded to Glance, a small flavour, and server 1 ACTIVE, its console log showing
- * the address Neutron gave its port and its own server id read from the metadata service.
+ * the address Neutron gave its port and its own server id read from the metadata service. libvirt's
+ * DaemonSet then rolls under server 1: the same QEMU process runs on, the new libvirtd adopts it.
  *
  * The 2025.1 manifests are then deployed while a pod sends a steady API load that also lists
  * servers and networks (support/api-load.py): no request may fail, every Nova and Neutron pod ends
@@ -350,6 +351,66 @@ test(`a server boots at ${FROM}, gets its address from OVN and reads its metadat
   // THEN
   expect(setup.hypervisors).toBe(1);
   expect(one.console).toEqual(expect.arrayContaining(bootedConsole(one)));
+});
+
+/**
+ * Waits (up to 300 s) until every nova-compute service is enabled and up again, and reports them:
+ * nova-compute disables itself while its libvirt connection is lost, and re-enables itself when it
+ * is back.
+ */
+const COMPUTE_SERVICES_SCRIPT = `
+import json, time, openstack
+conn = openstack.connect()
+deadline = time.time() + 300
+while True:
+    services = [s for s in conn.compute.services() if s.binary == "nova-compute"]
+    if services and all(s.status == "enabled" and s.state == "up" for s in services) or time.time() > deadline:
+        break
+    time.sleep(5)
+print(json.dumps([{"status": s.status, "state": s.state, "reason": s.disabled_reason} for s in services]))
+`;
+
+/** The PIDs of the host's QEMU processes running the instance `id` (the real node is this machine). */
+function qemuPidsOf(id: string): string[] {
+  try {
+    return execFileSync('pgrep', ['-f', '--', `-uuid ${id}`], { encoding: 'utf8' })
+      .trim()
+      .split('\n');
+  } catch {
+    return []; // pgrep exits 1 when nothing matches
+  }
+}
+
+test('libvirt rolls with server 1 running: its QEMU process lives on and the new libvirtd adopts it', () => {
+  // GIVEN server 1's QEMU process, started by the libvirtd of the deploy
+  const [one] = servers;
+  const pids = qemuPidsOf(one.id);
+  expect(pids).toHaveLength(1);
+  // WHEN libvirt's DaemonSet rolls (what changing its image does)
+  const started = Date.now();
+  kubectl('-n', agents, 'rollout', 'restart', 'daemonset/nova-libvirt');
+  kubectl('-n', agents, 'rollout', 'status', 'daemonset/nova-libvirt', '--timeout=300s');
+  log(`libvirt rolled in ${((Date.now() - started) / 1000).toFixed(0)}s`);
+  // THEN the same process runs the guest, the new libvirtd knows it as running, and nova-compute is back
+  expect(qemuPidsOf(one.id)).toEqual(pids);
+  const state = kubectl(
+    '-n',
+    agents,
+    'exec',
+    'daemonset/nova-libvirt',
+    '-c',
+    'libvirtd',
+    '--',
+    'virsh',
+    'domstate',
+    one.id,
+  );
+  expect(state.trim()).toBe('running');
+  const services =
+    python<{ status: string; state: string; reason: string | null }[]>(COMPUTE_SERVICES_SCRIPT);
+  expect(services.map(({ status, state }) => ({ status, state }))).toEqual(
+    services.map(() => ({ status: 'enabled', state: 'up' })),
+  );
 });
 
 test(`deploying the ${TO} manifests upgrades Nova and Neutron under load and drops no request`, () => {

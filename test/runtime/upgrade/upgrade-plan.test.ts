@@ -1,9 +1,11 @@
 import { App } from 'cdk8s';
+import { LIBVIRT_IMAGE_TAG } from '../../../constructs/openstack';
 import { graphFromManifests } from '../../../lib/graph';
 import { UnitScheduler } from '../../../lib/runtime/engine/scheduler';
 import { unitGraphOf } from '../../../lib/runtime/engine/unit-graph';
 import {
   BACKUP_UNIT,
+  imagesOf,
   planUpgrade,
   renderUpgradePlan,
   UpgradePlan,
@@ -105,6 +107,18 @@ describe('planUpgrade', () => {
         .slice(-plan.units.filter((u) => u.phase === 'post-check').length)
         .every((n) => n.endsWith('-post-check')),
     ).toBe(true);
+  });
+
+  test('leaves libvirt alone: its default image has a tag of its own, not the release', () => {
+    // THEN libvirt's DaemonSet runs `libvirt:<libvirt version>`, so no unit rolls it, while nova-compute rolls
+    const rolled = plan.units.flatMap((u) => u.components);
+    expect(rolled).toContain('nova-compute');
+    expect(rolled).not.toContain('nova-libvirt');
+    const libvirt = graph.components.find((c) => c.name === 'nova-libvirt');
+    expect(libvirt?.objects.flatMap((o) => imagesOf(o))).toEqual([
+      `registry.yaook.cloud/yaook/libvirt:${LIBVIRT_IMAGE_TAG}`,
+      `registry.yaook.cloud/yaook/libvirt:${LIBVIRT_IMAGE_TAG}`,
+    ]);
   });
 
   test("a failed phase blocks what comes after it through the runtime's scheduler, and nothing before", () => {
