@@ -89,6 +89,30 @@ export const LIBVIRT_QEMU_CONF = [
   '',
 ].join('\n');
 
+/**
+ * libvirtd's start: it first leaves the pod's cgroups for a `libvirtd` cgroup at the root of every
+ * hierarchy of the node (`/sys/fs/cgroup`, mounted from the host), then runs libvirtd. The QEMU
+ * processes it starts inherit its cgroups, and libvirt moves them into `machine` only for the
+ * controllers it manages (cpu, memory, …; not devices, pids or systemd's): in the pod's cgroups,
+ * they were killed with the pod, so a libvirt roll stopped every instance (`virsh list`: `shut
+ * off`, the compute suite). Out of them, they outlive it and the next libvirtd adopts them.
+ * A new cpuset cgroup holds no CPU and no memory node: they are copied from the root's. On a
+ * cgroup v2 node the root is the one hierarchy.
+ */
+export const LIBVIRTD_START = [
+  'if [ -f /sys/fs/cgroup/cgroup.controllers ]; then hierarchies=/sys/fs/cgroup; else hierarchies=$(ls -d /sys/fs/cgroup/*/); fi',
+  'for hierarchy in $hierarchies; do',
+  '  [ -f "$hierarchy/cgroup.procs" ] || continue',
+  '  mkdir -p "$hierarchy/libvirtd"',
+  '  if [ -f "$hierarchy/cpuset.cpus" ]; then',
+  '    cat "$hierarchy/cpuset.cpus" > "$hierarchy/libvirtd/cpuset.cpus"',
+  '    cat "$hierarchy/cpuset.mems" > "$hierarchy/libvirtd/cpuset.mems"',
+  '  fi',
+  '  echo $$ > "$hierarchy/libvirtd/cgroup.procs"',
+  'done',
+  'exec libvirtd',
+].join('\n');
+
 /** A character device of the node, required to exist (the pod does not start without it). */
 function hostDevice(name: string, path: string): k8s.Volume {
   return hostDirectory(name, path, 'CharDevice');
@@ -130,8 +154,9 @@ export function libvirtDaemon(
   const shared = SHARED_HOST_DIRECTORIES.map(([name, mountPath]) => ({ name, mountPath }));
   // libvirtd starts QEMU processes that must outlive the pod, uses /dev/kvm, cgroups and the host's
   // network devices: it needs the host's PID and network namespaces and privileges. Running
-  // instances survive a libvirtd restart. virtlogd keeps the instances' console logs open across
-  // libvirtd restarts, so it is a container of its own.
+  // instances survive a libvirt roll: libvirtd leaves the pod's cgroups first (LIBVIRTD_START).
+  // virtlogd keeps the instances' console logs open across libvirtd restarts, so it is a container
+  // of its own.
   hostAgentDaemonSet(component, {
     forcedDownscale: props.forcedDownscale,
     annotations: { [CONFIG_CHECKSUM_ANNOTATION]: config.checksum },
@@ -153,7 +178,7 @@ export function libvirtDaemon(
         // and libvirtd refuses to start without its certificates (`Cannot read CA certificate
         // '/etc/pki/CA/cacert.pem'`); live migration between hypervisors needs that transport
         // designed (certificates, or SSH), which no prop offers yet.
-        command: ['libvirtd'],
+        command: ['/bin/sh', '-ec', LIBVIRTD_START],
         volumeMounts: [
           ...shared,
           ...config.mounts,

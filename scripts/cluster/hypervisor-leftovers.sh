@@ -4,9 +4,12 @@
 # scripts/cluster/tests/), never executed. Everything is matched by exact name or by the prefix
 # the daemons use, nothing else on the host is touched, and each step is idempotent:
 #
-#   processes  QEMU started by libvirtd outlives its pod (host PID namespace): every process in a
-#              cgroup under `machine/` (libvirt's cgroupfs partition) is stopped by pid.
-#   cgroups    /sys/fs/cgroup/<controller>/machine and /sys/fs/cgroup/machine: removed (empty).
+#   processes  QEMU started by libvirtd outlives its pod (host PID namespace, and libvirtd's own
+#              cgroups outside the pod's: LIBVIRTD_START in constructs/openstack/nova-compute.ts):
+#              every process in a cgroup under `machine/` (libvirt's cgroupfs partition) or
+#              `libvirtd/` is stopped by pid.
+#   cgroups    /sys/fs/cgroup/<controller>/{machine,libvirtd} and /sys/fs/cgroup/{machine,libvirtd}:
+#              removed (empty).
 #   links      instance taps Nova names `tap<first 11 characters of the port id>` (tap + 8 hex +
 #              `-` + 2 hex), and Open vSwitch's own devices br-int, ovs-netdev, ovs-system,
 #              genev_sys_6081: deleted.
@@ -32,10 +35,11 @@ HYPERVISOR_STATE_ROOT="${HYPERVISOR_STATE_ROOT:-/}"
 HYPERVISOR_STATE_DIRS=(etc/openvswitch var/lib/openvswitch run/openvswitch run/ovn var/lib/neutron
   var/lib/nova var/lib/libvirt run/libvirt etc/libvirt/qemu)
 
-# machine_cgroups: libvirt's partitions, one per controller (v1) and the unified one.
+# machine_cgroups: libvirt's partitions and libvirtd's own cgroups, one per controller (v1) and the
+# unified one.
 machine_cgroups() {
   local d
-  for d in "$HYPERVISOR_CGROUP_ROOT"/*/machine "$HYPERVISOR_CGROUP_ROOT/machine"; do
+  for d in "$HYPERVISOR_CGROUP_ROOT"/*/{machine,libvirtd} "$HYPERVISOR_CGROUP_ROOT"/{machine,libvirtd}; do
     [[ -d "$d" ]] && echo "$d"
   done
   return 0

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Test of scripts/cluster/hypervisor-leftovers.sh on things it creates itself, in private network
 # and mount namespaces (the host's links, namespaces and cgroups are never seen): a Nova-named tap,
-# br-int, an `ovnmeta-test` namespace, a fake cgroup tree with a process "in" libvirt's partition
+# br-int, an `ovnmeta-test` namespace, a fake cgroup tree with a process "in" libvirt's partition and one in libvirtd's own cgroup
 # and the agents' state directories under a fake root; and decoys that must survive (a tap not
 # named like Nova's, a `metadata-test` namespace, `machines` and `kubepods` cgroups, a sibling of
 # the state directories, and the state directory a host package owns when one does). Runs the removal twice (idempotent). Needs root.
@@ -31,7 +31,7 @@ ip tuntap add dev br-int mode tap # what the userspace datapath makes of it
 ip netns add ovnmeta-test
 ip netns add metadata-test
 mkdir -p "$work/cgroup/cpu/machine/qemu-1-vm.libvirt-qemu" "$work/cgroup/machine" \
-  "$work/cgroup/cpu/machines" "$work/cgroup/cpu/kubepods"
+  "$work/cgroup/cpu/machines" "$work/cgroup/cpu/kubepods" "$work/cgroup/pids/libvirtd"
 for dir in etc/openvswitch var/lib/nova/instances/a-server run/libvirt/qemu var/lib/keep run/netns-keep; do
   mkdir -p "$HYPERVISOR_STATE_ROOT/$dir"
 done
@@ -44,6 +44,10 @@ done
 sleep 300 &
 qemu=$!
 echo "$qemu" >"$work/cgroup/cpu/machine/qemu-1-vm.libvirt-qemu/cgroup.procs"
+# a helper QEMU left only in libvirtd's own cgroup (a controller libvirt does not manage)
+sleep 300 &
+helper=$!
+echo "$helper" >"$work/cgroup/pids/libvirtd/cgroup.procs"
 # a running guest's threaded vCPU cgroup (unified hierarchy): its cgroup.procs cannot be read
 # (EOPNOTSUPP); a directory in its place cannot be read either
 mkdir -p "$work/cgroup/machine/qemu-1-vm.libvirt-qemu/vcpu0/cgroup.procs"
@@ -51,10 +55,11 @@ mkdir -p "$work/cgroup/machine/qemu-1-vm.libvirt-qemu/vcpu0/cgroup.procs"
 # WHEN the processes of the partition are stopped
 stop_machine_processes
 # THEN the process is gone (reaped here: it is this shell's child)
-wait "$qemu" 2>/dev/null || true
+wait "$qemu" "$helper" 2>/dev/null || true
 kill -0 "$qemu" 2>/dev/null && fail "process $qemu in machine/ still running"
+kill -0 "$helper" 2>/dev/null && fail "process $helper in libvirtd/ still running"
 # cgroupfs drops cgroup.procs with the cgroup; the fake tree must drop it by hand
-rm "$work/cgroup/cpu/machine/qemu-1-vm.libvirt-qemu/cgroup.procs"
+rm "$work/cgroup/cpu/machine/qemu-1-vm.libvirt-qemu/cgroup.procs" "$work/cgroup/pids/libvirtd/cgroup.procs"
 rmdir "$work/cgroup/machine/qemu-1-vm.libvirt-qemu/vcpu0/cgroup.procs"
 
 # WHEN everything is removed, twice
@@ -68,6 +73,7 @@ has_link tapkeep || fail "tapkeep removed"
 [[ -e /run/netns/ovnmeta-test ]] && fail "netns ovnmeta-test left"
 [[ -e /run/netns/metadata-test ]] || fail "netns metadata-test removed"
 [[ -e "$work/cgroup/cpu/machine" || -e "$work/cgroup/machine" ]] && fail "machine cgroups left"
+[[ -e "$work/cgroup/pids/libvirtd" ]] && fail "libvirtd cgroups left"
 [[ -d "$work/cgroup/cpu/machines" && -d "$work/cgroup/cpu/kubepods" ]] || fail "other cgroups removed"
 for dir in etc/openvswitch var/lib/nova run/libvirt; do
   [[ -e "$HYPERVISOR_STATE_ROOT/$dir" ]] && fail "state directory /$dir left"

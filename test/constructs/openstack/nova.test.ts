@@ -1,7 +1,12 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { OvsdbCluster } from '../../../constructs/infra';
 import { Glance } from '../../../constructs/openstack/glance';
 import { Neutron, NeutronProps } from '../../../constructs/openstack/neutron';
 import { Nova, NovaProps } from '../../../constructs/openstack/nova';
+import { LIBVIRTD_START } from '../../../constructs/openstack/nova-compute';
 import { Placement } from '../../../constructs/openstack/placement';
 import { Annotations, KubeObject } from '../../../lib/graph';
 import { Component } from '../../../lib/model';
@@ -806,6 +811,51 @@ describe('libvirtd transport', () => {
     const [libvirtd] = podSpecOf(findObject(objects, 'DaemonSet', 'nova-libvirt')).containers as {
       command: string[];
     }[];
-    expect(libvirtd.command).toEqual(['libvirtd']);
+    expect(libvirtd.command).toEqual(['/bin/sh', '-ec', LIBVIRTD_START]);
+    expect(LIBVIRTD_START.split('\n').at(-1)).toBe('exec libvirtd');
+  });
+});
+
+describe('libvirtd cgroups', () => {
+  /** Runs LIBVIRTD_START against a fake `/sys/fs/cgroup` (the paths rewritten) with `exec libvirtd` replaced. */
+  function startIn(root: string): void {
+    const script = LIBVIRTD_START.replaceAll('/sys/fs/cgroup', root).replace('exec libvirtd', 'true');
+    execFileSync('/bin/sh', ['-ec', script]);
+  }
+
+  test('on a cgroup v1 node, libvirtd moves into a libvirtd cgroup of every hierarchy, cpuset included', () => {
+    // GIVEN three v1 hierarchies (cpuset with its CPUs and memory nodes) and a file that is none
+    const root = mkdtempSync(path.join(tmpdir(), 'cgroup-v1-'));
+    for (const hierarchy of ['cpuset', 'memory', 'devices']) {
+      mkdirSync(path.join(root, hierarchy));
+      writeFileSync(path.join(root, hierarchy, 'cgroup.procs'), '');
+    }
+    writeFileSync(path.join(root, 'cpuset', 'cpuset.cpus'), '0-1\n');
+    writeFileSync(path.join(root, 'cpuset', 'cpuset.mems'), '0\n');
+    mkdirSync(path.join(root, 'not-a-hierarchy'));
+    // WHEN
+    startIn(root);
+    // THEN each hierarchy has the cgroup with the shell's PID; cpuset's has the root's CPUs and memory nodes
+    for (const hierarchy of ['cpuset', 'memory', 'devices'])
+      expect(readFileSync(path.join(root, hierarchy, 'libvirtd', 'cgroup.procs'), 'utf8')).toMatch(/^\d+\n$/);
+    expect(readFileSync(path.join(root, 'cpuset', 'libvirtd', 'cpuset.cpus'), 'utf8')).toBe('0-1\n');
+    expect(readFileSync(path.join(root, 'cpuset', 'libvirtd', 'cpuset.mems'), 'utf8')).toBe('0\n');
+    expect(existsSync(path.join(root, 'not-a-hierarchy', 'libvirtd'))).toBe(false);
+    rmSync(root, { recursive: true });
+  });
+
+  test('on a cgroup v2 node, libvirtd moves into one libvirtd cgroup at the root', () => {
+    // GIVEN the unified hierarchy, with a child cgroup of the pods
+    const root = mkdtempSync(path.join(tmpdir(), 'cgroup-v2-'));
+    writeFileSync(path.join(root, 'cgroup.controllers'), 'cpu memory pids\n');
+    writeFileSync(path.join(root, 'cgroup.procs'), '');
+    mkdirSync(path.join(root, 'kubepods'));
+    writeFileSync(path.join(root, 'kubepods', 'cgroup.procs'), '');
+    // WHEN
+    startIn(root);
+    // THEN
+    expect(readFileSync(path.join(root, 'libvirtd', 'cgroup.procs'), 'utf8')).toMatch(/^\d+\n$/);
+    expect(existsSync(path.join(root, 'kubepods', 'libvirtd'))).toBe(false);
+    rmSync(root, { recursive: true });
   });
 });
