@@ -100,6 +100,9 @@ export const LIBVIRT_QEMU_CONF = [
  * cgroup v2 node the root is the one hierarchy.
  */
 export const LIBVIRTD_START = [
+  // The shell's pid, read by the shell itself (a builtin's redirection): `$$` cannot be written,
+  // Kubernetes turns `$$` in a command into `$`.
+  'read -r pid _ < /proc/self/stat',
   'if [ -f /sys/fs/cgroup/cgroup.controllers ]; then hierarchies=/sys/fs/cgroup; else hierarchies=$(ls -d /sys/fs/cgroup/*/); fi',
   'for hierarchy in $hierarchies; do',
   '  [ -f "$hierarchy/cgroup.procs" ] || continue',
@@ -108,7 +111,7 @@ export const LIBVIRTD_START = [
   '    cat "$hierarchy/cpuset.cpus" > "$hierarchy/libvirtd/cpuset.cpus"',
   '    cat "$hierarchy/cpuset.mems" > "$hierarchy/libvirtd/cpuset.mems"',
   '  fi',
-  '  echo $$ > "$hierarchy/libvirtd/cgroup.procs"',
+  '  echo "$pid" > "$hierarchy/libvirtd/cgroup.procs"',
   'done',
   'exec libvirtd',
 ].join('\n');

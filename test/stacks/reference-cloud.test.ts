@@ -282,6 +282,21 @@ describe('reference cloud', () => {
     expect(JSON.stringify(objects)).not.toMatch(/password\s*[=:]\s*[A-Za-z0-9]{8,}/i);
   });
 
+  test('no container command holds `$$`: Kubernetes would run it as `$`', () => {
+    // GIVEN every container of every pod template (a shell's `$$` must be written another way)
+    const withPods = objects.filter((o) =>
+      ['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'].includes(o.kind),
+    );
+    expect(withPods.length).toBeGreaterThan(100);
+    const containers = withPods.flatMap((o) => {
+      const spec = podSpecOf(o) as { containers: object[]; initContainers?: object[] };
+      return [...spec.containers, ...(spec.initContainers ?? [])].map((c) => ({ object: objectRef(o), c }));
+    });
+    // THEN
+    const escaped = containers.filter(({ c }) => JSON.stringify(c).includes('$$'));
+    expect(escaped.map(({ object }) => object)).toEqual([]);
+  });
+
   test('every object is labelled and annotated with the graph', () => {
     // Bootstrap objects belong to no component: the two Namespaces, the two PriorityClasses, the
     // default deny of each namespace

@@ -817,10 +817,13 @@ describe('libvirtd transport', () => {
 });
 
 describe('libvirtd cgroups', () => {
-  /** Runs LIBVIRTD_START against a fake `/sys/fs/cgroup` (the paths rewritten) with `exec libvirtd` replaced. */
-  function startIn(root: string): void {
-    const script = LIBVIRTD_START.replaceAll('/sys/fs/cgroup', root).replace('exec libvirtd', 'true');
-    execFileSync('/bin/sh', ['-ec', script]);
+  /**
+   * Runs LIBVIRTD_START against a fake `/sys/fs/cgroup` (the paths rewritten), `exec libvirtd`
+   * replaced by printing the shell's pid, which it returns.
+   */
+  function startIn(root: string): string {
+    const script = LIBVIRTD_START.replaceAll('/sys/fs/cgroup', root).replace('exec libvirtd', () => 'echo $$');
+    return execFileSync('/bin/sh', ['-ec', script], { encoding: 'utf8' });
   }
 
   test('on a cgroup v1 node, libvirtd moves into a libvirtd cgroup of every hierarchy, cpuset included', () => {
@@ -834,10 +837,10 @@ describe('libvirtd cgroups', () => {
     writeFileSync(path.join(root, 'cpuset', 'cpuset.mems'), '0\n');
     mkdirSync(path.join(root, 'not-a-hierarchy'));
     // WHEN
-    startIn(root);
+    const pid = startIn(root);
     // THEN each hierarchy has the cgroup with the shell's PID; cpuset's has the root's CPUs and memory nodes
     for (const hierarchy of ['cpuset', 'memory', 'devices'])
-      expect(readFileSync(path.join(root, hierarchy, 'libvirtd', 'cgroup.procs'), 'utf8')).toMatch(/^\d+\n$/);
+      expect(readFileSync(path.join(root, hierarchy, 'libvirtd', 'cgroup.procs'), 'utf8')).toBe(pid);
     expect(readFileSync(path.join(root, 'cpuset', 'libvirtd', 'cpuset.cpus'), 'utf8')).toBe('0-1\n');
     expect(readFileSync(path.join(root, 'cpuset', 'libvirtd', 'cpuset.mems'), 'utf8')).toBe('0\n');
     expect(existsSync(path.join(root, 'not-a-hierarchy', 'libvirtd'))).toBe(false);
@@ -852,9 +855,9 @@ describe('libvirtd cgroups', () => {
     mkdirSync(path.join(root, 'kubepods'));
     writeFileSync(path.join(root, 'kubepods', 'cgroup.procs'), '');
     // WHEN
-    startIn(root);
+    const pid = startIn(root);
     // THEN
-    expect(readFileSync(path.join(root, 'libvirtd', 'cgroup.procs'), 'utf8')).toMatch(/^\d+\n$/);
+    expect(readFileSync(path.join(root, 'libvirtd', 'cgroup.procs'), 'utf8')).toBe(pid);
     expect(existsSync(path.join(root, 'kubepods', 'libvirtd'))).toBe(false);
     rmSync(root, { recursive: true });
   });
