@@ -436,7 +436,13 @@ remove_containers() {
   node_component_healthy containerd || return 0
   local ids id
   mapfile -t ids < <(ctr_c tasks ls -q 2>/dev/null)
-  for id in "${ids[@]}"; do ctr_c tasks delete --force "$id" >/dev/null 2>&1 || true; done
+  for id in "${ids[@]}"; do
+    # The task's own process first, by pid: `delete --force` kills what is in the task's cgroups and
+    # waits for the task to end, so a process that left them (libvirtd, LIBVIRTD_START in
+    # constructs/openstack/nova-compute.ts) kept it waiting for ever.
+    ctr_c tasks kill --signal SIGKILL "$id" >/dev/null 2>&1 || true
+    ctr_c tasks delete --force "$id" >/dev/null 2>&1 || true
+  done
   mapfile -t ids < <(ctr_c containers ls -q 2>/dev/null)
   for id in "${ids[@]}"; do ctr_c containers delete "$id" >/dev/null 2>&1 || true; done
   log "removed ${#ids[@]} containers"
