@@ -37,7 +37,13 @@ import { WorkerService } from '../kube/worker-service';
 import { Glance } from './glance';
 import { Neutron } from './neutron';
 import { NovaCell, NovaCellOptions, NovaCellProps } from './nova-cell';
-import { LIBVIRT_IMAGE_TAG, libvirtDaemon, libvirtOptions, NovaComputeOptions, VirtType } from './nova-compute';
+import {
+  LIBVIRT_IMAGE_TAG,
+  libvirtDaemon,
+  libvirtOptions,
+  NovaComputeOptions,
+  VirtType,
+} from './nova-compute';
 import { cellMappingJob } from './nova-cell-mapping';
 import { novaCommonConfig, novaServiceCredentials, novaUpgradeCheckEnv } from './nova-config';
 import { novaDatabase, NovaDatabaseProps } from './nova-database';

@@ -822,7 +822,10 @@ describe('libvirtd cgroups', () => {
    * replaced by printing the shell's pid, which it returns.
    */
   function startIn(root: string): string {
-    const script = LIBVIRTD_START.replaceAll('/sys/fs/cgroup', root).replace('exec libvirtd', () => 'echo $$');
+    const script = LIBVIRTD_START.replaceAll('/sys/fs/cgroup', root).replace(
+      'exec libvirtd',
+      () => 'echo $$',
+    );
     return execFileSync('/bin/sh', ['-ec', script], { encoding: 'utf8' });
   }
 
