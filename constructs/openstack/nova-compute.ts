@@ -93,7 +93,7 @@ export const LIBVIRT_QEMU_CONF = [
  * libvirtd's start: it first leaves the pod's cgroups for a `libvirtd` cgroup at the root of every
  * hierarchy of the node (`/sys/fs/cgroup`, mounted from the host), then runs libvirtd. The QEMU
  * processes it starts inherit its cgroups, and libvirt moves them into `machine` only for the
- * controllers it manages (cpu, memory, …; not devices, pids or systemd's): in the pod's cgroups,
+ * controllers it manages (cpu, memory, …; not devices, pids, cpuacct or systemd's): in the pod's cgroups,
  * they were killed with the pod, so a libvirt roll stopped every instance (`virsh list`: `shut
  * off`, the compute suite). Out of them, they outlive it and the next libvirtd adopts them.
  * A new cpuset cgroup holds no CPU and no memory node: they are copied from the root's. On a
